@@ -1,0 +1,113 @@
+// The analysis results the rules and renderers consume: query plans and partition estimates.
+// The vocabulary is the contract of DESIGN §3 and §4.2.
+import type { SelectStatement } from "../cql/ast.js";
+import type { SourceLocation } from "../findings.js";
+
+export type Verdict =
+  | "single-partition"
+  | "multi-partition"
+  | "index"
+  | "needs-allow-filtering"
+  | "scan"
+  | "invalid"
+  | "unserved";
+
+/** One line of the step-by-step explanation (`cql-review explain`). */
+export interface PlanStep {
+  /** what the step is about: `table`, `partition key`, `clustering`, `filter`, `index`, `order`, `limit`, … */
+  topic: string;
+  text: string;
+}
+
+export interface QueryPlan {
+  verdict: Verdict;
+  /** partitions read: 1, the product of distinct IN lists, "all", or null when not knowable */
+  partitions: number | "all" | null;
+  /** the rule that decided the verdict in a sentence, naming cassandra-queries.md's rule id */
+  reason: string;
+  /** rule ids of cassandra-queries.md that applied, e.g. ["B1", "C1"] */
+  ruleIds: string[];
+  /** for `invalid` and `needs-allow-filtering`: the gist of Cassandra's message */
+  errorGist?: string;
+  /** read direction against the clustering order, when ORDER BY is given */
+  direction: "forward" | "reverse" | null;
+  /** rows read when bounded (LIMIT, single-row primary key); null when not bounded */
+  rowsRead: number | null;
+  /** the index used, when the verdict is `index` */
+  index?: string;
+  /** ALLOW FILTERING written in the query */
+  allowFilteringWritten: boolean;
+  /** runtime caveats (O3 paging with IN + ORDER BY, guardrails, …) */
+  notes: string[];
+  steps: PlanStep[];
+}
+
+/** A table that can serve an abstract query, with the plan it would get. */
+export interface Candidate {
+  table: string;
+  plan: QueryPlan;
+  /** why it ranks where it does */
+  because: string;
+}
+
+/** A query of the manifest, analysed. */
+export interface QueryAnalysis {
+  id: string;
+  description?: string;
+  location: SourceLocation;
+  /** `cql` queries: as written; abstract queries: synthesized against the chosen table */
+  select?: SelectStatement;
+  form: "cql" | "abstract";
+  /** qualified name of the table that serves it, or null */
+  table: string | null;
+  candidates: Candidate[];
+  plan: QueryPlan;
+  /** `unserved`: a CREATE TABLE that would serve the query */
+  suggestedTable?: string;
+  /** the rate stated in the manifest, per second */
+  ratePerSecond?: number;
+  limit?: number;
+}
+
+export type EstimateBasis = "manifest" | "growth-retention" | "growth-ttl" | "type-default" | "single-row";
+
+export interface PartitionFigures {
+  rows: number;
+  /** classic Nv (a non-frozen collection is one value) */
+  values: number;
+  /** every element of a non-frozen collection counted as its own cell */
+  cells: number;
+  /** classic bytes St */
+  bytes: number;
+  /** engine-aware bytes (partition-sizing.md §6) for the selected version, or null */
+  engineBytes: number | null;
+}
+
+export interface BucketSuggestion {
+  /** e.g. `4 days`, `1 hour`; absent when a hash shard is suggested instead */
+  width?: string;
+  widthSeconds?: number;
+  /** shard count when no time width fits both bounds */
+  shards?: number;
+  /** the bounds used, in seconds */
+  minSeconds: number;
+  maxSeconds: number;
+  explanation: string;
+}
+
+export interface PartitionEstimate {
+  table: string;
+  basis: EstimateBasis;
+  /** a sentence on where the rows per partition came from */
+  basisText: string;
+  average: PartitionFigures;
+  worst: PartitionFigures;
+  unbounded: boolean;
+  /** for unbounded partitions: when each limit is crossed, e.g. { values: "after 11 months" } */
+  crossesLimitsAfter?: { values?: string; bytes?: string; rows?: string };
+  bucket?: BucketSuggestion;
+  /** counters (engine size ≈ 3× classic) and key-only tables (Nv = 0) */
+  flags: ("counter" | "key-only" | "static-only")[];
+  /** which column sizes were defaults rather than manifest figures */
+  defaultedColumns: string[];
+}

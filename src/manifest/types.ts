@@ -1,0 +1,85 @@
+// The access-patterns manifest after validation and normalisation (DESIGN §2.2).
+// src/manifest/schema.ts holds the zod schema of the YAML as written; src/manifest/load.ts turns a
+// valid document into this shape (rates per second, durations in seconds, positions kept).
+import type { SelectStatement, Statement } from "../cql/ast.js";
+import type { SourceLocation } from "../findings.js";
+import type { CassandraVersion } from "../schema/model.js";
+
+export type WhereOperator = "=" | "IN" | "<" | "<=" | ">" | ">=" | "CONTAINS" | "CONTAINS KEY";
+
+/** Average size of a variable-length column: bytes, or a collection's item count and item bytes. */
+export type ColumnSize =
+  | { kind: "bytes"; bytes: number }
+  | { kind: "collection"; items: number; bytesPerItem: number; keyBytes?: number };
+
+export interface TableVolume {
+  /** the table as written in the manifest (`videos_by_user` or `ks.videos_by_user`) */
+  name: string;
+  partitions?: number;
+  rowsPerPartition?: { avg: number; max: number };
+  /** rows added per partition, per second (from `5/day`) */
+  growthPerSecond?: number;
+  /** the growth figure as written, for messages */
+  growthText?: string;
+  /** seconds rows live; null = "forever"; undefined = not stated */
+  retentionSeconds?: number | null;
+  retentionText?: string;
+  columns: Record<string, ColumnSize>;
+  location: SourceLocation;
+}
+
+export interface ManifestIgnore {
+  rule: string;
+  reason?: string;
+  location: SourceLocation;
+}
+
+interface QueryBase {
+  id: string;
+  description?: string;
+  /** executions per second, from `rate: 300/s` */
+  ratePerSecond?: number;
+  ignore: ManifestIgnore[];
+  location: SourceLocation;
+}
+
+export interface CqlQuery extends QueryBase {
+  form: "cql";
+  cql: string;
+  /** the parsed statement; undefined when it did not parse (a finding says why) */
+  statement?: SelectStatement;
+  /** where the CQL text starts in the manifest, for mapping parser positions */
+  cqlLocation: SourceLocation;
+}
+
+export interface AbstractQuery extends QueryBase {
+  form: "abstract";
+  select: string[];
+  where: { column: string; operator: WhereOperator; location: SourceLocation }[];
+  orderBy: { column: string; direction: "asc" | "desc" }[];
+  limit?: number;
+}
+
+export type ManifestQuery = CqlQuery | AbstractQuery;
+
+export interface ManifestWrite {
+  id: string;
+  description?: string;
+  ratePerSecond?: number;
+  /** each CQL statement of the write path, parsed (undefined when it did not parse) */
+  statements: { cql: string; statement?: Statement; location: SourceLocation }[];
+  /** retried by the client on timeout (for non-idempotent write checks); default true */
+  retried: boolean;
+  ignore: ManifestIgnore[];
+  location: SourceLocation;
+}
+
+export interface Manifest {
+  file: string;
+  version: 1;
+  keyspace?: string;
+  cassandra?: CassandraVersion;
+  tables: TableVolume[];
+  queries: ManifestQuery[];
+  writes: ManifestWrite[];
+}

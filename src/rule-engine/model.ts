@@ -1,0 +1,26 @@
+// What a rule sees: every result of the analysis, for one commit.
+import type { ParseResult } from "../cql/ast.js";
+import type { PartitionEstimate, QueryAnalysis } from "../analysis/types.js";
+import type { Finding } from "../findings.js";
+import type { Manifest } from "../manifest/types.js";
+import type { CassandraVersion, SchemaModel } from "../schema/model.js";
+import type { ReviewConfig } from "../config.js";
+
+export interface ParsedSchemaFile {
+  path: string;
+  text: string;
+  parse: ParseResult;
+}
+
+export interface AnalysedModel {
+  version: CassandraVersion;
+  config: ReviewConfig;
+  schemaFiles: ParsedSchemaFile[];
+  schema: SchemaModel;
+  manifest?: Manifest;
+  queries: QueryAnalysis[];
+  /** by qualified table name */
+  estimates: Map<string, PartitionEstimate>;
+  /** findings of the input stages (parse, schema, manifest, config), before rules run */
+  inputFindings: Finding[];
+}

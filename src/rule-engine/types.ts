@@ -1,0 +1,52 @@
+// The rule system, after ESLint's: one RuleModule per file in rules/, metadata plus a pure
+// `check` over the analysed model. A rule reports data, never formatted text.
+import type { z } from "zod";
+import type { SourceRange } from "../cql/ast.js";
+import type { Severity } from "../findings.js";
+import type { AnalysedModel } from "./model.js";
+
+export type RuleCategory = "input" | "query" | "table" | "write" | "change";
+
+export interface RuleMeta {
+  id: string;
+  category: RuleCategory;
+  defaultSeverity: Severity;
+  /** one line, shown in the rule index and SARIF */
+  description: string;
+  /** message templates with `{placeholders}` filled from the report's data */
+  messages: Record<string, string>;
+  /** zod schema of the rule's options (from the config's `[level, options]`) */
+  options?: z.ZodType;
+  /** whether the rule can offer a textual fix */
+  fixable: boolean;
+}
+
+export interface RuleFix {
+  description: string;
+  file: string;
+  range: SourceRange;
+  replacement: string;
+}
+
+export interface RuleReport {
+  messageId: string;
+  data?: Record<string, string | number | boolean | null>;
+  file: string;
+  range: SourceRange;
+  /** what the finding is about, for its fingerprint: e.g. `table:ks.t`, `query:Q1`, `column:ks.t.c` */
+  entity: string;
+  fix?: RuleFix;
+}
+
+export interface RuleContext<Options = unknown> {
+  model: AnalysedModel;
+  /** the base commit's model, when a pull request is reviewed */
+  base?: AnalysedModel;
+  options: Options;
+  report(report: RuleReport): void;
+}
+
+export interface RuleModule<Options = unknown> {
+  meta: RuleMeta;
+  check(context: RuleContext<Options>): void;
+}
