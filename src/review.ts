@@ -1,11 +1,19 @@
 // The pure core: files in → Review out. No network, no clock, no environment.
 // files → parse → model → plan/estimate → rules → findings (DESIGN §5).
+import { estimateTables } from "./analysis/estimator.js";
+import { analyseQueries } from "./analysis/queries.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
-import type { ReviewConfig } from "./config.js";
-import type { Finding } from "./findings.js";
+import { loadConfig, type ReviewConfig } from "./config.js";
+import { parseCql } from "./cql/index.js";
+import { compareFindings, FILE_START, type Finding } from "./findings.js";
+import { matchesAny } from "./globs.js";
+import { checkManifestAgainstSchema } from "./manifest/check.js";
+import { loadManifest } from "./manifest/load.js";
 import type { Manifest } from "./manifest/types.js";
-import type { AnalysedModel } from "./rule-engine/model.js";
-import type { CassandraVersion, SchemaModel } from "./schema/model.js";
+import { runRules } from "./rule-engine/engine.js";
+import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
+import { buildSchema } from "./schema/builder.js";
+import { DEFAULT_CASSANDRA_VERSION, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 
 /** A file of the repository at one commit. Paths are POSIX, relative to the repository root. */
 export interface SourceFile {
@@ -47,4 +55,175 @@ export interface Review {
   gateFails: boolean;
   /** the analysed model, for explain */
   model: AnalysedModel;
+}
+
+/** Explicit limits (DESIGN §6): a file or a review past them is reported, never parsed half-way. */
+export const REVIEW_LIMITS = {
+  /** bytes of one schema file or manifest */
+  fileBytes: 1024 * 1024,
+  /** statements of one schema file */
+  statementsPerFile: 20_000,
+  /** schema + manifest files in one review */
+  filesPerReview: 2_000,
+} as const;
+
+interface SelectedFiles {
+  schema: SourceFile[];
+  manifests: SourceFile[];
+  limitFindings: Finding[];
+}
+
+function limitFinding(file: string, message: string, entity: string): Finding {
+  return {
+    rule: "input-limit-exceeded",
+    severity: "warning",
+    location: { file, range: FILE_START },
+    message,
+    fingerprint: `input-limit-exceeded:${entity}`,
+  };
+}
+
+/** Picks schema and manifest files by the config globs and applies the size and count limits. */
+function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: string | undefined): SelectedFiles {
+  const limitFindings: Finding[] = [];
+  const schema: SourceFile[] = [];
+  const manifests: SourceFile[] = [];
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of sorted) {
+    if (matchesAny(file.path, config.ignore)) continue;
+    const isManifest = manifestPath !== undefined ? file.path === manifestPath : matchesAny(file.path, config.manifest);
+    const isSchema = !isManifest && matchesAny(file.path, config.schema);
+    if (!isManifest && !isSchema) continue;
+    if (schema.length + manifests.length >= REVIEW_LIMITS.filesPerReview) {
+      limitFindings.push(
+        limitFinding(file.path, `More than ${REVIEW_LIMITS.filesPerReview} schema and manifest files: ${file.path} and later files were not reviewed.`, "files-per-review"),
+      );
+      break;
+    }
+    if (file.content.length > REVIEW_LIMITS.fileBytes) {
+      limitFindings.push(
+        limitFinding(file.path, `${file.path} is ${file.content.length} bytes, over the ${REVIEW_LIMITS.fileBytes}-byte limit per file; it was not parsed.`, `file-size:${file.path}`),
+      );
+      continue;
+    }
+    if (file.content.includes("\u0000")) {
+      limitFindings.push(limitFinding(file.path, `${file.path} looks binary (it contains NUL bytes); it was not parsed.`, `binary:${file.path}`));
+      continue;
+    }
+    (isManifest ? manifests : schema).push(file);
+  }
+  return { schema, manifests, limitFindings };
+}
+
+/** Several manifests are read as one: the first (by path) gives `keyspace` and `cassandra`. */
+function mergeManifests(manifests: Manifest[]): Manifest | undefined {
+  const [first, ...rest] = manifests;
+  if (!first) return undefined;
+  return {
+    ...first,
+    tables: manifests.flatMap((m) => m.tables),
+    queries: [first, ...rest].flatMap((m) => m.queries),
+    writes: manifests.flatMap((m) => m.writes),
+  };
+}
+
+/** Everything up to the rules: parse, model, plans and estimates for one commit. */
+export function analyse(input: ReviewInput): AnalysedModel {
+  const { config, findings: configFindings } = loadConfig(input.configFile);
+  const selected = selectFiles(input.files, config, input.manifestPath);
+  const inputFindings: Finding[] = [...configFindings, ...selected.limitFindings];
+
+  const manifests: Manifest[] = [];
+  for (const file of selected.manifests) {
+    const loaded = loadManifest(file);
+    inputFindings.push(...loaded.findings);
+    if (loaded.manifest) manifests.push(loaded.manifest);
+  }
+  const manifest = mergeManifests(manifests);
+
+  const schemaFiles: ParsedSchemaFile[] = [];
+  for (const file of selected.schema) {
+    const parse = parseCql(file.content);
+    if (parse.statements.length > REVIEW_LIMITS.statementsPerFile) {
+      inputFindings.push(
+        limitFinding(file.path, `${file.path} has ${parse.statements.length} statements, over the limit of ${REVIEW_LIMITS.statementsPerFile} per file; it was not reviewed.`, `statements:${file.path}`),
+      );
+      continue;
+    }
+    // The n-th occurrence of a message keeps its fingerprint when unrelated lines move.
+    const occurrences = new Map<string, number>();
+    for (const diagnostic of parse.diagnostics) {
+      const key = `${diagnostic.code}:${file.path}:${diagnostic.message}`;
+      const n = (occurrences.get(key) ?? 0) + 1;
+      occurrences.set(key, n);
+      inputFindings.push({
+        rule: diagnostic.code,
+        severity: diagnostic.severity,
+        location: { file: file.path, range: diagnostic.range },
+        message: diagnostic.message,
+        fingerprint: `${key}#${n}`,
+      });
+    }
+    schemaFiles.push({ path: file.path, text: file.content, parse });
+  }
+
+  const version = input.cassandra ?? manifest?.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
+  const keyspace = manifest?.keyspace;
+  const built = buildSchema(schemaFiles, { defaultKeyspace: keyspace });
+  inputFindings.push(...built.findings);
+  if (manifest) inputFindings.push(...checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
+
+  const queries = analyseQueries(manifest, built.schema, { version, keyspace });
+  const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
+
+  const manifestFiles = selected.manifests.map((f) => f.path);
+  return { version, config, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings };
+}
+
+function reviewedFiles(model: AnalysedModel): ReviewedFile[] {
+  const files: ReviewedFile[] = model.schemaFiles.map((f) => ({ path: f.path, kind: "schema", statements: f.parse.statements.length }));
+  for (const path of model.manifestFiles) {
+    const queries = model.manifest?.queries.filter((q) => q.location.file === path).length ?? 0;
+    const writes = model.manifest?.writes.filter((w) => w.location.file === path).length ?? 0;
+    files.push({ path, kind: "manifest", statements: queries + writes });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function gateFails(findings: Finding[], failOn: ReviewConfig["failOn"]): boolean {
+  if (failOn === "never") return false;
+  return findings.some((f) => !f.existing && (f.severity === "error" || (failOn === "warning" && f.severity === "warning")));
+}
+
+/** The whole review of one change: the head model, its findings, and which of them are new. */
+export function review(input: ReviewInput): Review {
+  const model = analyse(input);
+  let base: AnalysedModel | undefined;
+  let baseFingerprints = new Set<string>();
+  if (input.baseFiles) {
+    base = analyse({ ...input, files: input.baseFiles });
+    baseFingerprints = new Set(runRules(base).map((f) => f.fingerprint));
+  }
+  const findings = runRules(model, { base })
+    .map((f) => (base ? { ...f, existing: baseFingerprints.has(f.fingerprint) } : f))
+    .sort(compareFindings);
+
+  const { config } = model;
+  return {
+    version: model.version,
+    config,
+    files: reviewedFiles(model),
+    schema: model.schema,
+    manifest: model.manifest,
+    queries: model.queries,
+    estimates: model.estimates,
+    findings,
+    summary: {
+      errors: findings.filter((f) => f.severity === "error").length,
+      warnings: findings.filter((f) => f.severity === "warning").length,
+      infos: findings.filter((f) => f.severity === "info").length,
+    },
+    gateFails: gateFails(findings, config.failOn),
+    model,
+  };
 }

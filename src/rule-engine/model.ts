@@ -16,6 +16,8 @@ export interface AnalysedModel {
   version: CassandraVersion;
   config: ReviewConfig;
   schemaFiles: ParsedSchemaFile[];
+  /** paths of the manifests read (also those that failed to load) */
+  manifestFiles: string[];
   schema: SchemaModel;
   manifest?: Manifest;
   queries: QueryAnalysis[];
