@@ -1,7 +1,7 @@
 // What a rule sees: every result of the analysis, for one commit.
 import type { ParseResult } from "../cql/ast.js";
 import type { PartitionEstimate, QueryAnalysis } from "../analysis/types.js";
-import type { Finding } from "../findings.js";
+import type { Finding, SourceLocation } from "../findings.js";
 import type { Manifest } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel } from "../schema/model.js";
 import type { ReviewConfig } from "../config.js";
@@ -23,6 +23,8 @@ export interface AnalysedModel {
   queries: QueryAnalysis[];
   /** by qualified table name */
   estimates: Map<string, PartitionEstimate>;
+  /** the repository config file, when there is one: where rule settings are, so rule-config problems get positions */
+  configFile?: { path: string; ruleLocations?: Record<string, SourceLocation> };
   /** findings of the input stages (parse, schema, manifest, config), before rules run */
   inputFindings: Finding[];
 }

@@ -2,7 +2,7 @@
 // `check` over the analysed model. A rule reports data, never formatted text.
 import type { z } from "zod";
 import type { SourceRange } from "../cql/ast.js";
-import type { Severity } from "../findings.js";
+import type { Finding, Severity } from "../findings.js";
 import type { AnalysedModel } from "./model.js";
 
 export type RuleCategory = "input" | "query" | "table" | "write" | "change";
@@ -36,6 +36,8 @@ export interface RuleReport {
   /** what the finding is about, for its fingerprint: e.g. `table:ks.t`, `query:Q1`, `column:ks.t.c` */
   entity: string;
   fix?: RuleFix;
+  /** only for input rules re-reporting an input stage's finding: its text, already written; every other rule uses messageId */
+  message?: string;
 }
 
 export interface RuleContext<Options = unknown> {
@@ -43,6 +45,8 @@ export interface RuleContext<Options = unknown> {
   /** the base commit's model, when a pull request is reviewed */
   base?: AnalysedModel;
   options: Options;
+  /** given only to rules that judge the other rules' output (suppression-unused): their findings before suppression, and every known rule id */
+  afterRules?: { findings: readonly Finding[]; ruleIds: ReadonlySet<string> };
   report(report: RuleReport): void;
 }
 
