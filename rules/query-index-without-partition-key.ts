@@ -1,0 +1,41 @@
+// A secondary index (legacy or SAI) is local to each node: without a partition key, the coordinator
+// must ask every token range of the ring, so one read becomes a fan-out to the whole cluster.
+import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import type { RuleModule } from "../src/rule-engine/types.js";
+
+const queryIndexWithoutPartitionKey: RuleModule = {
+  meta: {
+    id: "query-index-without-partition-key",
+    category: "query",
+    defaultSeverity: "warning",
+    description: "The query is served by a secondary index without a partition key, so it fans out to every node.",
+    messages: {
+      fanOut:
+        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}. Bind the partition key too, or serve the query from a table partitioned by {columns}.",
+    },
+    fixable: false,
+  },
+  check(context) {
+    for (const query of context.model.queries) {
+      const { plan } = query;
+      if (plan.verdict !== "index" || plan.partitions !== "all") continue;
+      const table = query.table ? context.model.schema.tables.get(query.table) : undefined;
+      const index = table?.indexes.find((i) => i.name === plan.index);
+      context.report({
+        messageId: "fanOut",
+        data: {
+          query: query.id,
+          index: plan.index ?? "an index",
+          table: query.table ? tableLabel(context.model, query.table) : "its table",
+          columns: index ? index.column : "the indexed column",
+          rate: query.ratePerSecond !== undefined ? ` (${query.ratePerSecond}/s, each one to every node)` : "",
+        },
+        file: query.location.file,
+        range: query.location.range,
+        entity: queryEntity(query.id),
+      });
+    }
+  },
+};
+
+export default queryIndexWithoutPartitionKey;

@@ -1,0 +1,80 @@
+// Cassandra has no JOIN: when the columns a read needs are spread over several tables, the
+// application joins them itself, one extra round trip (and partition) per table and per row.
+import { abstractQueryColumns, joinWords, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
+import type { RuleModule } from "../src/rule-engine/types.js";
+import type { TableModel } from "../src/schema/model.js";
+
+interface CoverPart {
+  table: TableModel;
+  columns: string[];
+}
+
+/**
+ * The fewest tables (greedily) that together hold every wanted column, or undefined when no table
+ * has some column at all (the manifest check reports unknown columns).
+ */
+function coverColumns(tables: TableModel[], wanted: string[]): CoverPart[] | undefined {
+  const missing = new Set(wanted);
+  const parts: CoverPart[] = [];
+  while (missing.size > 0) {
+    let best: CoverPart | undefined;
+    for (const table of tables) {
+      const columns = table.columns.map((c) => c.name).filter((name) => missing.has(name));
+      if (columns.length > (best?.columns.length ?? 0)) best = { table, columns };
+    }
+    if (!best) return undefined;
+    for (const column of best.columns) missing.delete(column);
+    parts.push(best);
+  }
+  return parts;
+}
+
+/** Tables of the manifest's keyspace (all tables when it names none), in a stable order. */
+function tablesInScope(model: AnalysedModel): TableModel[] {
+  const keyspace = model.manifest?.keyspace;
+  return [...model.schema.tables.values()]
+    .filter((t) => t.kind === "table" && (keyspace === undefined || t.keyspace === keyspace))
+    .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+}
+
+const queryNeedsMultipleTables: RuleModule = {
+  meta: {
+    id: "query-needs-multiple-tables",
+    category: "query",
+    defaultSeverity: "warning",
+    description: "No single table holds every column the access pattern needs, so the application would join tables itself.",
+    messages: {
+      clientJoin:
+        "No single table holds every column {query} needs; it takes {count} tables: {parts}. Cassandra has no JOIN, so the application would read them one after another and join the rows itself. Denormalise: one table with all of these columns, keyed for {query}.",
+    },
+    fixable: false,
+  },
+  check(context) {
+    const { model } = context;
+    const tables = tablesInScope(model);
+    for (const query of model.queries) {
+      if (query.form !== "abstract" || query.table !== null) continue;
+      const entry = model.manifest?.queries.find((q) => q.id === query.id);
+      if (entry?.form !== "abstract") continue;
+      const wanted = abstractQueryColumns(entry);
+      if (tables.some((t) => wanted.every((name) => t.columns.some((c) => c.name === name)))) continue;
+      const parts = coverColumns(tables, wanted);
+      if (!parts || parts.length < 2) continue;
+      context.report({
+        messageId: "clientJoin",
+        data: {
+          query: query.id,
+          count: parts.length,
+          parts: joinWords(parts.map((p) => `${tableLabel(model, p.table.qualifiedName)} (${p.columns.join(", ")})`)),
+          tables: parts.map((p) => p.table.qualifiedName).join(", "),
+        },
+        file: query.location.file,
+        range: query.location.range,
+        entity: queryEntity(query.id),
+      });
+    }
+  },
+};
+
+export default queryNeedsMultipleTables;

@@ -1,0 +1,107 @@
+// Query-first modeling: every read the application makes needs a table built for it. An access
+// pattern no table serves is a read the application cannot make efficiently, or at all.
+import type { CreateTableStatement } from "../src/cql/ast.js";
+import { parseCql } from "../src/cql/index.js";
+import type { QueryAnalysis } from "../src/analysis/types.js";
+import { abstractQueryColumns, manifestQuery, queryEntity, rangeBetween } from "../src/rule-engine/helpers.js";
+import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
+import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
+
+function errorCount(text: string): number {
+  return parseCql(text).diagnostics.filter((d) => d.severity === "error").length;
+}
+
+/** The suggested CREATE TABLE, if it parses as exactly that. */
+function parseSuggestion(text: string): CreateTableStatement | undefined {
+  const parsed = parseCql(text);
+  const [statement, ...rest] = parsed.statements;
+  if (rest.length > 0 || parsed.diagnostics.some((d) => d.severity === "error")) return undefined;
+  return statement?.kind === "create-table" ? statement : undefined;
+}
+
+/** The keyspace unqualified names resolve to at the end of a file: its last USE, else the manifest's. */
+function keyspaceAtEnd(file: ParsedSchemaFile, defaultKeyspace: string | undefined): string | undefined {
+  const uses = file.parse.statements.filter((s) => s.kind === "use");
+  const last = uses[uses.length - 1];
+  return last?.kind === "use" ? last.keyspace.name : defaultKeyspace;
+}
+
+/**
+ * The schema file the suggested table belongs in: one that already declares tables of its keyspace,
+ * preferring the file whose tables hold most of the query's columns (the same entity, denormalised).
+ */
+function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: CreateTableStatement): ParsedSchemaFile | undefined {
+  const defaultKeyspace = model.manifest?.keyspace;
+  const keyspace = statement.name.keyspace?.name ?? defaultKeyspace;
+  const manifestEntry = manifestQuery(model, query.id);
+  const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
+  let best: { file: ParsedSchemaFile; score: [number, number] } | undefined;
+  for (const file of model.schemaFiles) {
+    // An unqualified name must resolve to the intended keyspace where it is appended.
+    if (!statement.name.keyspace && keyspaceAtEnd(file, defaultKeyspace) !== keyspace) continue;
+    const tables = [...model.schema.tables.values()].filter((t) => t.source.file === file.path && (keyspace === undefined || t.keyspace === keyspace));
+    if (tables.length === 0) continue;
+    const sharing = tables.filter((t) => t.columns.some((c) => wanted.has(c.name))).length;
+    const score: [number, number] = [sharing, tables.length];
+    if (!best || score[0] > best.score[0] || (score[0] === best.score[0] && score[1] > best.score[1])) best = { file, score };
+  }
+  return best?.file;
+}
+
+/** Appends the table at the end of the file, closing an unterminated last statement if needed; only when the result parses as before. */
+function appendFix(file: ParsedSchemaFile, createTable: string, queryId: string): RuleFix | undefined {
+  const { text } = file;
+  const before = errorCount(text);
+  const gap = text.length === 0 ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+  for (const terminator of ["", ";"]) {
+    const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${createTable};\n`;
+    const fixed = text + replacement;
+    if (errorCount(fixed) <= before && parseCql(fixed).statements.length === file.parse.statements.length + 1) {
+      return {
+        description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
+        file: file.path,
+        range: rangeBetween(text, text.length, text.length),
+        replacement,
+      };
+    }
+  }
+  return undefined;
+}
+
+const queryUnserved: RuleModule = {
+  meta: {
+    id: "query-unserved",
+    category: "query",
+    defaultSeverity: "error",
+    description: "No table can serve the access pattern; a CREATE TABLE shaped for it is suggested.",
+    messages: {
+      unserved: "No table serves {query}: {reason}.",
+      unservedWithFix: "No table serves {query}: {reason}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.",
+      unservedInline: "No table serves {query}: {reason}. A table that would:\n{table}",
+    },
+    fixable: true,
+  },
+  check(context) {
+    const { model } = context;
+    for (const query of model.queries) {
+      if (query.plan.verdict !== "unserved") continue;
+      const base = { file: query.location.file, range: query.location.range, entity: queryEntity(query.id) };
+      const reason = query.plan.reason.trim().replace(/\.$/, "");
+      const suggestion = query.suggestedTable?.trim().replace(/;\s*$/, "");
+      const statement = suggestion ? parseSuggestion(suggestion) : undefined;
+      if (!suggestion || !statement) {
+        context.report({ ...base, messageId: "unserved", data: { query: query.id, reason } });
+        continue;
+      }
+      const file = targetFile(model, query, statement);
+      const fix = file ? appendFix(file, suggestion, query.id) : undefined;
+      if (file && fix) {
+        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, reason, file: file.path }, fix });
+      } else {
+        context.report({ ...base, messageId: "unservedInline", data: { query: query.id, reason, table: suggestion } });
+      }
+    }
+  },
+};
+
+export default queryUnserved;
