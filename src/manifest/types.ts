@@ -25,6 +25,8 @@ export interface TableVolume {
   retentionSeconds?: number | null;
   retentionText?: string;
   columns: Record<string, ColumnSize>;
+  /** where each column's size is written (the key), by column name */
+  columnLocations?: Record<string, SourceLocation>;
   location: SourceLocation;
 }
 
@@ -46,7 +48,7 @@ interface QueryBase {
 export interface CqlQuery extends QueryBase {
   form: "cql";
   cql: string;
-  /** the parsed statement; undefined when it did not parse (a finding says why) */
+  /** the parsed statement; undefined when it did not parse (a finding says why). Its node ranges are positions in the manifest file, already mapped from the CQL text. */
   statement?: SelectStatement;
   /** where the CQL text starts in the manifest, for mapping parser positions */
   cqlLocation: SourceLocation;
@@ -55,8 +57,10 @@ export interface CqlQuery extends QueryBase {
 export interface AbstractQuery extends QueryBase {
   form: "abstract";
   select: string[];
+  /** where each `select` entry is written, in the same order */
+  selectLocations?: SourceLocation[];
   where: { column: string; operator: WhereOperator; location: SourceLocation }[];
-  orderBy: { column: string; direction: "asc" | "desc" }[];
+  orderBy: { column: string; direction: "asc" | "desc"; location?: SourceLocation }[];
   limit?: number;
 }
 
@@ -66,7 +70,7 @@ export interface ManifestWrite {
   id: string;
   description?: string;
   ratePerSecond?: number;
-  /** each CQL statement of the write path, parsed (undefined when it did not parse) */
+  /** each CQL statement of the write path, parsed (undefined when it did not parse); node ranges are positions in the manifest file */
   statements: { cql: string; statement?: Statement; location: SourceLocation }[];
   /** retried by the client on timeout (for non-idempotent write checks); default true */
   retried: boolean;
