@@ -1,0 +1,383 @@
+// Loads one access-patterns manifest: YAML with positions → zod validation → the normalised
+// Manifest (types.ts). Every problem is a `manifest-invalid` finding at its line and column; an
+// invalid entry is dropped on its own so the rest of the manifest is still reviewed. Never throws.
+import type { Statement } from "../cql/ast.js";
+import { FILE_START, type Finding, type SourceLocation } from "../findings.js";
+import type { SourceFile } from "../review.js";
+import { parseEmbeddedCql } from "./embedded-cql.js";
+import { issuesToFindings, plainIssueMessage } from "./issues.js";
+import {
+  cassandraVersionSchema,
+  manifestSchema,
+  querySchema,
+  TABLE_NAME_PATTERN,
+  tableVolumeSchema,
+  writeSchema,
+  type QueryDocument,
+  type TableVolumeDocument,
+  type WriteDocument,
+} from "./schema.js";
+import type {
+  AbstractQuery,
+  ColumnSize,
+  CqlQuery,
+  Manifest,
+  ManifestIgnore,
+  ManifestQuery,
+  ManifestWrite,
+  TableVolume,
+} from "./types.js";
+import { parseDurationSeconds, parseRatePerSecond } from "./units.js";
+import { formatPath, readYamlWithPositions, type PathSegment, type PositionedYaml } from "./yaml-positions.js";
+
+export const MANIFEST_RULE = "manifest-invalid";
+
+export interface LoadedManifest {
+  /** absent when nothing usable could be read (the findings say why) */
+  manifest?: Manifest;
+  findings: Finding[];
+}
+
+const WRITE_KINDS = new Set<Statement["kind"]>(["insert", "update", "delete", "batch"]);
+
+export function loadManifest(file: SourceFile): LoadedManifest {
+  const yaml = readYamlWithPositions(file, { rule: MANIFEST_RULE, noun: "manifest" });
+  const findings: Finding[] = [...yaml.findings];
+  const problem = (message: string, location: SourceLocation["range"], entity: string): void => {
+    findings.push({
+      rule: MANIFEST_RULE,
+      severity: "error",
+      location: { file: file.path, range: location },
+      message,
+      fingerprint: `${MANIFEST_RULE}:${file.path}#${entity}`,
+    });
+  };
+
+  if (yaml.data === undefined) {
+    if (yaml.empty) {
+      problem("the manifest is empty: it needs at least `version: 1` and the application's queries", FILE_START, "empty");
+    }
+    return { findings };
+  }
+  const data = yaml.data;
+  if (!isPlainObject(data)) {
+    problem(
+      `the manifest must be a mapping with keys such as version, keyspace, tables, queries and writes, but this file holds ${describeTop(data)}`,
+      yaml.locate([]),
+      "not-a-mapping",
+    );
+    return { findings };
+  }
+
+  const entityOf = (path: PathSegment[]): string => entityName(data, path);
+  const parsed = manifestSchema.safeParse(data, { error: plainIssueMessage });
+  if (!parsed.success) {
+    findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
+  }
+
+  // Entries that validate on their own are kept even when others do not.
+  const keyspace = validOr(manifestSchema.shape.keyspace, data.keyspace);
+  const cassandra = validOr(cassandraVersionSchema.optional(), data.cassandra);
+  const tables: { name: string; doc: TableVolumeDocument }[] = [];
+  if (isPlainObject(data.tables)) {
+    for (const [name, value] of Object.entries(data.tables)) {
+      const doc = TABLE_NAME_PATTERN.test(name) ? validOr(tableVolumeSchema, value) : undefined;
+      if (doc) tables.push({ name, doc });
+    }
+  }
+  const queries: { index: number; doc: QueryDocument }[] = [];
+  if (Array.isArray(data.queries)) {
+    data.queries.forEach((value, index) => {
+      const doc = validOr(querySchema, value);
+      if (doc) queries.push({ index, doc });
+    });
+  }
+  const writes: { index: number; doc: WriteDocument }[] = [];
+  if (Array.isArray(data.writes)) {
+    data.writes.forEach((value, index) => {
+      const doc = validOr(writeSchema, value);
+      if (doc) writes.push({ index, doc });
+    });
+  }
+
+  const context: NormaliseContext = { yaml, findings, problem };
+  const manifest: Manifest = {
+    file: file.path,
+    version: 1,
+    ...(keyspace !== undefined ? { keyspace: cqlName(keyspace) } : {}),
+    ...(cassandra !== undefined ? { cassandra } : {}),
+    tables: tables.map(({ name, doc }) => normaliseTable(name, doc, context)),
+    queries: normaliseQueries(queries, context),
+    writes: normaliseWrites(writes, context),
+  };
+  return { manifest, findings };
+}
+
+interface NormaliseContext {
+  yaml: PositionedYaml;
+  findings: Finding[];
+  problem(message: string, range: SourceLocation["range"], entity: string): void;
+}
+
+function validOr<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, value: unknown): T | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? result.data : undefined;
+}
+
+/**
+ * A name as CQL reads it: unquoted names fold to lower case, `"Quoted"` names keep their case
+ * (with `""` unescaped). Manifest names follow CQL so they match the schema model.
+ */
+export function cqlName(written: string): string {
+  const trimmed = written.trim();
+  if (trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')) return trimmed.slice(1, -1).replaceAll('""', '"');
+  return trimmed.toLowerCase();
+}
+
+function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem }: NormaliseContext): TableVolume {
+  const path = ["tables", name];
+  const at = (p: PathSegment[], part: "key" | "value" = "value"): SourceLocation => ({ file: yaml.file, range: yaml.locate(p, part) });
+  // Null-prototype records: a column named `constructor` must not find Object's.
+  const columns: Record<string, ColumnSize> = Object.create(null);
+  const columnLocations: Record<string, SourceLocation> = Object.create(null);
+  for (const [written, size] of Object.entries(doc.columns ?? {})) {
+    const column = cqlName(written);
+    const columnPath = [...path, "columns", written];
+    if (column in columns) {
+      problem(
+        `${formatPath(columnPath)}: the same column as an earlier key (unquoted names are case-insensitive); the first one is used`,
+        yaml.locate(columnPath, "key"),
+        `${formatPath(columnPath)}:duplicate`,
+      );
+      continue;
+    }
+    columns[column] = columnSize(size);
+    columnLocations[column] = at(columnPath, "key");
+  }
+  const volume: TableVolume = { name, columns, columnLocations, location: at(path, "key") };
+  if (doc.partitions !== undefined) volume.partitions = doc.partitions;
+  if (doc.rows_per_partition !== undefined) {
+    const rows = doc.rows_per_partition;
+    volume.rowsPerPartition = typeof rows === "number" ? { avg: rows, max: rows } : { avg: rows.avg, max: rows.max };
+  }
+  if (doc.growth !== undefined) {
+    volume.growthPerSecond = parseRatePerSecond(doc.growth);
+    volume.growthText = doc.growth;
+  }
+  if (doc.retention !== undefined) {
+    volume.retentionSeconds = parseDurationSeconds(doc.retention);
+    volume.retentionText = doc.retention;
+  }
+  return volume;
+}
+
+function columnSize(size: NonNullable<TableVolumeDocument["columns"]>[string]): ColumnSize {
+  if (typeof size === "number") return { kind: "bytes", bytes: size };
+  if ("key_bytes" in size) return { kind: "collection", items: size.items, bytesPerItem: size.value_bytes, keyBytes: size.key_bytes };
+  return { kind: "collection", items: size.items, bytesPerItem: size.bytes };
+}
+
+function ignores(base: PathSegment[], entries: { rule: string; reason?: string | undefined }[] | undefined, yaml: PositionedYaml): ManifestIgnore[] {
+  return (entries ?? []).map((entry, k) => ({
+    rule: entry.rule,
+    ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+    location: { file: yaml.file, range: yaml.locate([...base, "ignore", k]) },
+  }));
+}
+
+function normaliseQueries(entries: { index: number; doc: QueryDocument }[], context: NormaliseContext): ManifestQuery[] {
+  const { yaml, findings, problem } = context;
+  const firstIndexById = new Map<string, number>();
+  const queries: ManifestQuery[] = [];
+  for (const { index, doc } of entries) {
+    const path: PathSegment[] = ["queries", index];
+    const first = firstIndexById.get(doc.id);
+    if (first !== undefined) {
+      problem(
+        `${formatPath([...path, "id"])}: duplicate query id "${doc.id}" (already used by queries[${first}]); this query is left out of the review`,
+        yaml.locate([...path, "id"]),
+        `query:${doc.id}:duplicate-id#${index}`,
+      );
+      continue;
+    }
+    firstIndexById.set(doc.id, index);
+    const base = {
+      id: doc.id,
+      ...(doc.description !== undefined ? { description: doc.description } : {}),
+      ...(doc.rate !== undefined ? { ratePerSecond: parseRatePerSecond(doc.rate) } : {}),
+      ignore: ignores(path, doc.ignore, yaml),
+      location: { file: yaml.file, range: yaml.locate(path) },
+    };
+    if (doc.cql !== undefined) {
+      const cqlPath = [...path, "cql"];
+      const parsed = parseEmbeddedCql(yaml, cqlPath, doc.cql);
+      findings.push(...diagnosticFindings(parsed.result.diagnostics, `${doc.id}.cql`, `query:${doc.id}.cql`, yaml.file));
+      const query: CqlQuery = { ...base, form: "cql", cql: doc.cql, cqlLocation: { file: yaml.file, range: parsed.range } };
+      const statements = parsed.result.statements;
+      const hasSyntaxError = parsed.result.diagnostics.some((d) => d.severity === "error");
+      if (statements.length > 1) {
+        problem(
+          `${doc.id}.cql must be exactly one SELECT statement (found ${statements.length} statements)`,
+          statements[1]!.range,
+          `query:${doc.id}.cql:statements`,
+        );
+      } else if (statements.length === 1 && statements[0]!.kind !== "select") {
+        problem(`${doc.id}.cql must be a SELECT statement (found ${kindName(statements[0]!.kind)})`, statements[0]!.range, `query:${doc.id}.cql:kind`);
+      } else if (statements.length === 1 && statements[0]!.kind === "select") {
+        query.statement = statements[0];
+      } else if (!hasSyntaxError) {
+        problem(`${doc.id}.cql holds no statement: write one SELECT`, parsed.range, `query:${doc.id}.cql:empty`);
+      }
+      queries.push(query);
+      continue;
+    }
+    queries.push(abstractQuery(doc, path, base, context));
+  }
+  return queries;
+}
+
+function abstractQuery(
+  doc: QueryDocument,
+  path: PathSegment[],
+  base: Omit<AbstractQuery, "form" | "select" | "where" | "orderBy">,
+  { yaml, problem }: NormaliseContext,
+): AbstractQuery {
+  const at = (p: PathSegment[], part: "key" | "value" = "value"): SourceLocation => ({ file: yaml.file, range: yaml.locate(p, part) });
+  const where: AbstractQuery["where"] = [];
+  const seen = new Set<string>();
+  for (const [written, operator] of Object.entries(doc.where ?? {})) {
+    const column = cqlName(written);
+    const wherePath = [...path, "where", written];
+    if (seen.has(column)) {
+      problem(
+        `${formatPath(wherePath)}: the same column as an earlier key (unquoted names are case-insensitive); the first one is used`,
+        yaml.locate(wherePath, "key"),
+        `query:${doc.id}.where.${written}:duplicate`,
+      );
+      continue;
+    }
+    seen.add(column);
+    where.push({ column, operator, location: at(wherePath, "key") });
+  }
+  const query: AbstractQuery = {
+    ...base,
+    form: "abstract",
+    select: (doc.select ?? []).map(cqlName),
+    selectLocations: (doc.select ?? []).map((_, k) => at([...path, "select", k])),
+    where,
+    orderBy: Object.entries(doc.order_by ?? {}).map(([written, direction]) => ({
+      column: cqlName(written),
+      direction,
+      location: at([...path, "order_by", written], "key"),
+    })),
+  };
+  if (doc.limit !== undefined) query.limit = doc.limit;
+  return query;
+}
+
+function normaliseWrites(entries: { index: number; doc: WriteDocument }[], context: NormaliseContext): ManifestWrite[] {
+  const { yaml, findings, problem } = context;
+  const firstIndexById = new Map<string, number>();
+  const writes: ManifestWrite[] = [];
+  for (const { index, doc } of entries) {
+    const path: PathSegment[] = ["writes", index];
+    const first = firstIndexById.get(doc.id);
+    if (first !== undefined) {
+      problem(
+        `${formatPath([...path, "id"])}: duplicate write id "${doc.id}" (already used by writes[${first}]); this write is left out of the review`,
+        yaml.locate([...path, "id"]),
+        `write:${doc.id}:duplicate-id#${index}`,
+      );
+      continue;
+    }
+    firstIndexById.set(doc.id, index);
+    const texts = typeof doc.cql === "string" ? [{ text: doc.cql, path: [...path, "cql"] }] : doc.cql.map((text, k) => ({ text, path: [...path, "cql", k] }));
+    const statements: ManifestWrite["statements"] = [];
+    texts.forEach(({ text, path: cqlPath }, k) => {
+      const label = typeof doc.cql === "string" ? `${doc.id}.cql` : `${doc.id}.cql[${k}]`;
+      const parsed = parseEmbeddedCql(yaml, cqlPath, text);
+      findings.push(...diagnosticFindings(parsed.result.diagnostics, label, `write:${label}`, yaml.file));
+      const hasSyntaxError = parsed.result.diagnostics.some((d) => d.severity === "error");
+      if (parsed.result.statements.length === 0) {
+        if (!hasSyntaxError) problem(`${label} holds no statement: write an INSERT, UPDATE, DELETE or BATCH`, parsed.range, `write:${label}:empty`);
+        statements.push({ cql: text, location: { file: yaml.file, range: parsed.range } });
+        return;
+      }
+      // Several statements in one text (a block of INSERTs) are several steps of the write path.
+      parsed.result.statements.forEach((statement, n) => {
+        const entry: ManifestWrite["statements"][number] = { cql: statement.text, location: { file: yaml.file, range: statement.range } };
+        if (WRITE_KINDS.has(statement.kind)) entry.statement = statement;
+        else {
+          problem(
+            `${label} must hold INSERT, UPDATE, DELETE or BATCH statements (found ${kindName(statement.kind)})`,
+            statement.range,
+            `write:${label}:kind#${n}`,
+          );
+        }
+        statements.push(entry);
+      });
+    });
+    writes.push({
+      id: doc.id,
+      ...(doc.description !== undefined ? { description: doc.description } : {}),
+      ...(doc.rate !== undefined ? { ratePerSecond: parseRatePerSecond(doc.rate) } : {}),
+      statements,
+      retried: doc.retried ?? true,
+      ignore: ignores(path, doc.ignore, yaml),
+      location: { file: yaml.file, range: yaml.locate(path) },
+    });
+  }
+  return writes;
+}
+
+function diagnosticFindings(
+  diagnostics: { code: string; severity: "error" | "info"; message: string; range: SourceLocation["range"] }[],
+  label: string,
+  entity: string,
+  file: string,
+): Finding[] {
+  const counts = new Map<string, number>();
+  return diagnostics.map((diagnostic) => {
+    const key = `${diagnostic.code}:${file}#${entity}:${diagnostic.message}`;
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    return {
+      rule: diagnostic.code,
+      severity: diagnostic.severity,
+      location: { file, range: diagnostic.range },
+      message: `${label}: ${diagnostic.message}`,
+      fingerprint: n === 1 ? key : `${key}#${n}`,
+    };
+  });
+}
+
+/** `create-table` → `CREATE TABLE`, with an article for the message. */
+function kindName(kind: Statement["kind"]): string {
+  const words = kind.replace(/-/g, " ").toUpperCase();
+  return /^[AEIOU]/.test(words) ? `an ${words}` : `a ${words}`;
+}
+
+/** Fingerprints name queries and writes by id, so inserting an entry above does not change them. */
+function entityName(data: Record<string, unknown>, path: PathSegment[]): string {
+  const [section, index, ...rest] = path;
+  if ((section === "queries" || section === "writes") && typeof index === "number") {
+    const list = data[section];
+    const entry = Array.isArray(list) ? list[index] : undefined;
+    const id = isPlainObject(entry) ? entry.id : undefined;
+    if (typeof id === "string" || typeof id === "number") {
+      return `${section === "queries" ? "query" : "write"}:${id}${rest.length > 0 ? `.${formatPath(rest)}` : ""}`;
+    }
+  }
+  return formatPath(path);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+
+function describeTop(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return "a single line of text";
+  if (value === null) return "an empty value";
+  return `a single value (${typeof value})`;
+}

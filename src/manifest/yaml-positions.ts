@@ -1,0 +1,431 @@
+// YAML with positions, shared by the manifest and the repository config: the document as plain
+// data, every key and value's place in the file, and findings for anything that keeps the file
+// from being read (syntax, duplicate keys, hostile input). Never throws.
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+  type Scalar,
+  type YAMLError,
+} from "yaml";
+import type { Position, SourceRange } from "../cql/ast.js";
+import { FILE_START, type Finding } from "../findings.js";
+import type { SourceFile } from "../review.js";
+
+export interface YamlLimits {
+  /** UTF-8 bytes of one file */
+  maxBytes: number;
+  /** nesting of mappings and lists, block or flow */
+  maxDepth: number;
+  /** `*alias` expansions while building the data (the `yaml` library's alias-bomb guard) */
+  maxAliasCount: number;
+}
+
+export const YAML_LIMITS: YamlLimits = { maxBytes: 1024 * 1024, maxDepth: 64, maxAliasCount: 100 };
+
+export interface YamlReadOptions {
+  /** the rule of every finding, e.g. `manifest-invalid` */
+  rule: string;
+  /** what the file is, for messages: "manifest", "config file" */
+  noun: string;
+  limits?: Partial<YamlLimits>;
+}
+
+export type PathSegment = string | number;
+export type YamlPath = readonly PathSegment[];
+
+interface IndexedNode {
+  /** the key's offsets, for mapping entries */
+  key?: [number, number];
+  value: [number, number];
+  node?: YamlNode;
+}
+
+export interface PositionedYaml {
+  file: string;
+  text: string;
+  /** the document as plain data; undefined when the file could not be read (a finding says why) */
+  data: unknown;
+  /** the file holds no YAML content (empty, blank or only comments) */
+  empty: boolean;
+  findings: Finding[];
+  /**
+   * The range of the key or the value at `path`, limited to its first line. For a path that is
+   * not in the document (a missing key), the nearest enclosing entry: its key when it has one.
+   */
+  locate(path: YamlPath, part?: "key" | "value"): SourceRange;
+  /** whether a key or item exists at exactly `path` */
+  has(path: YamlPath): boolean;
+  /** the scalar written at `path` (not reached through an alias), for offsets inside its text */
+  scalarAt(path: YamlPath): Scalar | undefined;
+  /** a range from offsets into the text */
+  range(start: number, end: number): SourceRange;
+}
+
+/** Reads one YAML file. The data is plain objects and arrays built afresh: no `__proto__` keys. */
+export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions): PositionedYaml {
+  const limits: YamlLimits = { ...YAML_LIMITS, ...options.limits };
+  const text = file.content;
+  const lineCounter = new LineCounter();
+  const index = new Map<string, IndexedNode>();
+  const findings: Finding[] = [];
+  const fingerprintCounts = new Map<string, number>();
+
+  const position = (offset: number): Position => {
+    const clamped = Math.max(0, Math.min(offset, text.length));
+    const { line, col } = lineCounter.linePos(clamped);
+    return { line, column: col, offset: clamped };
+  };
+  const range = (start: number, end: number): SourceRange => ({
+    start: position(start),
+    end: position(Math.max(start, end)),
+  });
+  const firstLine = (start: number, end: number): SourceRange => {
+    const newline = text.slice(start, end).search(/\r?\n/);
+    const lineEnd = newline === -1 ? end : start + newline;
+    return range(start, lineEnd > start ? lineEnd : Math.min(start + 1, text.length));
+  };
+  const report = (message: string, where: SourceRange, entity: string): void => {
+    // The n-th problem of a kind keeps its fingerprint when unrelated lines move.
+    const base = `${options.rule}:${file.path}#${entity}`;
+    const n = (fingerprintCounts.get(base) ?? 0) + 1;
+    fingerprintCounts.set(base, n);
+    findings.push({
+      rule: options.rule,
+      severity: "error",
+      location: { file: file.path, range: where },
+      message,
+      fingerprint: n === 1 ? base : `${base}#${n}`,
+    });
+  };
+
+  const locate = (path: YamlPath, part: "key" | "value" = "value"): SourceRange => {
+    for (let length = path.length; length >= 0; length--) {
+      const entry = index.get(pathKey(path.slice(0, length)));
+      if (!entry) continue;
+      const exact = length === path.length;
+      // A missing key is reported at the entry that should hold it: its key, if it has one.
+      const wantKey = (part === "key" || !exact) && entry.key !== undefined;
+      const [start, end] = wantKey ? entry.key! : entry.value;
+      if (end > start) return firstLine(start, end);
+      if (entry.key) return firstLine(entry.key[0], entry.key[1]);
+      return firstLine(start, start + 1);
+    }
+    return FILE_START;
+  };
+  const result = (data: unknown, empty: boolean): PositionedYaml => ({
+    file: file.path,
+    text,
+    data,
+    empty,
+    findings,
+    locate,
+    has: (path) => index.has(pathKey(path)),
+    scalarAt: (path) => {
+      const node = index.get(pathKey(path))?.node;
+      return node && isScalar(node) ? node : undefined;
+    },
+    range,
+  });
+
+  // Cheap checks before the parser sees the text: these inputs would cost it time or memory.
+  const bytes = utf8Length(text, limits.maxBytes);
+  if (bytes > limits.maxBytes) {
+    report(
+      `the ${options.noun} is ${formatBytes(bytes)}, over the ${formatBytes(limits.maxBytes)} limit; it was not read`,
+      FILE_START,
+      "file-too-large",
+    );
+    return result(undefined, false);
+  }
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+  const nul = text.indexOf("\u0000");
+  if (nul !== -1) {
+    report(
+      `the ${options.noun} looks like a binary file (it contains NUL bytes); it must be YAML text in UTF-8`,
+      firstLine(nul, nul + 1),
+      "binary",
+    );
+    return result(undefined, false);
+  }
+  const deepAt = excessiveFlowNesting(text, limits.maxDepth);
+  if (deepAt !== -1) {
+    report(
+      `nested more than ${limits.maxDepth} levels deep; the ${options.noun} was not read`,
+      firstLine(deepAt, deepAt + 1),
+      "too-deep",
+    );
+    return result(undefined, false);
+  }
+
+  let doc: Document.Parsed;
+  try {
+    // YAML 1.2 (the default): `no` stays text and `2_000_000` is text that the schemas accept.
+    // `merge` keeps `<<: *defaults` working as most YAML users expect.
+    doc = parseDocument(text, {
+      prettyErrors: false,
+      uniqueKeys: true,
+      merge: true,
+      // "error" keeps MULTIPLE_DOCS errors (dropped at "silent") but never writes to the console.
+      logLevel: "error",
+    });
+  } catch (error) {
+    report(`the ${options.noun} could not be read as YAML (${errorText(error)})`, FILE_START, "unreadable");
+    return result(undefined, false);
+  }
+
+  // Index before reporting so duplicate-key messages can name the key.
+  const keysByOffset = new Map<number, string>();
+  let tooDeep: number | undefined;
+  const walk = (node: unknown, path: PathSegment[], key: [number, number] | undefined, depth: number): void => {
+    if (!node || typeof node !== "object" || !("range" in node)) {
+      return;
+    }
+    const yamlNode = node as YamlNode;
+    const [start, valueEnd] = yamlNode.range ?? [0, 0];
+    index.set(pathKey(path), { key, value: [start, valueEnd], node: yamlNode });
+    if (!isCollection(yamlNode)) return; // scalars and aliases: aliases are not followed (no expansion)
+    if (depth >= limits.maxDepth) {
+      tooDeep ??= start;
+      return;
+    }
+    if (isSeq(yamlNode)) {
+      yamlNode.items.forEach((item, i) => walk(item, [...path, i], undefined, depth + 1));
+      return;
+    }
+    if (!isMap(yamlNode)) return;
+    for (const pair of yamlNode.items) {
+      const keyNode = pair.key;
+      const keyRange = nodeRange(keyNode);
+      if (isScalar(keyNode) && typeof keyNode.value === "symbol") {
+        // `<<: *defaults`: the merged keys are reported at the alias that brings them in.
+        indexMergedKeys(doc, pair.value, path, index);
+        continue;
+      }
+      const name = keyName(keyNode, text);
+      if (keyRange) keysByOffset.set(keyRange[0], name);
+      const valueNode = pair.value;
+      if (nodeRange(valueNode)) {
+        walk(valueNode, [...path, name], keyRange, depth + 1);
+      } else {
+        // `key:` with no value: the key is the only place to point at.
+        const at = keyRange ?? [start, start];
+        index.set(pathKey([...path, name]), { key: keyRange, value: [at[1], at[1]] });
+      }
+    }
+  };
+  walk(doc.contents, [], undefined, 0);
+
+  let fatal = false;
+  for (const error of doc.errors) {
+    if (error.code !== "DUPLICATE_KEY") fatal = true;
+    const [start, end] = error.pos;
+    report(yamlErrorMessage(error, keysByOffset.get(start), options.noun), firstLine(start, Math.max(end, start + 1)), `yaml-${error.code}`);
+  }
+  if (tooDeep !== undefined) {
+    report(`nested more than ${limits.maxDepth} levels deep; the ${options.noun} was not read`, firstLine(tooDeep, tooDeep + 1), "too-deep");
+    return result(undefined, false);
+  }
+  if (fatal) return result(undefined, false);
+  if (doc.contents === null) return result(undefined, true);
+
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+  } catch (error) {
+    const alias = firstAliasOffset(doc);
+    const where = alias === undefined ? FILE_START : firstLine(alias, alias + 1);
+    const message =
+      error instanceof ReferenceError && /alias/i.test(error.message)
+        ? `too many aliases: expanding the *references would build a huge document (an "alias bomb"); the ${options.noun} was not read`
+        : `the ${options.noun} could not be read as YAML (${errorText(error)})`;
+    report(message, where, "aliases");
+    return result(undefined, false);
+  }
+
+  const copied = copyPlainData(raw, limits.maxDepth);
+  if (copied.problem) {
+    const { problem, path } = copied.problem;
+    const message =
+      problem === "prototype-key"
+        ? `${formatPath(path)}: "__proto__" cannot be used as a key`
+        : problem === "cycle"
+          ? `${formatPath(path)}: an alias refers to the mapping or list that contains it`
+          : `nested more than ${limits.maxDepth} levels deep; the ${options.noun} was not read`;
+    report(message, locate(path, "key"), problem === "prototype-key" ? `${formatPath(path)}:key` : problem);
+    if (problem !== "prototype-key") return result(undefined, false);
+  }
+  return result(copied.data, false);
+}
+
+/** A stable key for a path: segments cannot contain U+0000 (NUL input is refused before parsing). */
+export function pathKey(path: YamlPath): string {
+  return path.map(String).join("\u0000");
+}
+
+/** `queries[2].where.email`, `tables["ks.videos"].columns.title`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (typeof segment === "string" && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out ? `.${segment}` : segment;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out || "(top level)";
+}
+
+function nodeRange(node: unknown): [number, number] | undefined {
+  if (!node || typeof node !== "object" || !("range" in node)) return undefined;
+  const range = (node as YamlNode).range;
+  return range ? [range[0], range[1]] : undefined;
+}
+
+function keyName(keyNode: unknown, text: string): string {
+  if (isScalar(keyNode)) return keyNode.value === null ? "" : String(keyNode.value);
+  if (keyNode && typeof keyNode === "object" && "range" in keyNode) {
+    const r = (keyNode as YamlNode).range;
+    if (r) return text.slice(r[0], r[1]);
+  }
+  return String(keyNode);
+}
+
+function indexMergedKeys(doc: Document.Parsed, value: unknown, path: PathSegment[], index: Map<string, IndexedNode>): void {
+  const sources = isSeq(value) ? value.items : [value];
+  for (const source of sources) {
+    if (!isAlias(source) || !source.range) continue;
+    const target = source.resolve(doc);
+    if (!isMap(target)) continue;
+    const at: [number, number] = [source.range[0], source.range[1]];
+    for (const pair of target.items) {
+      if (!isScalar(pair.key) || typeof pair.key.value === "symbol") continue;
+      const childKey = pathKey([...path, String(pair.key.value)]);
+      // Keys written next to `<<` win over merged ones, as in the data.
+      if (!index.has(childKey)) index.set(childKey, { key: at, value: at });
+    }
+  }
+}
+
+function firstAliasOffset(doc: Document.Parsed): number | undefined {
+  let found: number | undefined;
+  const visit = (node: unknown): void => {
+    if (found !== undefined || !node || typeof node !== "object") return;
+    if (isAlias(node)) {
+      found = node.range?.[0];
+      return;
+    }
+    if (isMap(node)) for (const pair of node.items) visit(pair.value);
+    else if (isSeq(node)) for (const item of node.items) visit(item);
+  };
+  visit(doc.contents);
+  return found;
+}
+
+type CopyProblem = { problem: "prototype-key" | "cycle" | "too-deep"; path: PathSegment[] };
+
+/**
+ * Copies the parsed data into fresh plain objects and arrays, so nothing from the document can
+ * reach a prototype: `__proto__` keys are dropped (and reported), cycles made by aliases are refused.
+ */
+function copyPlainData(raw: unknown, maxDepth: number): { data: unknown; problem?: CopyProblem } {
+  let problem: CopyProblem | undefined;
+  const onPath = new Set<object>();
+  const copy = (value: unknown, path: PathSegment[]): unknown => {
+    if (value === null || typeof value !== "object") return value;
+    if (problem && problem.problem !== "prototype-key") return undefined;
+    if (onPath.has(value)) {
+      problem = { problem: "cycle", path };
+      return undefined;
+    }
+    if (path.length > maxDepth) {
+      problem = { problem: "too-deep", path };
+      return undefined;
+    }
+    onPath.add(value);
+    try {
+      if (Array.isArray(value)) return value.map((item, i) => copy(item, [...path, i]));
+      if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+        return value; // binary data (`!!binary`) and the like: the schemas reject them with a clear message
+      }
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        if (key === "__proto__") {
+          problem ??= { problem: "prototype-key", path: [...path, key] };
+          continue;
+        }
+        out[key] = copy((value as Record<string, unknown>)[key], [...path, key]);
+      }
+      return out;
+    } finally {
+      onPath.delete(value);
+    }
+  };
+  const data = copy(raw, []);
+  return problem ? { data, problem } : { data };
+}
+
+/** UTF-8 length, computed exactly only when the UTF-16 length leaves it in doubt. */
+function utf8Length(text: string, limit: number): number {
+  if (text.length > limit) return text.length; // every UTF-16 unit is at least one byte
+  if (text.length * 3 <= limit) return text.length; // at most three bytes per unit: surely under
+  return new TextEncoder().encode(text).length;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Offset where `[`/`{` nesting first exceeds `limit`, or -1. Counted naively (quotes and comments
+ * are not skipped): a real file never comes close, and it keeps the parser from deep recursion.
+ */
+function excessiveFlowNesting(text: string, limit: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return -1;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n")[0]! : String(error);
+}
+
+/** Plain words for the `yaml` library's errors; its own text where it is already clear. */
+function yamlErrorMessage(error: YAMLError, key: string | undefined, noun: string): string {
+  const original = error.message.split("\n")[0]!.replace(/\s+at line \d+, column \d+:?$/, "").replace(/\.$/, "");
+  switch (error.code) {
+    case "DUPLICATE_KEY":
+      return key !== undefined
+        ? `duplicate key "${key}": a key may appear only once in a mapping (the last one is used)`
+        : "duplicate key: a key may appear only once in a mapping (the last one is used)";
+    case "TAB_AS_INDENT":
+      return "tab used for indentation: YAML indents with spaces only";
+    case "BAD_INDENT":
+      return `wrong indentation: ${lowerFirst(original)}`;
+    case "BLOCK_AS_IMPLICIT_KEY":
+      return `a value containing ": " must be quoted or written as a block (key: |), e.g. CQL with a string literal such as 'a: b' (${lowerFirst(original)})`;
+    case "MULTIPLE_DOCS":
+      return `the ${noun} holds more than one YAML document (a second "---"); keep everything in one document`;
+    case "MULTILINE_IMPLICIT_KEY":
+      return `a key must fit on one line; is a ":" missing at the end of the previous line? (${lowerFirst(original)})`;
+    default:
+      if (/call stack/i.test(original)) return `nested too deeply; the ${noun} was not read`;
+      return `YAML syntax error: ${lowerFirst(original)}`;
+  }
+}
+
+function lowerFirst(text: string): string {
+  return text.length > 1 && /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
