@@ -1,0 +1,162 @@
+// The `cql-review` check run: created `in_progress` at once on the head commit, completed with
+// a conclusion by `fail_on`, every finding as an annotation, and the Markdown summary.
+import type { Finding, Severity } from "../findings.js";
+import type { Review } from "../review.js";
+import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type PullRequestRef, type ReviewCore } from "./port.js";
+
+/** GitHub accepts at most 50 annotations per create or update request. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+/** GitHub's limit for `output.summary` is 65,535 characters; keep a margin. */
+export const SUMMARY_MAX_LENGTH = 65_000;
+const TEXT_FIELD_MAX = 64 * 1024 - 1;
+
+const LEVELS: Record<Severity, "failure" | "warning" | "notice"> = {
+  error: "failure",
+  warning: "warning",
+  info: "notice",
+};
+
+const RERUN_BUTTON = [
+  { label: "Re-run cql-review", description: "Review this pull request again", identifier: RERUN_ACTION },
+];
+
+export type Conclusion = "success" | "neutral" | "failure";
+
+export async function startCheckRun(github: GitHubPort, pr: PullRequestRef): Promise<number> {
+  const { data } = await github.rest.checks.create({
+    owner: pr.owner,
+    repo: pr.repo,
+    name: CHECK_NAME,
+    head_sha: pr.headSha,
+    status: "in_progress",
+  });
+  return data.id;
+}
+
+/** The gate: only findings new in this change can fail it; other new findings make it neutral. */
+export function conclusionOf(review: Pick<Review, "gateFails" | "findings">): Conclusion {
+  if (review.gateFails) return "failure";
+  return review.findings.some((finding) => !finding.existing) ? "neutral" : "success";
+}
+
+export async function completeCheckRun(
+  github: GitHubPort,
+  pr: PullRequestRef,
+  checkRunId: number,
+  review: Review,
+  core: Pick<ReviewCore, "renderCheckSummary" | "ruleDocUrl">,
+): Promise<Conclusion> {
+  const conclusion = conclusionOf(review);
+  const output = {
+    title: titleOf(review, conclusion),
+    summary: core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH }),
+  };
+  const annotations = review.findings
+    .filter((finding) => finding.location.file !== "")
+    .map((finding) => annotationOf(finding, core.ruleDocUrl));
+  const batches: (typeof annotations)[] = [];
+  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+    batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  }
+  const last = batches.pop() ?? [];
+  // Earlier batches go while the run is still in progress, so no one sees a completed run
+  // whose annotations are still arriving.
+  for (const batch of batches) {
+    await github.rest.checks.update({
+      owner: pr.owner,
+      repo: pr.repo,
+      check_run_id: checkRunId,
+      output: { ...output, annotations: batch },
+    });
+  }
+  await github.rest.checks.update({
+    owner: pr.owner,
+    repo: pr.repo,
+    check_run_id: checkRunId,
+    status: "completed",
+    conclusion,
+    output: { ...output, ...(last.length > 0 ? { annotations: last } : {}) },
+    actions: RERUN_BUTTON,
+  });
+  return conclusion;
+}
+
+/** A failure we could not review through (API error, a crash in the core): said, never dropped. */
+export async function failCheckRun(
+  github: GitHubPort,
+  pr: PullRequestRef,
+  checkRunId: number,
+  problem: string,
+  correlationId: string,
+): Promise<void> {
+  await github.rest.checks.update({
+    owner: pr.owner,
+    repo: pr.repo,
+    check_run_id: checkRunId,
+    status: "completed",
+    conclusion: "failure",
+    output: {
+      title: "cql-review could not finish the review",
+      summary: [
+        `cql-review hit a problem and could not review commit \`${pr.headSha.slice(0, 7)}\`:`,
+        "",
+        `> ${clip(problem.replace(/\s+/g, " "), 2000)}`,
+        "",
+        `Press **Re-run cql-review** to try again. If it keeps failing, report correlation id \`${correlationId}\`.`,
+      ].join("\n"),
+    },
+    actions: RERUN_BUTTON,
+  });
+}
+
+function titleOf(review: Review, conclusion: Conclusion): string {
+  const fresh = review.findings.filter((finding) => !finding.existing);
+  if (review.findings.length === 0) return "No findings";
+  const counts = (["error", "warning", "info"] as const)
+    .map((severity) => [severity, fresh.filter((finding) => finding.severity === severity).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([severity, n]) => `${n} ${severity === "info" ? "info" : `${severity}${n === 1 ? "" : "s"}`}`);
+  const existing = review.findings.length - fresh.length;
+  const parts = [counts.length > 0 ? `${counts.join(", ")} new` : "Nothing new"];
+  if (existing > 0) parts.push(`${existing} existing`);
+  if (conclusion === "failure") parts.push(`gate failed (fail_on: ${review.config.failOn})`);
+  return parts.join(" · ");
+}
+
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column?: number;
+  end_column?: number;
+  annotation_level: "failure" | "warning" | "notice";
+  title: string;
+  message: string;
+  raw_details?: string;
+}
+
+export function annotationOf(finding: Finding, ruleDocUrl: (id: string) => string): Annotation {
+  const { start, end } = finding.location.range;
+  // Ranges end just past their last character; a range ending at column 1 ends on the line before.
+  const endLine = end.line > start.line && end.column === 1 ? end.line - 1 : Math.max(end.line, start.line);
+  const details = [
+    ...Object.entries(finding.data ?? {}).map(([key, value]) => `${key}: ${String(value)}`),
+    ...(finding.fix ? [`fix: ${finding.fix.description}`] : []),
+    `rule: ${ruleDocUrl(finding.rule)}`,
+  ];
+  return {
+    path: finding.location.file,
+    start_line: start.line,
+    end_line: endLine,
+    // GitHub takes columns only on single-line annotations.
+    ...(end.line === start.line ? { start_column: start.column, end_column: Math.max(start.column, end.column - 1) } : {}),
+    annotation_level: LEVELS[finding.severity],
+    title: clip(`${finding.rule}${finding.existing ? " (existing)" : ""}`, 255),
+    message: clip(finding.message, TEXT_FIELD_MAX),
+    raw_details: clip(details.join("\n"), TEXT_FIELD_MAX),
+  };
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,379 @@
+// File collection for a pull request at its head commit, in a constant number of requests:
+// `pulls.listFiles` (changed files and their patches), one recursive git tree (every path at the
+// head), and one GraphQL query that reads every blob we need by `object(expression: "<sha>:<path>")`
+// together with the config on the default branch and the review threads we posted before.
+import { DEFAULT_CONFIG, type ReviewConfig } from "../config.js";
+import { FILE_START, type Finding } from "../findings.js";
+import type { SourceFile } from "../review.js";
+import { parsePatch, type Hunk } from "./diff-hunks.js";
+import type { GitHubPort, PullRequestRef, ReviewCore } from "./port.js";
+
+/** Where the repository config lives, read from the default branch like Probot's `context.config`. */
+export const CONFIG_PATH = ".github/cql-review.yml";
+/** Larger files are reported, not fetched or parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** GraphQL responses have a size limit of their own: split blob reads into queries of this size. */
+const MAX_BLOBS_PER_QUERY = 100;
+const MAX_BYTES_PER_QUERY = 4 * 1024 * 1024;
+const LIMIT_RULE = "input-limit-exceeded";
+
+export type FileStatus = "added" | "removed" | "modified" | "renamed" | "copied" | "changed" | "unchanged";
+
+export interface ChangedFile {
+  path: string;
+  status: FileStatus;
+  /** the path at the base commit, for renames */
+  previousPath?: string;
+  /** absent when GitHub sends no patch (binary files, very large diffs): no inline comments there */
+  hunks?: Hunk[];
+}
+
+/** A review comment this app posted earlier, recognised by its hidden fingerprint marker. */
+export interface PostedComment {
+  /** GraphQL node id, for `minimizeComment` */
+  nodeId: string;
+  fingerprint: string;
+  minimized: boolean;
+}
+
+export interface CollectedPullRequest {
+  /** schema and manifest candidates at the head commit */
+  files: SourceFile[];
+  /** the same at the base commit (unchanged files are shared with the head) */
+  baseFiles: SourceFile[];
+  configFile?: SourceFile;
+  config: ReviewConfig;
+  changedFiles: ChangedFile[];
+  postedComments: PostedComment[];
+  /** files that could not be read: too large, binary, truncated; an incomplete tree */
+  findings: Finding[];
+}
+
+export interface CollectOptions {
+  /** list the changed files, read their base versions and the posted comments (a review) or not (explain) */
+  forReview: boolean;
+}
+
+interface Blob {
+  text: string | null;
+  isBinary: boolean | null;
+  byteSize: number;
+  isTruncated: boolean;
+}
+
+interface TreeEntry {
+  path: string;
+  size?: number;
+}
+
+export async function collectPullRequest(
+  github: GitHubPort,
+  core: Pick<ReviewCore, "loadConfig" | "matchesAny" | "readFingerprintMarker">,
+  pr: PullRequestRef,
+  options: CollectOptions,
+): Promise<CollectedPullRequest> {
+  const findings: Finding[] = [];
+  const changedFiles = options.forReview ? await listChangedFiles(github, pr) : [];
+  const { entries, truncated } = await readTree(github, pr);
+  if (truncated) {
+    findings.push(
+      limitFinding(
+        "",
+        "The repository tree is too large for one listing; only the schema and manifest files this pull request changes were reviewed.",
+        "tree",
+      ),
+    );
+    for (const file of changedFiles) {
+      if (file.status !== "removed" && !entries.has(file.path)) entries.set(file.path, { path: file.path });
+    }
+  }
+
+  const reader = new BlobReader(github, pr);
+  const headText = new Map<string, string>();
+  const baseText = new Map<string, string>();
+  const requested = new Set<string>();
+  /** head paths that could not be read: left out of both sides, so they do not look deleted */
+  const skipped = new Set<string>();
+
+  const candidatesFor = (config: ReviewConfig) => {
+    const isCandidate = (path: string) =>
+      core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore);
+    const head = [...entries.values()].filter((entry) => isCandidate(entry.path));
+    const base = changedFiles.filter((file) => file.status !== "added" && isCandidate(file.previousPath ?? file.path));
+    return { head, base };
+  };
+
+  const fetchCandidates = async (
+    candidates: ReturnType<typeof candidatesFor>,
+    extras: { config: boolean; threads: boolean },
+  ) => {
+    const requests: BlobRequest[] = [];
+    for (const entry of candidates.head) {
+      if (requested.has(`head:${entry.path}`) || skipped.has(entry.path)) continue;
+      if (entry.size !== undefined && entry.size > MAX_FILE_BYTES) {
+        skipped.add(entry.path);
+        findings.push(
+          limitFinding(entry.path, `is ${formatBytes(entry.size)}, over the ${formatBytes(MAX_FILE_BYTES)} limit`, "file-size"),
+        );
+        continue;
+      }
+      requests.push({ side: "head", path: entry.path, expression: `${pr.headSha}:${entry.path}`, size: entry.size });
+    }
+    for (const file of candidates.base) {
+      const path = file.previousPath ?? file.path;
+      if (!requested.has(`base:${path}`)) requests.push({ side: "base", path, expression: `${pr.baseSha}:${path}` });
+    }
+    for (const request of requests) requested.add(`${request.side}:${request.path}`);
+    const result = await reader.read(requests, extras);
+    for (const { request, blob } of result.blobs) {
+      if (blob === null) continue; // not at that commit
+      const problem = unreadable(blob);
+      if (problem === undefined) {
+        (request.side === "head" ? headText : baseText).set(request.path, blob.text ?? "");
+      } else if (request.side === "head") {
+        skipped.add(request.path);
+        findings.push(limitFinding(request.path, problem.message, problem.kind));
+      }
+    }
+    return result;
+  };
+
+  // One query: blobs picked by the default globs, plus the config and the posted comments. Only a
+  // config whose globs reach beyond the defaults costs a second query for the files it adds.
+  const first = await fetchCandidates(candidatesFor(DEFAULT_CONFIG), { config: true, threads: options.forReview });
+  const configFile: SourceFile | undefined =
+    first.config?.text != null ? { path: CONFIG_PATH, content: first.config.text } : undefined;
+  const { config } = core.loadConfig(configFile);
+  const candidates = candidatesFor(config);
+  const unfetched = {
+    head: candidates.head.filter((entry) => !requested.has(`head:${entry.path}`) && !skipped.has(entry.path)),
+    base: candidates.base.filter((file) => !requested.has(`base:${file.previousPath ?? file.path}`)),
+  };
+  if (unfetched.head.length > 0 || unfetched.base.length > 0) {
+    await fetchCandidates(unfetched, { config: false, threads: false });
+  }
+
+  const headPaths = new Set(candidates.head.map((entry) => entry.path));
+  const files = [...headText]
+    .filter(([path]) => headPaths.has(path))
+    .map(([path, content]) => ({ path, content }));
+  const changedHeadPaths = new Set(changedFiles.map((file) => file.path));
+  // Unchanged files are identical at the base; changed ones come from the base commit itself.
+  const baseVersions = candidates.base
+    .filter((file) => !skipped.has(file.path) && baseText.has(file.previousPath ?? file.path))
+    .map((file) => ({ path: file.previousPath ?? file.path, content: baseText.get(file.previousPath ?? file.path)! }));
+  const baseFiles = [...files.filter((file) => !changedHeadPaths.has(file.path)), ...baseVersions];
+
+  return {
+    files: files.sort(byPath),
+    baseFiles: baseFiles.sort(byPath),
+    ...(configFile ? { configFile } : {}),
+    config,
+    changedFiles,
+    postedComments: postedComments(first.threads, core),
+    findings,
+  };
+}
+
+const byPath = (a: SourceFile, b: SourceFile) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+function unreadable(blob: Blob): { message: string; kind: "binary" | "file-size" } | undefined {
+  if (blob.isBinary) return { message: "is a binary file", kind: "binary" };
+  if (blob.byteSize > MAX_FILE_BYTES) {
+    return { message: `is ${formatBytes(blob.byteSize)}, over the ${formatBytes(MAX_FILE_BYTES)} limit`, kind: "file-size" };
+  }
+  if (blob.isTruncated || blob.text === null) return { message: "could not be read in full", kind: "file-size" };
+  return undefined;
+}
+
+async function listChangedFiles(github: GitHubPort, pr: PullRequestRef): Promise<ChangedFile[]> {
+  const files = await github.paginate(github.rest.pulls.listFiles, {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    per_page: 100,
+  });
+  return files.map((file) => ({
+    path: file.filename,
+    status: file.status,
+    ...(file.previous_filename ? { previousPath: file.previous_filename } : {}),
+    ...(file.patch !== undefined ? { hunks: parsePatch(file.patch) } : {}),
+  }));
+}
+
+async function readTree(
+  github: GitHubPort,
+  pr: PullRequestRef,
+): Promise<{ entries: Map<string, TreeEntry>; truncated: boolean }> {
+  const { data } = await github.rest.git.getTree({
+    owner: pr.owner,
+    repo: pr.repo,
+    tree_sha: pr.headSha,
+    recursive: "true",
+  });
+  const entries = new Map<string, TreeEntry>();
+  for (const entry of data.tree) {
+    if (entry.type !== "blob" || !entry.path) continue;
+    entries.set(entry.path, { path: entry.path, ...(entry.size !== undefined ? { size: entry.size } : {}) });
+  }
+  return { entries, truncated: data.truncated };
+}
+
+interface BlobRequest {
+  side: "head" | "base";
+  path: string;
+  expression: string;
+  size?: number | undefined;
+}
+
+interface ThreadsPage {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  nodes: Array<{ comments: { nodes: ThreadComment[] } } | null>;
+}
+
+interface ThreadComment {
+  id: string;
+  body: string;
+  isMinimized: boolean;
+  author: { __typename: string; login: string } | null;
+}
+
+interface ReadResult {
+  blobs: Array<{ request: BlobRequest; blob: Blob | null }>;
+  config?: Blob | null;
+  threads: ThreadComment[];
+}
+
+/** Reads blobs by GraphQL aliases; expressions travel as variables so no path needs escaping. */
+class BlobReader {
+  constructor(
+    private readonly github: GitHubPort,
+    private readonly pr: PullRequestRef,
+  ) {}
+
+  async read(requests: BlobRequest[], extras: { config: boolean; threads: boolean }): Promise<ReadResult> {
+    const chunks = chunk(requests);
+    const result: ReadResult = { blobs: [], threads: [] };
+    for (const [index, requestsOfChunk] of chunks.entries()) {
+      const withExtras = index === 0;
+      if (!withExtras && requestsOfChunk.length === 0) continue;
+      const { data, threads } = await this.query(requestsOfChunk, {
+        config: withExtras && extras.config,
+        threads: withExtras && extras.threads,
+      });
+      requestsOfChunk.forEach((request, i) => result.blobs.push({ request, blob: data[`f${i}`] ?? null }));
+      if (withExtras && extras.config) result.config = data.config ?? null;
+      if (threads) result.threads = await this.allThreads(threads);
+    }
+    return result;
+  }
+
+  private async query(
+    requests: BlobRequest[],
+    extras: { config: boolean; threads: boolean },
+  ): Promise<{ data: Record<string, Blob | null>; threads?: ThreadsPage }> {
+    const variables: Record<string, unknown> = { owner: this.pr.owner, repo: this.pr.repo };
+    const declarations = ["$owner: String!", "$repo: String!"];
+    const selections: string[] = [];
+    requests.forEach((request, i) => {
+      declarations.push(`$e${i}: String!`);
+      variables[`e${i}`] = request.expression;
+      selections.push(`f${i}: object(expression: $e${i}) { ...BlobText }`);
+    });
+    if (extras.config) {
+      declarations.push("$config: String!");
+      variables.config = `${this.pr.defaultBranch}:${CONFIG_PATH}`;
+      selections.push("config: object(expression: $config) { ...BlobText }");
+    }
+    if (extras.threads) {
+      declarations.push("$number: Int!");
+      variables.number = this.pr.number;
+      selections.push(`pullRequest(number: $number) { ${THREADS_SELECTION} }`);
+    }
+    const query = `query CqlReviewFiles(${declarations.join(", ")}) {
+  repository(owner: $owner, name: $repo) {
+    ${selections.join("\n    ")}
+  }
+}
+${BLOB_FRAGMENT}`;
+    const response = await this.github.graphql<{
+      repository: Record<string, Blob | null> & { pullRequest?: { reviewThreads: ThreadsPage } | null };
+    }>(query, variables);
+    const { pullRequest, ...data } = response.repository;
+    return { data, ...(pullRequest ? { threads: pullRequest.reviewThreads } : {}) };
+  }
+
+  /** Pages beyond the first 100 threads cost one query each; ordinary PRs never need them. */
+  private async allThreads(first: ThreadsPage): Promise<ThreadComment[]> {
+    const comments: ThreadComment[] = [];
+    let page: ThreadsPage | undefined = first;
+    while (page) {
+      for (const node of page.nodes) {
+        const root = node?.comments.nodes[0];
+        if (root) comments.push(root);
+      }
+      if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
+      const next: { repository: { pullRequest: { reviewThreads: ThreadsPage } | null } } = await this.github.graphql(
+        `query CqlReviewThreads($owner: String!, $repo: String!, $number: Int!, $after: String!) {
+  repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${THREADS_SELECTION.replace("first: 100", "first: 100, after: $after")} } }
+}`,
+        { owner: this.pr.owner, repo: this.pr.repo, number: this.pr.number, after: page.pageInfo.endCursor },
+      );
+      page = next.repository.pullRequest?.reviewThreads;
+    }
+    return comments;
+  }
+}
+
+const BLOB_FRAGMENT = "fragment BlobText on Blob { text isBinary byteSize isTruncated }";
+const THREADS_SELECTION =
+  "reviewThreads(first: 100) { pageInfo { hasNextPage endCursor } nodes { comments(first: 1) { nodes { id body isMinimized author { __typename login } } } } }";
+
+function chunk(requests: BlobRequest[]): BlobRequest[][] {
+  const chunks: BlobRequest[][] = [[]];
+  let bytes = 0;
+  for (const request of requests) {
+    const current = chunks[chunks.length - 1]!;
+    // Base versions have no known size: count them at the cap so a chunk stays under the limit.
+    const size = request.size ?? MAX_FILE_BYTES / 4;
+    if (current.length > 0 && (current.length >= MAX_BLOBS_PER_QUERY || bytes + size > MAX_BYTES_PER_QUERY)) {
+      chunks.push([request]);
+      bytes = size;
+    } else {
+      current.push(request);
+      bytes += size;
+    }
+  }
+  return chunks;
+}
+
+function postedComments(
+  threads: ThreadComment[],
+  core: Pick<ReviewCore, "readFingerprintMarker">,
+): PostedComment[] {
+  const posted: PostedComment[] = [];
+  for (const comment of threads) {
+    // Only bots' comments count: a person quoting our marker must not silence a finding.
+    if (comment.author?.__typename !== "Bot") continue;
+    const fingerprint = core.readFingerprintMarker(comment.body);
+    if (fingerprint) posted.push({ nodeId: comment.id, fingerprint, minimized: comment.isMinimized });
+  }
+  return posted;
+}
+
+/** Same rule and fingerprint scheme as the core's own limit findings (src/review.ts). */
+function limitFinding(path: string, problem: string, kind: "file-size" | "binary" | "tree"): Finding {
+  return {
+    rule: LIMIT_RULE,
+    severity: "warning",
+    location: { file: path, range: FILE_START },
+    message: path ? `${path} ${problem}; it was not reviewed.` : problem,
+    fingerprint: kind === "tree" ? `${LIMIT_RULE}:tree` : `${LIMIT_RULE}:${kind}:${path}`,
+  };
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,120 @@
+// `/cql …` commands in pull-request comments: acknowledge with 👀 at once, then answer with
+// exactly one comment computed for the pull request's head commit.
+import { collectPullRequest } from "./collect.js";
+import type { GitHubPort, Log, ReviewCore } from "./port.js";
+import { fetchPullRequest } from "./pull-request.js";
+
+export type Command =
+  | { kind: "help" }
+  | { kind: "explain"; argument: string }
+  | { kind: "unknown"; text: string };
+
+const COMMAND_LINE = /^\s*\/cql(?=\s|$)(.*)$/i;
+
+/**
+ * The command in a comment, when its first line starts with `/cql` (any case). A `SELECT` may
+ * continue on the following lines, up to a blank line.
+ */
+export function parseCommand(body: string): Command | undefined {
+  const [firstLine = "", ...rest] = body.replace(/\r\n?/g, "\n").split("\n");
+  const match = COMMAND_LINE.exec(firstLine);
+  if (!match) return undefined;
+  const words = (match[1] ?? "").trim();
+  const [verb = "", ...args] = words.split(/\s+/);
+  switch (verb.toLowerCase()) {
+    case "":
+    case "help":
+      return { kind: "help" };
+    case "explain": {
+      let argument = args.join(" ");
+      if (/^`*\s*select\b/i.test(argument)) {
+        const continuation: string[] = [];
+        for (const line of rest) {
+          if (line.trim() === "") break;
+          continuation.push(line.trim());
+        }
+        argument = [argument, ...continuation].join(" ");
+      }
+      argument = stripCodeSpan(argument.trim());
+      return argument === "" ? { kind: "unknown", text: words } : { kind: "explain", argument };
+    }
+    default:
+      return { kind: "unknown", text: words };
+  }
+}
+
+/** People often wrap the query in backticks; the parser should not see them. */
+function stripCodeSpan(text: string): string {
+  const match = /^(`+)([\s\S]*)\1$/.exec(text);
+  return match ? match[2]!.trim() : text;
+}
+
+export const HELP_TEXT = [
+  "**cql-review commands** (in a comment on a pull request, on its first line):",
+  "",
+  "| command | answer |",
+  "| --- | --- |",
+  "| `/cql explain <query-id>` | the plan of a query of the access-patterns manifest, step by step, e.g. `/cql explain Q1` |",
+  "| `/cql explain SELECT …` | the plan of any `SELECT` against the schema at this pull request's head |",
+  "| `/cql explain table <name>` | a table's key layout, partition-size estimate and the queries that use it |",
+  "| `/cql help` | this list |",
+].join("\n");
+
+export interface CommandDeps {
+  github: GitHubPort;
+  log: Log;
+  core: ReviewCore;
+}
+
+export interface CommandComment {
+  repository: { name: string; owner: { login: string }; default_branch: string };
+  pullRequestNumber: number;
+  commentId: number;
+  body: string;
+  /** shown to the user when something breaks, and logged with the error */
+  correlationId: string;
+}
+
+/** Answers one command comment. Returns the command handled, or undefined when the comment has none. */
+export async function answerCommand(deps: CommandDeps, comment: CommandComment): Promise<Command | undefined> {
+  const command = parseCommand(comment.body);
+  if (!command) return undefined;
+  const { github, log, core } = deps;
+  const owner = comment.repository.owner.login;
+  const repo = comment.repository.name;
+  const reply = (body: string) =>
+    github.rest.issues.createComment({ owner, repo, issue_number: comment.pullRequestNumber, body });
+  try {
+    await github.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.commentId, content: "eyes" });
+  } catch (error) {
+    // The answer matters more than the acknowledgement.
+    log.warn({ err: error, correlationId: comment.correlationId }, "Could not add the 👀 reaction");
+  }
+  try {
+    if (command.kind === "help") {
+      await reply(HELP_TEXT);
+    } else if (command.kind === "unknown") {
+      await reply(`I don't know the command \`/cql ${inlineCode(command.text)}\`.\n\n${HELP_TEXT}`);
+    } else {
+      const pr = await fetchPullRequest(github, comment.repository, comment.pullRequestNumber);
+      const collected = await collectPullRequest(github, core, pr, { forReview: false });
+      const review = core.review({
+        files: collected.files,
+        ...(collected.configFile ? { configFile: collected.configFile } : {}),
+      });
+      const answer = core.explainMarkdown(review, command.argument);
+      await reply(`> \`/cql explain ${inlineCode(command.argument)}\`\n\n${answer}\n\n<sub>At commit ${pr.headSha.slice(0, 7)}.</sub>`);
+    }
+  } catch (error) {
+    log.error({ err: error, correlationId: comment.correlationId, pullRequest: comment.pullRequestNumber }, "Command failed");
+    await reply(
+      `Sorry, cql-review could not answer this command because of an internal error. Please try again; if it keeps failing, report correlation id \`${inlineCode(comment.correlationId)}\`.`,
+    );
+  }
+  return command;
+}
+
+/** Text inside a one-backtick code span cannot contain a backtick. */
+function inlineCode(text: string): string {
+  return text.replace(/`/g, "'").slice(0, 200);
+}

@@ -1,0 +1,232 @@
+// The pull-request review: which findings become inline comments, where exactly they go, their
+// `suggestion` blocks, and posting them once per fingerprint. Placement is validated against the
+// patch hunks, because GitHub rejects the whole review when a single comment misses the diff.
+import { SEVERITY_ORDER, type Finding, type Fix } from "../findings.js";
+import type { ReviewConfig } from "../config.js";
+import type { SourceFile } from "../review.js";
+import type { ChangedFile, PostedComment } from "./collect.js";
+import { hunkContaining } from "./diff-hunks.js";
+import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
+
+export interface InlineComment {
+  finding: Finding;
+  path: string;
+  /** last line of the comment (RIGHT side) */
+  line: number;
+  /** first line, for comments spanning several lines */
+  startLine?: number;
+  body: string;
+}
+
+export interface CommentPlan {
+  comments: InlineComment[];
+  /** new findings on lines outside the diff, or beyond `comments.max`: the check run shows them */
+  notInline: Finding[];
+  /** findings already commented on in an earlier review of this pull request */
+  alreadyPosted: Finding[];
+}
+
+/**
+ * Decides the inline comments for the findings new in this pull request. Findings that existed at
+ * the base stay in the check run: the author did not cause them.
+ */
+export function planComments(input: {
+  findings: readonly Finding[];
+  changedFiles: readonly ChangedFile[];
+  headFiles: readonly SourceFile[];
+  posted: readonly PostedComment[];
+  max: number;
+  render: ReviewCore["renderFindingComment"];
+}): CommentPlan {
+  const changed = new Map(input.changedFiles.map((file) => [file.path, file]));
+  const texts = new Map(input.headFiles.map((file) => [file.path, file.content]));
+  const postedFingerprints = new Set(input.posted.map((comment) => comment.fingerprint));
+  const plan: CommentPlan = { comments: [], notInline: [], alreadyPosted: [] };
+  const candidates = input.findings
+    .filter((finding) => !finding.existing)
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  const seen = new Set<string>();
+  for (const finding of candidates) {
+    if (postedFingerprints.has(finding.fingerprint)) {
+      plan.alreadyPosted.push(finding);
+      continue;
+    }
+    // Two findings with one fingerprint would be one comment thread; keep the first.
+    if (seen.has(finding.fingerprint)) continue;
+    seen.add(finding.fingerprint);
+    const placed = place(finding, changed.get(finding.location.file), texts.get(finding.location.file));
+    if (!placed || plan.comments.length >= input.max) {
+      plan.notInline.push(finding);
+      continue;
+    }
+    const body = input.render(finding, placed.suggestion !== undefined ? { suggestion: placed.suggestion } : {});
+    plan.comments.push({
+      finding,
+      path: finding.location.file,
+      line: placed.endLine,
+      ...(placed.startLine < placed.endLine ? { startLine: placed.startLine } : {}),
+      body,
+    });
+  }
+  return plan;
+}
+
+interface Placement {
+  startLine: number;
+  endLine: number;
+  suggestion?: string;
+}
+
+function place(finding: Finding, file: ChangedFile | undefined, text: string | undefined): Placement | undefined {
+  if (!file?.hunks || file.status === "removed") return undefined;
+  const hunks = file.hunks;
+  // A fix that rewrites whole lines inside one hunk becomes a suggestion on exactly those lines.
+  if (finding.fix && finding.fix.file === finding.location.file && text !== undefined) {
+    const suggested = suggestedLines(text, finding.fix);
+    if (suggested && hunkContaining(hunks, suggested.startLine, suggested.endLine)) return suggested;
+  }
+  const { start, end } = finding.location.range;
+  const endLine = lastLineOf(start.line, end.line, end.column);
+  if (hunkContaining(hunks, start.line, endLine)) return { startLine: start.line, endLine };
+  // A long finding (a whole CREATE TABLE) whose first line is in the diff still gets its comment there.
+  if (hunkContaining(hunks, start.line, start.line)) return { startLine: start.line, endLine: start.line };
+  return undefined;
+}
+
+/** An exclusive end at column 1 means the range stops at the end of the previous line. */
+function lastLineOf(startLine: number, endLine: number, endColumn: number): number {
+  return endLine > startLine && endColumn === 1 ? endLine - 1 : endLine;
+}
+
+/**
+ * The head lines a fix touches, rewritten: the text a `suggestion` block must hold so that
+ * accepting it applies the fix. Undefined when the fix's range does not match the file.
+ */
+export function suggestedLines(text: string, fix: Fix): Placement | undefined {
+  const { start, end } = fix.range;
+  if (end.offset < start.offset || end.offset > text.length) return undefined;
+  const startLine = start.line;
+  const endLine = lastLineOf(start.line, end.line, end.column);
+  const lineStarts = lineStartOffsets(text);
+  const firstOffset = lineStarts[startLine - 1];
+  const lastLineStart = lineStarts[endLine - 1];
+  if (firstOffset === undefined || lastLineStart === undefined) return undefined;
+  // The range's offsets must agree with its lines and columns, or the file is not the one analysed.
+  if (firstOffset + start.column - 1 !== start.offset) return undefined;
+  let lastOffset = text.indexOf("\n", lastLineStart);
+  if (lastOffset === -1) lastOffset = text.length;
+  if (end.offset > lastOffset + 1) return undefined;
+  // A fix that eats the line break after the last line joins it with the next: not a line rewrite.
+  if (end.offset === lastOffset + 1 && !fix.replacement.endsWith("\n")) return undefined;
+  const rewritten = text.slice(firstOffset, start.offset) + fix.replacement + text.slice(Math.min(end.offset, lastOffset), lastOffset);
+  // The suggestion replaces whole lines, so a range that swallowed the final newline keeps it.
+  const suggestion = rewritten.replace(/\r(?=\n|$)/g, "").replace(/\n$/, "");
+  return { startLine, endLine, suggestion };
+}
+
+function lineStartOffsets(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+export interface PostedReview {
+  /** comments GitHub accepted */
+  posted: InlineComment[];
+  /** comments GitHub refused even after the retry; their findings stay in the check run */
+  refused: InlineComment[];
+}
+
+/**
+ * Posts one review on the head commit with the planned comments. Nothing new → no review. If
+ * GitHub still answers 422, the review is posted once more without inline comments, naming the
+ * findings in its body, so nothing is lost.
+ */
+export async function postReview(
+  github: GitHubPort,
+  log: Log,
+  pr: PullRequestRef,
+  config: ReviewConfig,
+  plan: CommentPlan,
+): Promise<PostedReview> {
+  if (plan.comments.length === 0) return { posted: [], refused: [] };
+  const base = {
+    owner: pr.owner,
+    repo: pr.repo,
+    pull_number: pr.number,
+    commit_id: pr.headSha,
+    event: config.comments.event,
+  };
+  try {
+    await github.rest.pulls.createReview({
+      ...base,
+      body: reviewBody(plan),
+      comments: plan.comments.map((comment) => ({
+        path: comment.path,
+        line: comment.line,
+        side: "RIGHT" as const,
+        ...(comment.startLine !== undefined ? { start_line: comment.startLine, start_side: "RIGHT" as const } : {}),
+        body: comment.body,
+      })),
+    });
+    return { posted: plan.comments, refused: [] };
+  } catch (error) {
+    if (statusOf(error) !== 422) throw error;
+    log.warn(
+      { err: error, pullRequest: pr.number, comments: plan.comments.length },
+      "GitHub refused the review's inline comments; posting it without them",
+    );
+    await github.rest.pulls.createReview({ ...base, body: fallbackBody(plan.comments) });
+    return { posted: [], refused: plan.comments };
+  }
+}
+
+function reviewBody(plan: CommentPlan): string {
+  const lines = [`**cql-review** found ${count(plan.comments.length + plan.notInline.length, "new finding")} in this change.`];
+  if (plan.notInline.length > 0) {
+    lines.push(`${count(plan.notInline.length, "finding")} outside the changed lines ${plan.notInline.length === 1 ? "is" : "are"} in the \`cql-review\` check run.`);
+  }
+  return lines.join(" ");
+}
+
+function fallbackBody(comments: readonly InlineComment[]): string {
+  const items = comments.map(
+    ({ finding, path, line }) => `- \`${finding.rule}\` at ${path}:${line}: ${finding.message.replace(/\s+/g, " ")}`,
+  );
+  return [
+    `**cql-review** found ${count(comments.length, "new finding")}; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.`,
+    "",
+    ...items,
+  ].join("\n");
+}
+
+/**
+ * Marks our earlier comments whose finding is gone as outdated, by minimizing them (one GraphQL
+ * mutation for all): the thread stays readable but collapses, and replies are not needed.
+ */
+export async function minimizeResolvedComments(
+  github: GitHubPort,
+  posted: readonly PostedComment[],
+  currentFingerprints: ReadonlySet<string>,
+): Promise<PostedComment[]> {
+  const resolved = posted.filter((comment) => !comment.minimized && !currentFingerprints.has(comment.fingerprint));
+  if (resolved.length === 0) return [];
+  const declarations = resolved.map((_, i) => `$c${i}: ID!`).join(", ");
+  const mutations = resolved.map(
+    (_, i) => `m${i}: minimizeComment(input: { subjectId: $c${i}, classifier: OUTDATED }) { minimizedComment { isMinimized } }`,
+  );
+  const variables = Object.fromEntries(resolved.map((comment, i) => [`c${i}`, comment.nodeId]));
+  await github.graphql(`mutation CqlReviewResolved(${declarations}) {\n  ${mutations.join("\n  ")}\n}`, variables);
+  return resolved;
+}
+
+export function statusOf(error: unknown): number | undefined {
+  if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") {
+    return error.status;
+  }
+  return undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
