@@ -1,0 +1,124 @@
+// Every rule has a doc in a fixed shape, and its examples behave as the doc says: the bad example
+// reports the rule through the real pipeline, the good example does not. Docs cannot drift.
+import { readFileSync, readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { rules } from "../../rules/index.js";
+import type { SourceFile } from "../../src/review.js";
+import { analyse } from "../../src/review.js";
+import { runRules } from "../../src/rule-engine/engine.js";
+
+const RULES_DIR = new URL("../../rules/", import.meta.url);
+
+const SECTIONS = ["Why it matters", "Bad example", "Good example", "How to fix", "Options", "When not to use it"] as const;
+
+/** Rules no schema can trigger by design; the reason is the test that covers them instead. */
+const NOT_TRIGGERABLE_FROM_DOCS: Record<string, string> = {
+  "internal-error": "needs a bug in a rule; test/rule-engine/engine.test.ts runs a throwing rule",
+};
+
+interface CodeBlock {
+  language: string;
+  /** what follows the language in the info string: a path, or `repeat=N` */
+  info: string;
+  content: string;
+}
+
+export interface RuleDoc {
+  title: string;
+  description: string;
+  sections: { heading: string; body: string }[];
+}
+
+export function parseRuleDoc(text: string): RuleDoc {
+  const lines = text.split("\n");
+  const title = lines[0]?.startsWith("# ") ? lines[0].slice(2).trim() : "";
+  const sections: RuleDoc["sections"] = [];
+  const intro: string[] = [];
+  let current: { heading: string; body: string[] } | undefined;
+  let inFence = false;
+  for (const line of lines.slice(1)) {
+    if (line.startsWith("```")) inFence = !inFence;
+    if (!inFence && line.startsWith("## ")) {
+      if (current) sections.push({ heading: current.heading, body: current.body.join("\n") });
+      current = { heading: line.slice(3).trim(), body: [] };
+      continue;
+    }
+    (current ? current.body : intro).push(line);
+  }
+  if (current) sections.push({ heading: current.heading, body: current.body.join("\n") });
+  return { title, description: intro.join("\n").trim(), sections };
+}
+
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  const fence = /^```(\S+)[ \t]*(.*)\n([\s\S]*?)^```[ \t]*$/gm;
+  for (const match of markdown.matchAll(fence)) {
+    blocks.push({ language: match[1]!, info: match[2]!.trim(), content: match[3]! });
+  }
+  return blocks;
+}
+
+/** The files an example stands for: its CQL, its manifest, and its config. */
+function exampleInput(body: string): { files: SourceFile[]; configFile?: SourceFile } {
+  const files: SourceFile[] = [];
+  let configFile: SourceFile | undefined;
+  for (const block of codeBlocks(body)) {
+    if (block.language === "cql") {
+      const repeat = /^repeat=(\d+)$/.exec(block.info);
+      files.push({ path: "schema/example.cql", content: repeat ? block.content.repeat(Number(repeat[1])) : block.content });
+    } else if (block.language === "yaml" && block.info === ".github/cql-review.yml") {
+      configFile = { path: block.info, content: block.content };
+    } else if (block.language === "yaml") {
+      files.push({ path: "access-patterns.yaml", content: block.content });
+    }
+  }
+  return { files, ...(configFile ? { configFile } : {}) };
+}
+
+function rulesReported(body: string): string[] {
+  const model = analyse(exampleInput(body));
+  return runRules(model).map((f) => f.rule);
+}
+
+describe("rule docs", () => {
+  it("every rule has a doc and every doc has a rule", () => {
+    const docs = readdirSync(RULES_DIR).filter((f) => f.endsWith(".md") && f !== "README.md").map((f) => f.slice(0, -3));
+    expect(docs.sort()).toEqual(rules.map((r) => r.meta.id).sort());
+  });
+
+  for (const rule of rules) {
+    const { id } = rule.meta;
+    describe(id, () => {
+      const doc = parseRuleDoc(readFileSync(new URL(`${id}.md`, RULES_DIR), "utf8"));
+      const section = (heading: string) => doc.sections.find((s) => s.heading === heading)?.body ?? "";
+
+      it("has the title, the rule's own one-line description, and the sections in order", () => {
+        expect(doc.title).toBe(id);
+        expect(doc.description).toBe(rule.meta.description);
+        expect(doc.sections.map((s) => s.heading)).toEqual([...SECTIONS]);
+        for (const { heading, body } of doc.sections) expect(body.trim(), `section "${heading}"`).not.toBe("");
+      });
+
+      it("names the source of why it matters", () => {
+        expect(section("Why it matters")).toMatch(/seed 00\d|Apache Cassandra docs|apache\/cassandra|cassandra-queries\.md|DESIGN §/);
+      });
+
+      it("gives each example as a cql block, with an optional manifest or config", () => {
+        for (const heading of ["Bad example", "Good example"]) {
+          const blocks = codeBlocks(section(heading));
+          expect(blocks.filter((b) => b.language === "cql"), heading).toHaveLength(1);
+          expect(blocks.every((b) => b.language === "cql" || b.language === "yaml"), heading).toBe(true);
+        }
+      });
+
+      const untriggerable = NOT_TRIGGERABLE_FROM_DOCS[id];
+      it.skipIf(untriggerable !== undefined)(`the bad example reports ${id}`, () => {
+        expect(rulesReported(section("Bad example"))).toContain(id);
+      });
+
+      it(`the good example does not report ${id}`, () => {
+        expect(rulesReported(section("Good example"))).not.toContain(id);
+      });
+    });
+  }
+});
