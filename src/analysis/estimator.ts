@@ -1,0 +1,519 @@
+// Partition-size estimates (partition-sizing.md): for every table, how many rows, values and bytes
+// its average and worst partitions hold, where the row count comes from, whether partitions grow
+// without bound, and the bucket that would keep them under the limits.
+//
+// Classic method (§2):  Nv = Nr × (Nc − Npk − Ns) + Ns
+//                       St = Σ key + Σ static + Nr × (Σ clustering + Σ regular) + 8 × Nv
+// Engine-aware bytes (§6) come from estimator-engine.ts; thresholds are held against the classic
+// numbers. Pure: no clock, no I/O; bad figures give a weaker estimate, never an exception.
+import type { ReviewConfig } from "../config.js";
+import type { SelectStatement } from "../cql/ast.js";
+import type { ColumnSize, Manifest, TableVolume } from "../manifest/types.js";
+import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
+import { suggestBucket, suggestShardsWithoutRate, type BucketRead } from "./buckets.js";
+import { enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
+import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
+import { sizeValue, type SizedValue } from "./type-sizes.js";
+import type { BucketSuggestion, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis } from "./types.js";
+
+export interface EstimateContext {
+  version: CassandraVersion;
+  limits: ReviewConfig["limits"];
+  /** the queries this table serves, for the LIMIT and time-range bounds of a bucket */
+  queries: QueryAnalysis[];
+  /**
+   * How rows reach the table, from the manifest's write paths: `update` when every write is an
+   * UPDATE (cells then carry their own timestamps). Default `insert`; counters are always `update`.
+   */
+  writtenBy?: "insert" | "update";
+}
+
+/** Unbounded partitions are sized after this much growth: a year is the horizon teams plan capacity for. */
+export const UNBOUNDED_HORIZON_SECONDS = YEAR;
+
+/** Rows assumed for a clustered table with no figures: wide enough to notice, small enough not to alarm. */
+export const DEFAULT_ROWS_PER_PARTITION = 100;
+
+/** Classic bytes of metadata (timestamp etc.) per value. */
+const BYTES_PER_VALUE = 8;
+
+const TIME_TYPES = new Set(["timestamp", "timeuuid", "date", "time"]);
+
+interface SizedTable {
+  partitionKey: SizedValue[];
+  clustering: SizedValue[];
+  static: SizedValue[];
+  regular: SizedValue[];
+  keyBytes: number;
+  staticBytes: number;
+  /** classic bytes of a row's clustering and regular values */
+  rowBytes: number;
+  staticValues: number;
+  regularValues: number;
+  staticCells: number;
+  regularCells: number;
+  defaultedColumns: string[];
+}
+
+interface RowCounts {
+  avg: number;
+  max: number;
+  basis: EstimateBasis;
+  basisText: string;
+  unbounded: boolean;
+  /** rows a second per partition key, when known */
+  rate?: number;
+  /** rows a partition already holds when growth starts counting (manifest figures) */
+  startRows: number;
+  existingBucket?: { column: string; widthSeconds: number };
+}
+
+/** Estimates one table's partitions from its manifest volume figures (if any). */
+export function estimatePartition(table: TableModel, volume: TableVolume | undefined, context: EstimateContext): PartitionEstimate {
+  const sized = sizeTable(table, volume);
+  const counts = rowCounts(table, volume);
+  const counter = table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter");
+  const engineTable: EngineTable = {
+    partitionKey: sized.partitionKey,
+    clustering: sized.clustering,
+    static: sized.static,
+    regular: sized.regular,
+    expiring: table.defaultTtlSeconds > 0 && !counter,
+    writtenBy: counter ? "update" : (context.writtenBy ?? "insert"),
+  };
+  const figures = (rows: number): PartitionFigures => {
+    const values = rows * sized.regularValues + sized.staticValues;
+    return {
+      rows,
+      values,
+      cells: rows * sized.regularCells + sized.staticCells,
+      bytes: Math.round(sized.keyBytes + sized.staticBytes + rows * sized.rowBytes + values * BYTES_PER_VALUE),
+      engineBytes: enginePartitionBytes(engineTable, rows, context.version),
+    };
+  };
+  const average = figures(counts.avg);
+  const worst = figures(counts.max);
+
+  const flags: PartitionEstimate["flags"] = [];
+  if (counter) flags.push("counter");
+  if (sized.regularValues === 0 && sized.staticValues === 0) flags.push("key-only");
+  if (sized.staticValues > 0 && worst.rows === 0) flags.push("static-only");
+
+  const estimate: PartitionEstimate = {
+    table: table.qualifiedName,
+    basis: counts.basis,
+    basisText: counts.basisText,
+    average,
+    worst,
+    unbounded: counts.unbounded,
+    flags,
+    defaultedColumns: sized.defaultedColumns,
+  };
+  if (counts.unbounded && counts.rate) estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, context.limits);
+  const bucket = bucketFor(table, sized, counts, worst, context);
+  if (bucket) estimate.bucket = bucket;
+  return estimate;
+}
+
+/** Estimates every table (views included), matching the manifest's `tables` entries to them. */
+export function estimateTables(
+  schema: SchemaModel,
+  manifest: Manifest | undefined,
+  queries: QueryAnalysis[],
+  options: { version: CassandraVersion; limits: ReviewConfig["limits"]; keyspace?: string },
+): Map<string, PartitionEstimate> {
+  const keyspace = options.keyspace ?? manifest?.keyspace;
+  const volumes = matchVolumes(schema, manifest?.tables ?? [], keyspace);
+  const writers = writersByTable(schema, manifest, keyspace);
+  const queriesByTable = new Map<string, QueryAnalysis[]>();
+  for (const query of queries) {
+    if (query.table === null) continue;
+    const list = queriesByTable.get(query.table);
+    if (list) list.push(query);
+    else queriesByTable.set(query.table, [query]);
+  }
+  const estimates = new Map<string, PartitionEstimate>();
+  for (const table of schema.tables.values()) {
+    const context: EstimateContext = {
+      version: options.version,
+      limits: options.limits,
+      queries: queriesByTable.get(table.qualifiedName) ?? [],
+    };
+    const writtenBy = writers.get(table.qualifiedName);
+    if (writtenBy) context.writtenBy = writtenBy;
+    estimates.set(table.qualifiedName, estimatePartition(table, volumes.get(table.qualifiedName), context));
+  }
+  return estimates;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Column sizes
+
+function sizeTable(table: TableModel, volume: TableVolume | undefined): SizedTable {
+  const defaultedColumns: string[] = [];
+  const size = (column: ColumnModel): SizedValue => {
+    const sized = sizeValue(column.type, manifestSize(volume, column.name));
+    if (sized.defaulted) defaultedColumns.push(column.name);
+    return sized;
+  };
+  const partitionKey = table.partitionKey.map(size);
+  const clustering = table.clustering.map(size);
+  const statics = table.static.map(size);
+  const regular = table.regular.map(size);
+  const sum = (values: SizedValue[], pick: (v: SizedValue) => number) => values.reduce((total, v) => total + pick(v), 0);
+  return {
+    partitionKey,
+    clustering,
+    static: statics,
+    regular,
+    keyBytes: sum(partitionKey, (v) => v.classicBytes),
+    staticBytes: sum(statics, (v) => v.classicBytes),
+    rowBytes: sum(clustering, (v) => v.classicBytes) + sum(regular, (v) => v.classicBytes),
+    staticValues: statics.length,
+    regularValues: regular.length,
+    staticCells: sum(statics, (v) => v.cells),
+    regularCells: sum(regular, (v) => v.cells),
+    defaultedColumns,
+  };
+}
+
+function manifestSize(volume: TableVolume | undefined, column: string): ColumnSize | undefined {
+  if (!volume) return undefined;
+  const exact = volume.columns[column];
+  if (exact) return exact;
+  const lower = column.toLowerCase();
+  for (const [name, size] of Object.entries(volume.columns)) if (name.toLowerCase() === lower) return size;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows per partition
+
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function wholeRows(value: number): number {
+  return Number.isFinite(value) && value > 0 ? Math.max(1, Math.round(value)) : 0;
+}
+
+function rowsText(avg: number, max: number): string {
+  return avg === max ? `${formatCount(max)} rows per partition` : `${formatCount(avg)} rows per partition, worst ${formatCount(max)}`;
+}
+
+function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCounts {
+  if (table.clustering.length === 0) {
+    return { avg: 1, max: 1, basis: "single-row", basisText: "1 row per partition (no clustering columns)", unbounded: false, startRows: 0 };
+  }
+  const rate = positive(volume?.growthPerSecond);
+  const growth = rate ? (volume?.growthText ?? formatRate(rate)) : undefined;
+  const retention = positive(volume?.retentionSeconds ?? undefined);
+  const ttl = positive(table.defaultTtlSeconds);
+  const bucket = timeBucketOf(table);
+  const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds } : undefined;
+  const stated = volume?.rowsPerPartition;
+
+  if (stated && Number.isFinite(stated.avg) && Number.isFinite(stated.max)) {
+    const avg = Math.max(0, Math.round(stated.avg));
+    const max = Math.max(avg, Math.round(stated.max));
+    const text = `${rowsText(avg, max)} (manifest)`;
+    if (rate && !retention && !ttl && !bucket) {
+      // Stated rows are today's; growth with nothing to remove rows adds to them for ever.
+      const atHorizon = wholeRows(max + rate * UNBOUNDED_HORIZON_SECONDS);
+      return {
+        avg,
+        max: atHorizon,
+        basis: "manifest",
+        basisText: `${text}, growing ${growth} with no retention or TTL: unbounded; worst sized after one year of growth, ${formatCount(atHorizon)} rows`,
+        unbounded: true,
+        rate,
+        startRows: max,
+      };
+    }
+    return { avg, max, basis: "manifest", basisText: text, unbounded: false, rate, startRows: max, existingBucket: knownBucket };
+  }
+
+  if (rate) {
+    // The tightest of retention, TTL and a time bucket in the partition key bounds a partition's rows.
+    const bounds: { seconds: number; basis: EstimateBasis; text: string }[] = [];
+    if (retention) bounds.push({ seconds: retention, basis: "growth-retention", text: `${volume?.retentionText ?? formatSpan(retention)} retention (growth × retention)` });
+    if (ttl) bounds.push({ seconds: ttl, basis: "growth-ttl", text: `default_time_to_live ${formatSpan(ttl)} (growth × TTL)` });
+    if (knownBucket) {
+      bounds.push({
+        seconds: knownBucket.widthSeconds,
+        basis: "growth-retention",
+        text: `the ${asAdjective(formatSpan(knownBucket.widthSeconds))} bucket \`${knownBucket.column}\` (growth × bucket width)`,
+      });
+    }
+    const tightest = bounds.reduce<(typeof bounds)[number] | undefined>((best, b) => (!best || b.seconds < best.seconds ? b : best), undefined);
+    if (tightest) {
+      const rows = wholeRows(rate * tightest.seconds);
+      return {
+        avg: rows,
+        max: rows,
+        basis: tightest.basis,
+        basisText: `${growth} × ${tightest.text} = ${formatCount(rows)} rows per partition`,
+        unbounded: false,
+        rate,
+        startRows: 0,
+        existingBucket: knownBucket,
+      };
+    }
+    if (bucket) {
+      return {
+        avg: DEFAULT_ROWS_PER_PARTITION,
+        max: DEFAULT_ROWS_PER_PARTITION,
+        basis: "type-default",
+        basisText:
+          `growth ${growth}, but the partition key's time bucket \`${bucket.column}\` has no width the estimator can read: ` +
+          `assumed ${formatCount(DEFAULT_ROWS_PER_PARTITION)} rows per partition; state rows_per_partition in the manifest`,
+        unbounded: false,
+        startRows: 0,
+      };
+    }
+    const rows = wholeRows(rate * UNBOUNDED_HORIZON_SECONDS);
+    return {
+      avg: rows,
+      max: rows,
+      basis: "growth-retention",
+      basisText: `${growth} with no retention or TTL: unbounded; sized after one year of growth, ${formatCount(rows)} rows per partition`,
+      unbounded: true,
+      rate,
+      startRows: 0,
+    };
+  }
+
+  return {
+    avg: DEFAULT_ROWS_PER_PARTITION,
+    max: DEFAULT_ROWS_PER_PARTITION,
+    basis: "type-default",
+    basisText: `no volume figures: assumed ${formatCount(DEFAULT_ROWS_PER_PARTITION)} rows per partition; state rows_per_partition or growth in the manifest`,
+    unbounded: false,
+    startRows: 0,
+  };
+}
+
+/** Units a bucket column's name gives away (`day`, `join_date`, `yyyymm`, `hour_bucket`). */
+const BUCKET_NAME_UNITS: [RegExp, number][] = [
+  [/^(minutes?|min)$/, MINUTE],
+  [/^(hours?|hr|hh)$/, HOUR],
+  [/^(days?|date|dt|yyyymmdd|ymd)$/, DAY],
+  [/^(weeks?|wk|yyyyww)$/, WEEK],
+  [/^(months?|mon|yyyymm|ym)$/, 31 * DAY],
+  [/^(quarters?|qtr)$/, 92 * DAY],
+  [/^(years?|yr|yyyy)$/, 366 * DAY],
+];
+const BUCKET_WORDS = /^(bucket|period|window|slot|epoch)$/;
+const BUCKET_TYPES = new Set(["date", "timestamp", "timeuuid", "int", "bigint", "smallint", "tinyint", "text", "varchar", "ascii"]);
+
+/**
+ * A time bucket in the partition key: a `date` column, or a column whose name says it is one.
+ * `widthSeconds` is null when the name does not tell the width (`bucket int`, `ts timestamp`).
+ */
+export function timeBucketOf(table: TableModel): { column: string; widthSeconds: number | null } | undefined {
+  for (const column of table.partitionKey) {
+    if (column.type.kind !== "native" || !BUCKET_TYPES.has(column.type.name)) continue;
+    const words = column.name
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    for (const [pattern, seconds] of BUCKET_NAME_UNITS) {
+      if (words.some((w) => pattern.test(w))) return { column: column.name, widthSeconds: seconds };
+    }
+    if (column.type.name === "date") return { column: column.name, widthSeconds: DAY };
+    if (TIME_TYPES.has(column.type.name) || words.some((w) => BUCKET_WORDS.test(w))) return { column: column.name, widthSeconds: null };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits over time
+
+/** Values each row adds, counting a non-frozen collection's elements when that is more. */
+function valuesPerRow(sized: SizedTable): number {
+  return Math.max(sized.regularValues, sized.regularCells);
+}
+
+function fixedValues(sized: SizedTable): number {
+  return Math.max(sized.staticValues, sized.staticCells);
+}
+
+function bytesPerRow(sized: SizedTable): number {
+  return sized.rowBytes + BYTES_PER_VALUE * sized.regularValues;
+}
+
+function fixedBytes(sized: SizedTable): number {
+  return sized.keyBytes + sized.staticBytes + BYTES_PER_VALUE * sized.staticValues;
+}
+
+function crossingTimes(sized: SizedTable, rate: number, startRows: number, limits: ReviewConfig["limits"]): NonNullable<PartitionEstimate["crossesLimitsAfter"]> {
+  const crossings: NonNullable<PartitionEstimate["crossesLimitsAfter"]> = {};
+  const perRowValues = valuesPerRow(sized);
+  if (perRowValues > 0) {
+    const rowsAtLimit = (limits.partitionValues - fixedValues(sized)) / perRowValues;
+    crossings.values = formatAfter((rowsAtLimit - startRows) / rate);
+  }
+  const perRowBytes = bytesPerRow(sized);
+  if (perRowBytes > 0) {
+    const rowsAtLimit = (limits.partitionBytes - fixedBytes(sized)) / perRowBytes;
+    crossings.bytes = formatAfter((rowsAtLimit - startRows) / rate);
+  }
+  crossings.rows = formatAfter((limits.rowsPerPartition - startRows) / rate);
+  return crossings;
+}
+
+/** How far the worst partition is past its tightest limit (≤ 1: within all). */
+function overLimit(worst: PartitionFigures, limits: ReviewConfig["limits"]): number {
+  return Math.max(
+    Math.max(worst.values, worst.cells) / limits.partitionValues,
+    worst.bytes / limits.partitionBytes,
+    worst.rows / limits.rowsPerPartition,
+  );
+}
+
+function bucketFor(
+  table: TableModel,
+  sized: SizedTable,
+  counts: RowCounts,
+  worst: PartitionFigures,
+  context: EstimateContext,
+): BucketSuggestion | undefined {
+  const over = overLimit(worst, context.limits);
+  if (!counts.unbounded && over <= 1) return undefined;
+  const partitionKey = table.partitionKey.map((c) => c.name);
+  if (!counts.rate) {
+    const figures = `${formatCount(worst.rows)} rows, ${formatCount(Math.max(worst.values, worst.cells))} values, ${formatBytes(worst.bytes)}`;
+    return suggestShardsWithoutRate(over, { partition: partitionKey, clustering: table.clustering.map((c) => c.name) }, figures);
+  }
+  const timeColumn = table.clustering.find((c) => isTimeType(c.type));
+  const read = commonRead(table, context.queries);
+  return suggestBucket({
+    ratePerSecond: counts.rate,
+    valuesPerRow: valuesPerRow(sized),
+    bytesPerRow: bytesPerRow(sized),
+    fixedValues: fixedValues(sized),
+    fixedBytes: fixedBytes(sized),
+    limits: context.limits,
+    read,
+    timeColumn: timeColumn?.name,
+    shardSource: `hash(${table.clustering.map((c) => c.name).join(", ")})`,
+    partitionKey,
+    existingBucket: counts.existingBucket,
+    rangeQuery: context.queries.some((q) => readsClusteringRange(table, q.select)),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+/** The table's common query (the highest stated rate, else the first) as a bound on bucket width. */
+function commonRead(table: TableModel, queries: QueryAnalysis[]): BucketRead | undefined {
+  let common: QueryAnalysis | undefined;
+  for (const query of queries) {
+    if (!common) common = query;
+    else if ((query.ratePerSecond ?? -1) > (common.ratePerSecond ?? -1)) common = query;
+  }
+  if (!common) return undefined;
+  const read: BucketRead = { queryId: common.id, range: readsClusteringRange(table, common.select) };
+  const limit = queryLimit(common);
+  if (limit !== undefined) read.limit = limit;
+  return read;
+}
+
+function queryLimit(query: QueryAnalysis): number | undefined {
+  if (query.limit !== undefined && Number.isFinite(query.limit) && query.limit > 0) return query.limit;
+  const term = query.select?.limit;
+  if (term?.kind === "literal" && term.type === "integer") {
+    const value = Number.parseInt(term.value, 10);
+    if (Number.isFinite(value) && value > 0) return value;
+  }
+  return undefined;
+}
+
+const RANGE_OPERATORS = new Set(["<", "<=", ">", ">=", "BETWEEN"]);
+
+/** Whether a SELECT restricts a clustering column to a range: a time window when the column is a time. */
+function readsClusteringRange(table: TableModel, select: SelectStatement | undefined): boolean {
+  const clustering = new Set(table.clustering.map((c) => c.name));
+  for (const relation of select?.where?.relations ?? []) {
+    if (!RANGE_OPERATORS.has(relation.kind === "custom-index-expression" ? "" : relation.operator)) continue;
+    if (relation.kind === "column" && clustering.has(relation.column.name)) return true;
+    if (relation.kind === "multi-column" && relation.columns.some((c) => clustering.has(c.name))) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manifest matching
+
+function folded(name: string): string {
+  return name.length >= 2 && name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toLowerCase();
+}
+
+/**
+ * The table a manifest entry names: `ks.t` exactly; `t` in the manifest keyspace, else in the only
+ * keyspace that has a table of that name. The first entry for a table wins.
+ */
+function matchVolumes(schema: SchemaModel, volumes: TableVolume[], keyspace: string | undefined): Map<string, TableVolume> {
+  const byName = new Map<string, TableModel[]>();
+  for (const table of schema.tables.values()) {
+    const list = byName.get(table.name);
+    if (list) list.push(table);
+    else byName.set(table.name, [table]);
+  }
+  const matched = new Map<string, TableVolume>();
+  for (const volume of volumes) {
+    const table = resolveTable(schema, byName, volume.name, keyspace);
+    if (table && !matched.has(table.qualifiedName)) matched.set(table.qualifiedName, volume);
+  }
+  return matched;
+}
+
+function resolveTable(schema: SchemaModel, byName: Map<string, TableModel[]>, written: string, keyspace: string | undefined): TableModel | undefined {
+  const dot = splitQualified(written);
+  if (dot) return schema.tables.get(`${folded(dot.keyspace)}.${folded(dot.name)}`) ?? schema.tables.get(`${dot.keyspace}.${dot.name}`);
+  const name = folded(written);
+  const candidates = byName.get(name) ?? byName.get(written) ?? [];
+  if (keyspace) {
+    const inKeyspace = candidates.find((t) => t.keyspace === folded(keyspace) || t.keyspace === keyspace);
+    if (inKeyspace) return inKeyspace;
+  }
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/** `ks.t` → { ks, t }, respecting a quoted name that holds a dot. */
+function splitQualified(written: string): { keyspace: string; name: string } | undefined {
+  const match = /^("(?:[^"]|"")*"|[^."]+)\.("(?:[^"]|"")*"|[^."]+)$/.exec(written.trim());
+  return match ? { keyspace: match[1]!, name: match[2]! } : undefined;
+}
+
+/** `update` for tables that the manifest's write paths only ever UPDATE; `insert` once any INSERT reaches them. */
+function writersByTable(schema: SchemaModel, manifest: Manifest | undefined, keyspace: string | undefined): Map<string, "insert" | "update"> {
+  const writers = new Map<string, "insert" | "update">();
+  if (!manifest) return writers;
+  const tableOf = (name: { keyspace?: { name: string }; name: { name: string } }): string | undefined => {
+    const ks = name.keyspace?.name ?? keyspace;
+    return ks ? schema.tables.get(`${ks}.${name.name.name}`)?.qualifiedName : undefined;
+  };
+  const record = (table: string | undefined, kind: "insert" | "update") => {
+    if (!table) return;
+    if (kind === "insert" || !writers.has(table)) writers.set(table, kind);
+  };
+  for (const write of manifest.writes) {
+    for (const { statement } of write.statements) {
+      if (!statement) continue;
+      const statements = statement.kind === "batch" ? statement.statements : [statement];
+      for (const s of statements) {
+        if (s.kind === "insert") record(tableOf(s.table), "insert");
+        else if (s.kind === "update") record(tableOf(s.table), "update");
+      }
+    }
+  }
+  return writers;
+}
+
+/** Whether a type is time-ordered (for bucketing by a clustering column). */
+export function isTimeType(type: ColumnType): boolean {
+  return type.kind === "native" && TIME_TYPES.has(type.name);
+}
