@@ -1,0 +1,119 @@
+// The repository config `.github/cql-review.yml` as written (DESIGN §2.3), in zod. Every key is
+// optional: src/config.ts merges what is valid over DEFAULT_CONFIG. Objects are strict, so a
+// misspelt setting is reported instead of silently ignored.
+import { z } from "zod";
+import { cassandraVersionSchema } from "../manifest/schema.js";
+import { SIZE_PATTERN, parseByteSize, parseNumberText, WHOLE_NUMBER_PATTERN } from "../manifest/units.js";
+
+const says = (message: string) => ({ error: message });
+
+const GLOB_MESSAGE = "expected a glob such as **/*.cql, or a list of globs";
+const glob = z.string(says(GLOB_MESSAGE)).regex(/\S/, says("a glob must not be empty"));
+function globList(description: string, { allowEmpty }: { allowEmpty: boolean }) {
+  const list = z.array(glob, says(GLOB_MESSAGE));
+  return z
+    .union([glob, allowEmpty ? list : list.min(1, says("list at least one glob"))], says(GLOB_MESSAGE))
+    .transform((value) => (typeof value === "string" ? [value] : value))
+    .describe(description);
+}
+
+function positiveWholeNumber(message: string) {
+  return z
+    .union(
+      [z.number(says(message)).int(says(message)).positive(says(message)), z.string(says(message)).regex(WHOLE_NUMBER_PATTERN, says(message))],
+      says(message),
+    )
+    .transform((value) => parseNumberText(value))
+    .refine((value) => value > 0, says(message));
+}
+
+const BYTES_MESSAGE = "expected a size such as 100MB, 64MiB or a number of bytes";
+const byteSize = z
+  .union(
+    [z.number(says(BYTES_MESSAGE)).int(says(BYTES_MESSAGE)).positive(says(BYTES_MESSAGE)), z.string(says(BYTES_MESSAGE)).regex(SIZE_PATTERN, says(BYTES_MESSAGE))],
+    says(BYTES_MESSAGE),
+  )
+  .transform((value) => parseByteSize(value))
+  .refine((value) => value > 0, says(BYTES_MESSAGE));
+
+export const RULE_LEVELS = ["off", "info", "warning", "error"] as const;
+export type RuleLevel = (typeof RULE_LEVELS)[number];
+const LEVEL_MESSAGE = "expected off, info, warning or error";
+const level = z.enum(RULE_LEVELS, says(LEVEL_MESSAGE));
+
+export const ruleSettingSchema = z
+  .union(
+    [
+      level.describe("The severity of the rule's findings, or off."),
+      z.tuple([level], says(`expected [level] or [level, options]; ${LEVEL_MESSAGE}`)),
+      z.tuple([level, z.unknown().describe("The rule's options (see the rule's documentation).")], says(`expected [level, options]; ${LEVEL_MESSAGE}`)),
+    ],
+    says(`expected off, info, warning or error, or [level, options]`),
+  )
+  .describe("off | info | warning | error, or [level, options] for rules that take options.");
+
+export const RULE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const limitsSchema = z
+  .strictObject({
+    partition_values: positiveWholeNumber("expected a whole number of values such as 100000")
+      .describe("Most values (cells) a partition should hold before it is reported (default 100000).")
+      .optional(),
+    partition_bytes: byteSize.describe("Largest partition size before it is reported: bytes, or 100MB, 64MiB … (default 100MB).").optional(),
+    partitions_per_query: positiveWholeNumber("expected a whole number of partitions such as 1")
+      .describe("Most partitions one query may read before it is reported (default 1).")
+      .optional(),
+    rows_per_partition: positiveWholeNumber("expected a whole number of rows such as 100000")
+      .describe("Most rows a partition should hold before it is reported (default 100000).")
+      .optional(),
+  })
+  .describe("Thresholds of the partition-size and query rules.");
+
+const COMMENTS_MESSAGE = "expected the most inline comments (a number such as 50), or { max, event }";
+const commentMax = z
+  .number(says("expected the most inline comments per review, a whole number such as 50"))
+  .int(says("expected the most inline comments per review, a whole number such as 50"))
+  .nonnegative(says("expected the most inline comments per review, a whole number such as 50"));
+export const commentsSchema = z
+  .union(
+    [
+      commentMax.describe("The most inline review comments per review (default 50); the rest go to the check run."),
+      z.strictObject({
+        max: commentMax.describe("The most inline review comments per review (default 50); the rest go to the check run.").optional(),
+        event: z
+          .enum(["COMMENT", "REQUEST_CHANGES"], says("expected COMMENT or REQUEST_CHANGES"))
+          .describe("The review's event: COMMENT (default) or REQUEST_CHANGES.")
+          .optional(),
+      }),
+    ],
+    says(COMMENTS_MESSAGE),
+  )
+  .describe("Inline review comments: the most per review, or { max, event }.");
+
+export const configSchema = z
+  .strictObject({
+    schema: globList("Globs of the CQL schema files (default **/*.cql).", { allowEmpty: false }).optional(),
+    manifest: globList("Globs of the access-patterns manifests (default **/access-patterns.y{,a}ml).", { allowEmpty: false }).optional(),
+    cassandra: cassandraVersionSchema.optional(),
+    fail_on: z
+      .enum(["error", "warning", "never"], says("expected error, warning or never"))
+      .describe("Which new findings fail the check run: error (default), warning (errors and warnings), or never.")
+      .optional(),
+    limits: limitsSchema.optional(),
+    rules: z
+      .record(
+        z.string(says("expected a rule id")).regex(RULE_ID_PATTERN, says("expected a rule id such as query-needs-allow-filtering")),
+        ruleSettingSchema,
+        says("expected a mapping of rule ids to off, info, warning or error"),
+      )
+      .describe("Rule severities by rule id: off | info | warning | error, or [level, options].")
+      .optional(),
+    comments: commentsSchema.optional(),
+    ignore: globList("Globs of paths to leave out of the review (default **/node_modules/**; setting it replaces the default, [] reviews everything).", {
+      allowEmpty: true,
+    }).optional(),
+  })
+  .describe("cql-review repository configuration (.github/cql-review.yml).");
+
+export type ConfigDocument = z.output<typeof configSchema>;
+export type ConfigDocumentInput = z.input<typeof configSchema>;
