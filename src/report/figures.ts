@@ -1,0 +1,45 @@
+// How figures read in every human format (text, Markdown, explain): grouped digits, bytes in
+// decimal units (the config's limits are written `100MB` = 100,000,000 bytes), the verdict words
+// of DESIGN §3 unchanged.
+import type { QueryPlan } from "../analysis/types.js";
+
+/** 1234567 → "1,234,567"; fractions keep at most two decimals; non-finite numbers say so. */
+export function formatCount(value: number): string {
+  if (Number.isNaN(value)) return "unknown";
+  if (!Number.isFinite(value)) return value > 0 ? "unbounded" : "-unbounded";
+  const rounded = Math.round(value * 100) / 100;
+  const [whole, fraction] = Math.abs(rounded).toFixed(Number.isInteger(rounded) ? 0 : 2).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const trimmedFraction = fraction?.replace(/0+$/, "");
+  return `${rounded < 0 ? "-" : ""}${grouped}${trimmedFraction ? `.${trimmedFraction}` : ""}`;
+}
+
+const BYTE_UNITS = ["B", "kB", "MB", "GB", "TB", "PB"] as const;
+
+/** 1095005 → "1.1 MB" (decimal units, as partition-sizing.md and the config's limits use). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return formatCount(bytes);
+  let unit = 0;
+  let scaled = Math.abs(bytes);
+  while (scaled >= 1000 && unit < BYTE_UNITS.length - 1) {
+    scaled /= 1000;
+    unit++;
+  }
+  const digits = unit === 0 || scaled >= 100 ? 0 : 1;
+  return `${bytes < 0 ? "-" : ""}${scaled.toFixed(digits)} ${BYTE_UNITS[unit]}`;
+}
+
+/** The partitions a query reads: a count, "all", or "unknown" (bind markers, token ranges). */
+export function formatPartitions(partitions: QueryPlan["partitions"]): string {
+  if (partitions === null) return "unknown";
+  if (partitions === "all") return "all";
+  return formatCount(partitions);
+}
+
+/** A finding's data value for a human: numbers grouped, booleans as yes/no, null as "none". */
+export function formatDataValue(value: string | number | boolean | null): string {
+  if (value === null) return "none";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return formatCount(value);
+  return value;
+}

@@ -1,0 +1,213 @@
+// The `--format json` document of `cql-review check` (DESIGN §4.2, a contract): its shape and key
+// order are fixed, and schema/report.schema.json describes it. Keys are written in the contract's
+// order by building each object literally.
+import type { PartitionEstimate, QueryAnalysis } from "../analysis/types.js";
+import type { ExplainAnswer } from "../explain.js";
+import { compareFindings, type Finding, type SourceLocation } from "../findings.js";
+import type { Review } from "../review.js";
+import type { TableModel } from "../schema/model.js";
+
+export interface JsonFinding {
+  rule: string;
+  severity: Finding["severity"];
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  fix: { description: string; replacement: string } | null;
+}
+
+export interface JsonEstimate {
+  rowsPerPartition: number | null;
+  values: number | null;
+  bytes: number | null;
+  engineBytes: number | null;
+  basis: PartitionEstimate["basis"];
+  unbounded: boolean;
+}
+
+export interface JsonTable {
+  keyspace: string;
+  name: string;
+  file: string;
+  line: number;
+  partitionKey: string[];
+  clustering: { name: string; order: "asc" | "desc" }[];
+  static: string[];
+  regular: string[];
+  estimate: JsonEstimate | null;
+}
+
+export interface JsonQuery {
+  id: string;
+  file: string;
+  line: number;
+  table: string | null;
+  candidates: string[];
+  verdict: QueryAnalysis["plan"]["verdict"];
+  partitions: number | "all" | null;
+  reason: string;
+}
+
+export interface JsonReport {
+  version: 1;
+  files: { path: string; kind: "schema" | "manifest"; statements: number }[];
+  tables: JsonTable[];
+  queries: JsonQuery[];
+  findings: JsonFinding[];
+  summary: { errors: number; warnings: number; infos: number };
+}
+
+/** A JSON number, or null where the figure is not finite (JSON has no Infinity). */
+function finiteOrNull(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
+}
+
+export function findingToJson(finding: Finding): JsonFinding {
+  const { start, end } = finding.location.range;
+  return {
+    rule: finding.rule,
+    severity: finding.severity,
+    file: finding.location.file,
+    line: start.line,
+    column: start.column,
+    endLine: end.line,
+    endColumn: end.column,
+    message: finding.message,
+    fix: finding.fix ? { description: finding.fix.description, replacement: finding.fix.replacement } : null,
+  };
+}
+
+/** The worst partition's figures: the ones the limits are held against. */
+export function estimateToJson(estimate: PartitionEstimate | undefined): JsonEstimate | null {
+  if (!estimate) return null;
+  return {
+    rowsPerPartition: finiteOrNull(estimate.worst.rows),
+    values: finiteOrNull(estimate.worst.values),
+    bytes: finiteOrNull(estimate.worst.bytes),
+    engineBytes: finiteOrNull(estimate.worst.engineBytes),
+    basis: estimate.basis,
+    unbounded: estimate.unbounded,
+  };
+}
+
+/** Tables in a stable order: by file, then line, then name. */
+export function tablesInFileOrder(review: Review): TableModel[] {
+  return [...review.schema.tables.values()].sort(
+    (a, b) =>
+      compareText(a.source.file, b.source.file) ||
+      a.source.range.start.line - b.source.range.start.line ||
+      a.source.range.start.column - b.source.range.start.column ||
+      compareText(a.qualifiedName, b.qualifiedName),
+  );
+}
+
+/** Code-unit order, independent of the machine's locale. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function tableToJson(table: TableModel, estimate: PartitionEstimate | undefined): JsonTable {
+  return {
+    keyspace: table.keyspace,
+    name: table.name,
+    file: table.source.file,
+    line: table.source.range.start.line,
+    partitionKey: table.partitionKey.map((column) => column.name),
+    clustering: table.clustering.map((column) => ({ name: column.name, order: column.order ?? "asc" })),
+    static: table.static.map((column) => column.name),
+    regular: table.regular.map((column) => column.name),
+    estimate: estimateToJson(estimate),
+  };
+}
+
+function queryToJson(query: QueryAnalysis): JsonQuery {
+  return {
+    id: query.id,
+    file: query.location.file,
+    line: query.location.range.start.line,
+    table: query.table,
+    candidates: query.candidates.map((candidate) => candidate.table),
+    verdict: query.plan.verdict,
+    partitions: typeof query.plan.partitions === "number" ? finiteOrNull(query.plan.partitions) : query.plan.partitions,
+    reason: query.plan.reason,
+  };
+}
+
+export function buildJsonReport(review: Review): JsonReport {
+  return {
+    version: 1,
+    files: review.files
+      .filter((file): file is typeof file & { kind: "schema" | "manifest" } => file.kind !== "config")
+      .map((file) => ({ path: file.path, kind: file.kind, statements: file.statements })),
+    tables: tablesInFileOrder(review).map((table) => tableToJson(table, review.estimates.get(table.qualifiedName))),
+    // review.queries is in manifest order already
+    queries: review.queries.map(queryToJson),
+    findings: [...review.findings].sort(compareFindings).map(findingToJson),
+    summary: { errors: review.summary.errors, warnings: review.summary.warnings, infos: review.summary.infos },
+  };
+}
+
+/** The §4.2 document: 2-space indent, trailing newline. */
+export function renderJson(review: Review): string {
+  return `${JSON.stringify(buildJsonReport(review), null, 2)}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// `cql-review explain --format json`: the answer as data, findings and locations as in §4.2.
+
+function locationToJson(location: SourceLocation): { file: string; line: number; column: number } {
+  return { file: location.file, line: location.range.start.line, column: location.range.start.column };
+}
+
+function explainAnswerToJson(answer: ExplainAnswer): Record<string, unknown> {
+  switch (answer.kind) {
+    case "query":
+      return {
+        kind: answer.kind,
+        cassandra: answer.version,
+        id: answer.id,
+        description: answer.description ?? null,
+        location: locationToJson(answer.location),
+        form: answer.form,
+        cql: answer.cql ?? null,
+        table: answer.table,
+        candidates: answer.candidates,
+        plan: answer.plan,
+        suggestedTable: answer.suggestedTable ?? null,
+        ratePerSecond: answer.ratePerSecond ?? null,
+        estimate: answer.estimate ?? null,
+        findings: answer.findings.map(findingToJson),
+      };
+    case "select":
+      return { kind: answer.kind, cassandra: answer.version, cql: answer.cql, table: answer.table, plan: answer.plan, estimate: answer.estimate ?? null };
+    case "table":
+      return {
+        kind: answer.kind,
+        cassandra: answer.version,
+        table: answer.table,
+        tableKind: answer.tableKind,
+        location: locationToJson(answer.location),
+        columns: answer.columns,
+        indexes: answer.indexes,
+        views: answer.views,
+        baseTable: answer.baseTable ?? null,
+        defaultTtlSeconds: answer.defaultTtlSeconds,
+        compaction: answer.compaction ?? null,
+        estimate: answer.estimate ?? null,
+        queries: answer.queries,
+        findings: answer.findings.map(findingToJson),
+      };
+    case "not-found":
+      return { kind: answer.kind, cassandra: answer.version, target: answer.target, name: answer.name, message: answer.message, known: answer.known };
+    case "invalid-select":
+      return { kind: answer.kind, cassandra: answer.version, cql: answer.cql, errors: answer.errors };
+  }
+}
+
+/** An explain answer as JSON: `{ "version": 1, "answer": … }`; figures that are not finite become null. */
+export function renderExplainJson(answer: ExplainAnswer): string {
+  return `${JSON.stringify({ version: 1, answer: explainAnswerToJson(answer) }, null, 2)}\n`;
+}

@@ -1,0 +1,88 @@
+// Escaping for the Markdown GitHub renders (CommonMark + GFM tables, cmark-gfm). Every string that
+// comes from a repository (table and column names, query ids, messages that quote them, CQL text)
+// goes through one of these before it reaches a comment or a check-run summary.
+
+// ASCII punctuation that can open or close something inline, or start a block at a line start.
+// CommonMark lets a backslash escape any ASCII punctuation, so escaping a few harmless ones too
+// costs nothing. `$` is GitHub's inline math delimiter.
+const MARKDOWN_ACTIVE = /[\\`*_{}[\]()<>#+\-.!|~&$:"'=^]/g;
+
+/** Line endings and other characters that would end a table row or a paragraph, as one space. */
+function oneLine(text: string): string {
+  return text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ");
+}
+
+/**
+ * Text for an inline position (prose, a list item, a table cell): every active character
+ * escaped and line breaks folded to spaces, so it renders literally and stays on its line.
+ */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text).replace(MARKDOWN_ACTIVE, (char) => `\\${char}`);
+}
+
+/** The longest run of consecutive backticks in `text`. */
+export function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+/**
+ * A code span showing `text` verbatim (line breaks as spaces). The delimiter is one backtick longer
+ * than any run inside, and padded with a space where CommonMark would otherwise eat a character.
+ */
+export function codeSpan(text: string): string {
+  const content = oneLine(text);
+  if (content === "") return "` `";
+  const fence = "`".repeat(longestBacktickRun(content) + 1);
+  const needsPadding =
+    content.startsWith("`") || content.endsWith("`") || (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "");
+  const padding = needsPadding ? " " : "";
+  return `${fence}${padding}${content}${padding}${fence}`;
+}
+
+/**
+ * A code span for a GFM table cell. cmark-gfm splits cells before parsing inlines, so a pipe must
+ * be written `\|` even inside code; the table scanner then pairs backslashes from the left, which
+ * leaves no way to write an odd run of backslashes right before a pipe. Such text (rare: it takes
+ * a quoted identifier like `"a\|b"`) is shown as escaped plain text instead.
+ */
+export function tableCodeSpan(text: string): string {
+  const content = oneLine(text);
+  if (/(^|[^\\])(\\\\)*\\\|/.test(content)) return escapeMarkdown(content);
+  return codeSpan(content).replace(/\|/g, "\\|");
+}
+
+/** A GFM table row from cells that are already escaped. */
+export function tableRow(cells: readonly string[]): string {
+  return `| ${cells.map((cell) => (cell === "" ? " " : cell)).join(" | ")} |`;
+}
+
+/** A GFM table: a header row, the delimiter row, then the rows (already rendered with tableRow). */
+export function tableHeader(headers: readonly string[], align?: readonly ("left" | "right")[]): string {
+  const delimiter = headers.map((_, index) => (align?.[index] === "right" ? "---:" : "---"));
+  return `${tableRow(headers)}\n${tableRow(delimiter)}`;
+}
+
+/**
+ * A fenced code block holding `text` verbatim. The fence is longer than any backtick run inside,
+ * so no line of the text can close it.
+ */
+export function fencedBlock(text: string, info = ""): string {
+  const body = text.replace(/\r\n?/g, "\n");
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(body) + 1));
+  // The info string of a backtick fence may not contain a backtick.
+  return `${fence}${info.replace(/[`\r\n]/g, "")}\n${body}${body.endsWith("\n") || body === "" ? "" : "\n"}${fence}`;
+}
+
+/**
+ * A Mermaid label: everything but letters, digits and a few safe characters becomes a Mermaid
+ * entity code (`#35;`), so a name can neither close the label's quotes nor the surrounding fence.
+ */
+export function mermaidLabel(text: string): string {
+  let label = "";
+  for (const char of oneLine(text)) {
+    label += /[A-Za-z0-9 ._\-/:]/.test(char) ? char : `#${char.codePointAt(0)};`;
+  }
+  return `"${label}"`;
+}

@@ -1,0 +1,124 @@
+// Terminal output of `cql-review check`, after ESLint's "stylish" formatter: findings grouped by
+// file as `line:column  severity  message  rule-id`, then the query table and one summary line.
+import type { QueryAnalysis } from "../analysis/types.js";
+import { compareFindings, type Finding, type Severity } from "../findings.js";
+import type { Review } from "../review.js";
+import { formatPartitions } from "./figures.js";
+
+export interface TextOptions {
+  color: boolean;
+}
+
+const ANSI = {
+  bold: [1, 22],
+  dim: [2, 22],
+  underline: [4, 24],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+} as const;
+
+export type Style = keyof typeof ANSI;
+
+/** Applies ANSI styles when colour is on; the identity otherwise. */
+export function painter(color: boolean): (text: string, ...styles: Style[]) => string {
+  return (text, ...styles) => {
+    if (!color || text === "") return text;
+    return styles.reduce((styled, style) => `\u001b[${ANSI[style][0]}m${styled}\u001b[${ANSI[style][1]}m`, text);
+  };
+}
+
+/**
+ * Text from a repository made safe for a terminal: control characters (an escape sequence in a
+ * quoted identifier could move the cursor or retitle the window) shown as `\u{…}`; line breaks and
+ * tabs as spaces, so columns stay aligned.
+ */
+export function terminalSafe(text: string): string {
+  return text
+    .replace(/\r\n|[\r\n\t]/g, " ")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
+}
+
+const SEVERITY_STYLE: Record<Severity, Style> = { error: "red", warning: "yellow", info: "cyan" };
+
+/** Pads every cell to its column's widest cell; the last column is left as it is. */
+export function padColumns(rows: readonly (readonly string[])[]): string[][] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index]))));
+}
+
+/** Rows laid out in aligned columns. */
+export function columns(rows: readonly (readonly string[])[], indent = "  ", gap = "  "): string[] {
+  return padColumns(rows).map((row) => indent + row.join(gap));
+}
+
+function findingsByFile(findings: readonly Finding[]): Map<string, Finding[]> {
+  const byFile = new Map<string, Finding[]>();
+  for (const finding of [...findings].sort(compareFindings)) {
+    const list = byFile.get(finding.location.file) ?? [];
+    list.push(finding);
+    byFile.set(finding.location.file, list);
+  }
+  return byFile;
+}
+
+function renderFindings(review: Review, paint: ReturnType<typeof painter>): string[] {
+  const lines: string[] = [];
+  for (const [file, findings] of findingsByFile(review.findings)) {
+    lines.push(paint(terminalSafe(file), "underline"));
+    // Pad the plain cells first, then colour them, so escape codes never upset the alignment.
+    const rows = padColumns(
+      findings.map((finding) => [
+        `${finding.location.range.start.line}:${finding.location.range.start.column}`,
+        finding.severity,
+        terminalSafe(finding.message),
+        `${finding.rule}${finding.existing ? " (existing)" : ""}`,
+      ]),
+    );
+    findings.forEach((finding, index) => {
+      const [position, severity, message, rule] = rows[index];
+      lines.push(`  ${paint(position, "dim")}  ${paint(severity, SEVERITY_STYLE[finding.severity])}  ${message}  ${paint(rule, "dim")}`);
+    });
+    lines.push("");
+  }
+  return lines;
+}
+
+function renderQueries(queries: readonly QueryAnalysis[], paint: ReturnType<typeof painter>): string[] {
+  if (queries.length === 0) return [];
+  const rows = [
+    ["id", "table", "verdict", "partitions"],
+    ...queries.map((query) => [
+      terminalSafe(query.id),
+      terminalSafe(query.table ?? "—"),
+      query.plan.verdict,
+      formatPartitions(query.plan.partitions),
+    ]),
+  ];
+  const [header, ...body] = columns(rows);
+  return [paint("Queries", "bold"), paint(header, "dim"), ...body, ""];
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function renderSummary(review: Review, paint: ReturnType<typeof painter>): string {
+  const { errors, warnings, infos } = review.summary;
+  const total = errors + warnings + infos;
+  const existing = review.findings.filter((finding) => finding.existing).length;
+  if (total === 0) return paint("✔ No problems found", "green", "bold");
+  const counts = `${plural(errors, "error", "errors")}, ${plural(warnings, "warning", "warnings")}, ${plural(infos, "info", "infos")}`;
+  const existingNote = existing > 0 ? `, ${existing} already at the base` : "";
+  const gate = review.gateFails ? "the gate fails" : "the gate passes";
+  const style: Style = errors > 0 ? "red" : warnings > 0 ? "yellow" : "cyan";
+  return paint(`${errors > 0 ? "✖" : "⚠"} ${plural(total, "problem", "problems")} (${counts}${existingNote}); ${gate}`, style, "bold");
+}
+
+export function renderText(review: Review, options: TextOptions): string {
+  const paint = painter(options.color);
+  const lines = [...renderFindings(review, paint), ...renderQueries(review.queries, paint), renderSummary(review, paint)];
+  return `${lines.join("\n")}\n`;
+}
