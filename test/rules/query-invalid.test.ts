@@ -1,0 +1,57 @@
+import rule from "../../rules/query-invalid.js";
+import { ruleTester } from "../rule-tester.js";
+import { manifestWith } from "./manifest-text.js";
+
+const comments = `CREATE TABLE comments_by_video (
+  video_id uuid,
+  comment_id timeuuid,
+  author text,
+  body text,
+  PRIMARY KEY ((video_id), comment_id)
+);
+`;
+
+ruleTester.run("query-invalid", rule, {
+  valid: [
+    { name: "a single-partition read", cql: comments, manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE video_id = ?" }]) },
+    {
+      name: "ORDER BY on the clustering column",
+      cql: comments,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE video_id = ? ORDER BY comment_id DESC" }]),
+    },
+    {
+      name: "a query that only needs ALLOW FILTERING is another rule's",
+      cql: comments,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE author = ?" }]),
+    },
+  ],
+  invalid: [
+    {
+      name: "ORDER BY a regular column",
+      cql: comments,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE video_id = ? ORDER BY author" }]),
+      findings: [{ messageId: "rejected", line: 4, data: { query: "Q1" } }],
+    },
+    {
+      name: "!= is not a CQL restriction",
+      cql: comments,
+      manifest: manifestWith([
+        { id: "Q1", cql: "SELECT body FROM comments_by_video WHERE video_id = ?" },
+        { id: "Q2", cql: "SELECT body FROM comments_by_video WHERE video_id = ? AND author != 'bot'" },
+      ]),
+      findings: [{ messageId: "rejected", line: 6, data: { query: "Q2" } }],
+    },
+    {
+      name: "ORDER BY without a partition key, even with ALLOW FILTERING",
+      cql: comments,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE author = ? ORDER BY comment_id ALLOW FILTERING" }]),
+      findings: [{ messageId: "rejected", line: 4 }],
+    },
+    {
+      name: "a table that does not exist",
+      cql: comments,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments WHERE video_id = ?" }]),
+      findings: [{ messageId: "rejected", line: 4 }],
+    },
+  ],
+});
