@@ -2,10 +2,10 @@
 // comes from a repository (table and column names, query ids, messages that quote them, CQL text)
 // goes through one of these before it reaches a comment or a check-run summary.
 
-// ASCII punctuation that can open or close something inline, or start a block at a line start.
-// CommonMark lets a backslash escape any ASCII punctuation, so escaping a few harmless ones too
-// costs nothing. `$` is GitHub's inline math delimiter.
-const MARKDOWN_ACTIVE = /[\\`*_{}[\]()<>#+\-.!|~&$:"'=^]/g;
+// Characters that open or close something inline (emphasis, code, links, HTML, entities, tables,
+// strikethrough; `$` is GitHub's math delimiter, `#` its issue references). CommonMark lets a
+// backslash escape any ASCII punctuation.
+const INLINE_ACTIVE = /[\\`*_{}[\]<>|~&$!#]/g;
 
 /** Line endings and other characters that would end a table row or a paragraph, as one space. */
 function oneLine(text: string): string {
@@ -14,10 +14,17 @@ function oneLine(text: string): string {
 
 /**
  * Text for an inline position (prose, a list item, a table cell): every active character
- * escaped and line breaks folded to spaces, so it renders literally and stays on its line.
+ * escaped, line breaks folded to spaces and surrounding whitespace dropped, so it renders
+ * literally, stays on its line, and cannot open a list, a quote or a code block where it starts
+ * one.
  */
 export function escapeMarkdown(text: string): string {
-  return oneLine(text).replace(MARKDOWN_ACTIVE, (char) => `\\${char}`);
+  return oneLine(text)
+    .trim()
+    .replace(INLINE_ACTIVE, (char) => `\\${char}`)
+    .replace(/^([-+=])|^(\d+)([.)])/, (_, bullet: string | undefined, digits: string, delimiter: string) =>
+      bullet ? `\\${bullet}` : `${digits}\\${delimiter}`,
+    );
 }
 
 /** The longest run of consecutive backticks in `text`. */

@@ -21,13 +21,16 @@ function asOneLine(text: string): string {
 }
 
 describe("escapeMarkdown", () => {
-  it("renders any text literally: no markup starts, nothing is lost", () => {
+  it("renders any text literally, even at a line start: no markup or block starts, nothing is lost", () => {
     fc.assert(
       fc.property(hostileText, (text) => {
-        const read = readEscapedText(escapeMarkdown(text));
+        const escaped = escapeMarkdown(text);
+        const read = readEscapedText(escaped);
         expect(read.active).toBe(false);
-        expect(read.text).toBe(asOneLine(text));
-        expect(escapeMarkdown(text)).not.toMatch(/[\r\n]/);
+        expect(read.text).toBe(asOneLine(text).trim());
+        expect(escaped).not.toMatch(/[\r\n]/);
+        // list items, quotes, headings, thematic breaks and indented code all start a line like this
+        expect(escaped).not.toMatch(/^(\s|[-+*>#=_]|\d+[.)])/);
       }),
       PROPERTY,
     );
@@ -50,8 +53,11 @@ describe("escapeMarkdown", () => {
 
   it("escapes the characters that start markup", () => {
     expect(escapeMarkdown("*bold* _it_ `code` [link](x) <b> # h | a\\b")).toBe(
-      "\\*bold\\* \\_it\\_ \\`code\\` \\[link\\]\\(x\\) \\<b\\> \\# h \\| a\\\\b",
+      "\\*bold\\* \\_it\\_ \\`code\\` \\[link\\](x) \\<b\\> \\# h \\| a\\\\b",
     );
+    expect(escapeMarkdown("killrvideo.videos_by_user")).toBe("killrvideo.videos\\_by\\_user");
+    expect(escapeMarkdown("- not a list")).toBe("\\- not a list");
+    expect(escapeMarkdown("1. not a list either")).toBe("1\\. not a list either");
   });
 });
 

@@ -1,0 +1,342 @@
+// `cql-review explain` and `/cql explain …`: the step-by-step story of one query, one ad-hoc
+// SELECT, or one table, taken from a finished review. Pure: it reads the review and, for an ad-hoc
+// SELECT, parses and plans it the way the review planned the manifest's queries.
+import { planSelect } from "./analysis/planner.js";
+import type { PartitionEstimate, QueryPlan, Verdict } from "./analysis/types.js";
+import type { SelectStatement, SourceRange } from "./cql/ast.js";
+import { parseCql } from "./cql/index.js";
+import type { Finding, SourceLocation } from "./findings.js";
+import type { Review } from "./review.js";
+import type { CassandraVersion, ColumnKind, IndexModel, TableModel } from "./schema/model.js";
+import { findTable, formatColumnType } from "./schema/resolve.js";
+
+export type ExplainRequest =
+  | { kind: "query"; id: string }
+  | { kind: "select"; cql: string }
+  | { kind: "table"; name: string };
+
+export interface ExplainedCandidate {
+  table: string;
+  verdict: Verdict;
+  partitions: QueryPlan["partitions"];
+  because: string;
+}
+
+/** A query of the manifest, as the review planned it. */
+export interface QueryExplanation {
+  kind: "query";
+  version: CassandraVersion;
+  id: string;
+  description?: string;
+  location: SourceLocation;
+  form: "cql" | "abstract";
+  /** the CQL as written, or the SELECT synthesized for an abstract query */
+  cql?: string;
+  table: string | null;
+  candidates: ExplainedCandidate[];
+  plan: QueryPlan;
+  /** for `unserved`: a CREATE TABLE that would serve the query */
+  suggestedTable?: string;
+  ratePerSecond?: number;
+  /** the partition estimate of the table that serves it */
+  estimate?: PartitionEstimate;
+  /** the findings about this query */
+  findings: Finding[];
+}
+
+/** An ad-hoc SELECT, planned against the review's schema. */
+export interface SelectExplanation {
+  kind: "select";
+  version: CassandraVersion;
+  cql: string;
+  table: string;
+  plan: QueryPlan;
+  estimate?: PartitionEstimate;
+}
+
+export interface ExplainedColumn {
+  name: string;
+  /** CQL text, e.g. `frozen<map<text, int>>` */
+  type: string;
+  kind: ColumnKind;
+  order?: "asc" | "desc";
+}
+
+export interface TableQuery {
+  id: string;
+  verdict: Verdict;
+  partitions: QueryPlan["partitions"];
+  /** `serves`: the table chosen for the query; `candidate`: considered but another was preferred */
+  role: "serves" | "candidate";
+}
+
+/** A table or materialized view: its key layout, size and the queries that hit it. */
+export interface TableExplanation {
+  kind: "table";
+  version: CassandraVersion;
+  table: string;
+  tableKind: "table" | "view";
+  location: SourceLocation;
+  /** partition key columns in key order, then clustering columns in order, then static, then regular */
+  columns: ExplainedColumn[];
+  indexes: Pick<IndexModel, "name" | "column" | "target" | "implementation">[];
+  views: string[];
+  baseTable?: string;
+  defaultTtlSeconds: number;
+  compaction?: string;
+  estimate?: PartitionEstimate;
+  queries: TableQuery[];
+  findings: Finding[];
+}
+
+/** The query id or table does not exist; `known` lists what does, nearest first. */
+export interface NotFoundAnswer {
+  kind: "not-found";
+  version: CassandraVersion;
+  target: "query" | "table";
+  name: string;
+  message: string;
+  known: string[];
+}
+
+/** The SELECT to explain does not parse, or is not one SELECT. */
+export interface InvalidSelectAnswer {
+  kind: "invalid-select";
+  version: CassandraVersion;
+  cql: string;
+  errors: { line: number; column: number; message: string }[];
+}
+
+export type ExplainAnswer = QueryExplanation | SelectExplanation | TableExplanation | NotFoundAnswer | InvalidSelectAnswer;
+
+export const EXPLAIN_USAGE = "explain a query id (`Q1`), a statement (`SELECT … FROM …`) or a table (`table videos_by_user`)";
+
+/** Strips the quoting people put around a statement in a comment: a fenced block or a code span. */
+function unwrapCode(text: string): string {
+  const fenced = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1\s*$/.exec(text);
+  if (fenced) return fenced[2].trim();
+  const span = /^(`+)([\s\S]*?)\1$/.exec(text);
+  if (span) return span[2].trim();
+  return text;
+}
+
+// a table name: `name`, `ks.name`, either part possibly double-quoted with "" escapes
+const TABLE_NAME = /^(?:"(?:[^"]|"")+"|[A-Za-z0-9_]+)(?:\.(?:"(?:[^"]|"")+"|[A-Za-z0-9_]+))?$/;
+const QUERY_ID = /^[A-Za-z0-9_.:-]+$/;
+
+/**
+ * Reads what to explain: `Q1`, `SELECT …` (any case, possibly in backticks or a fence), or
+ * `table NAME`. A leading `/cql explain` or `explain` is accepted, so the GitHub command can pass
+ * the comment as it is. Error messages never repeat the input, so they are safe to post as
+ * Markdown.
+ */
+export function parseExplainRequest(text: string): ExplainRequest | { error: string } {
+  let rest = text.trim().replace(/^\/cql\s+/i, "");
+  rest = rest.replace(/^explain(?:\s+|$)/i, "").trim();
+  rest = unwrapCode(rest);
+  if (rest === "") return { error: `Nothing to explain: ${EXPLAIN_USAGE}.` };
+  if (/^select\b/i.test(rest)) return { kind: "select", cql: rest };
+
+  const tableMatch = /^table(?:\s+([\s\S]*))?$/i.exec(rest);
+  if (tableMatch) {
+    const name = unwrapCode((tableMatch[1] ?? "").trim()).replace(/;$/, "");
+    if (name === "") return { error: "Which table? Write `table videos_by_user` or `table killrvideo.videos_by_user`." };
+    if (!TABLE_NAME.test(name)) return { error: "That is not a table name: write `table videos_by_user` or `table killrvideo.videos_by_user` (quote mixed-case names: `table \"Videos\"`)." };
+    return { kind: "table", name };
+  }
+  if (/\s/.test(rest) || !QUERY_ID.test(rest)) return { error: `Cannot tell what to explain: ${EXPLAIN_USAGE}.` };
+  return { kind: "query", id: rest };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Edit distance (insert, delete, substitute), for "did you mean" lists. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** `names` ordered by closeness to `wanted` (case-insensitive), ties by name; `aliases` lets a table match by its bare name too. */
+export function nearestFirst(wanted: string, names: readonly string[], aliases: (name: string) => string[] = (name) => [name]): string[] {
+  const target = wanted.toLowerCase();
+  const scored = names.map((name) => ({
+    name,
+    distance: Math.min(...aliases(name).map((alias) => editDistance(target, alias.toLowerCase()))),
+  }));
+  return scored
+    .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((entry) => entry.name);
+}
+
+/** Whether `fingerprint` names `entity` as a whole token (`query:Q1` is not in `query:Q10`). */
+function mentions(fingerprint: string, entity: string): boolean {
+  let from = 0;
+  for (;;) {
+    const at = fingerprint.indexOf(entity, from);
+    if (at < 0) return false;
+    const before = at === 0 ? "" : fingerprint[at - 1];
+    const after = fingerprint[at + entity.length] ?? "";
+    if (!/[A-Za-z0-9_.-]/.test(before) && !/[A-Za-z0-9_-]/.test(after)) return true;
+    from = at + 1;
+  }
+}
+
+function contains(outer: SourceRange, inner: SourceRange): boolean {
+  return outer.start.offset <= inner.start.offset && inner.end.offset <= outer.end.offset;
+}
+
+function locatedIn(finding: Finding, location: SourceLocation): boolean {
+  return finding.location.file === location.file && contains(location.range, finding.location.range);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAnswer {
+  const query = review.queries.find((candidate) => candidate.id === id) ?? review.queries.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+  if (!query) {
+    const known = review.queries.map((candidate) => candidate.id);
+    return {
+      kind: "not-found",
+      version: review.version,
+      target: "query",
+      name: id,
+      message: review.manifest ? `No query ${id} in the access-patterns manifest.` : `No query ${id}: no access-patterns manifest was found.`,
+      known: nearestFirst(id, known),
+    };
+  }
+  const written = review.manifest?.queries.find((candidate) => candidate.id === query.id);
+  const cql = written?.form === "cql" ? written.cql : query.select?.text || undefined;
+  return {
+    kind: "query",
+    version: review.version,
+    id: query.id,
+    description: query.description,
+    location: query.location,
+    form: query.form,
+    cql,
+    table: query.table,
+    candidates: query.candidates.map((candidate) => ({
+      table: candidate.table,
+      verdict: candidate.plan.verdict,
+      partitions: candidate.plan.partitions,
+      because: candidate.because,
+    })),
+    plan: query.plan,
+    suggestedTable: query.suggestedTable,
+    ratePerSecond: query.ratePerSecond,
+    estimate: query.table ? review.estimates.get(query.table) : undefined,
+    findings: review.findings.filter((finding) => mentions(finding.fingerprint, `query:${query.id}`) || locatedIn(finding, query.location)),
+  };
+}
+
+function knownTables(review: Review, wanted: string): string[] {
+  return nearestFirst(wanted, [...review.schema.tables.keys()], (qualified) => [qualified, qualified.slice(qualified.indexOf(".") + 1)]);
+}
+
+function tableNotFound(review: Review, name: string, message: string): NotFoundAnswer {
+  return { kind: "not-found", version: review.version, target: "table", name, message, known: knownTables(review, name) };
+}
+
+const KIND_ORDER: Record<ColumnKind, number> = { partition: 0, clustering: 1, static: 2, regular: 3 };
+
+function explainTable(review: Review, name: string): TableExplanation | NotFoundAnswer {
+  const table = findTable(review.schema, name, review.manifest?.keyspace);
+  if (!table) {
+    const message =
+      review.schema.tables.size === 0 ? `No table ${name}: the schema has no tables.` : `No table ${name} in the schema.`;
+    return tableNotFound(review, name, message);
+  }
+  const columns = [...table.columns]
+    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.kind === "partition" || a.kind === "clustering" ? a.position - b.position : 0))
+    .map((column) => ({
+      name: column.name,
+      type: formatColumnType(column.type),
+      kind: column.kind,
+      ...(column.kind === "clustering" ? { order: column.order ?? ("asc" as const) } : {}),
+    }));
+  const queries: TableQuery[] = [];
+  for (const query of review.queries) {
+    if (query.table === table.qualifiedName) {
+      queries.push({ id: query.id, verdict: query.plan.verdict, partitions: query.plan.partitions, role: "serves" });
+      continue;
+    }
+    const candidate = query.candidates.find((entry) => entry.table === table.qualifiedName);
+    if (candidate) queries.push({ id: query.id, verdict: candidate.plan.verdict, partitions: candidate.plan.partitions, role: "candidate" });
+  }
+  return {
+    kind: "table",
+    version: review.version,
+    table: table.qualifiedName,
+    tableKind: table.kind,
+    location: table.source,
+    columns,
+    indexes: table.indexes.map((index) => ({ name: index.name, column: index.column, target: index.target, implementation: index.implementation })),
+    views: table.views,
+    baseTable: table.baseTable,
+    defaultTtlSeconds: table.defaultTtlSeconds,
+    compaction: table.compaction?.className,
+    estimate: review.estimates.get(table.qualifiedName),
+    queries,
+    findings: review.findings.filter((finding) => tableFinding(finding, table)),
+  };
+}
+
+function tableFinding(finding: Finding, table: TableModel): boolean {
+  return (
+    mentions(finding.fingerprint, `table:${table.qualifiedName}`) ||
+    finding.fingerprint.includes(`column:${table.qualifiedName}.`) ||
+    locatedIn(finding, table.source)
+  );
+}
+
+function explainSelect(review: Review, cql: string): SelectExplanation | InvalidSelectAnswer | NotFoundAnswer {
+  const parsed = parseCql(cql);
+  const errors = parsed.diagnostics
+    .filter((diagnostic) => diagnostic.severity === "error")
+    .map((diagnostic) => ({ line: diagnostic.range.start.line, column: diagnostic.range.start.column, message: diagnostic.message }));
+  if (errors.length > 0) return { kind: "invalid-select", version: review.version, cql, errors };
+  const [statement, ...others] = parsed.statements;
+  if (!statement || others.length > 0 || statement.kind !== "select") {
+    const at = others[0]?.range.start ?? statement?.range.start ?? { line: 1, column: 1 };
+    return {
+      kind: "invalid-select",
+      version: review.version,
+      cql,
+      errors: [{ line: at.line, column: at.column, message: "explain takes exactly one SELECT statement" }],
+    };
+  }
+  const select: SelectStatement = statement;
+  const table = findTable(review.schema, select.table, review.manifest?.keyspace);
+  if (!table) {
+    const written = select.table.keyspace ? `${select.table.keyspace.text}.${select.table.name.text}` : select.table.name.text;
+    // Cassandra's own words for a table it does not know
+    return tableNotFound(review, written, `unconfigured table ${written}`);
+  }
+  return {
+    kind: "select",
+    version: review.version,
+    cql,
+    table: table.qualifiedName,
+    plan: planSelect(select, table, review.version),
+    estimate: review.estimates.get(table.qualifiedName),
+  };
+}
+
+/** Answers one explain request from a finished review. Never throws on bad input. */
+export function explain(review: Review, request: ExplainRequest): ExplainAnswer {
+  switch (request.kind) {
+    case "query":
+      return explainQuery(review, request.id);
+    case "table":
+      return explainTable(review, request.name);
+    case "select":
+      return explainSelect(review, request.cql);
+  }
+}

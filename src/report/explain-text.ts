@@ -1,0 +1,149 @@
+// `cql-review explain` in a terminal: the same answer renderExplainMarkdown gives on GitHub, laid
+// out in aligned columns.
+import type { PartitionEstimate, QueryPlan } from "../analysis/types.js";
+import type { ExplainAnswer } from "../explain.js";
+import { compareFindings, type Finding } from "../findings.js";
+import { formatBytes, formatCount, formatPartitions } from "./figures.js";
+import { columns, painter, terminalSafe, type TextOptions } from "./text.js";
+
+type Paint = ReturnType<typeof painter>;
+
+function facts(rows: [string, string | undefined][]): string[] {
+  return columns(rows.filter((row): row is [string, string] => row[1] !== undefined));
+}
+
+function planLines(plan: QueryPlan, paint: Paint): string[] {
+  const lines = facts([
+    ["verdict", plan.verdict],
+    ["partitions", formatPartitions(plan.partitions)],
+    ["rows read", plan.rowsRead === null ? undefined : formatCount(plan.rowsRead)],
+    ["direction", plan.direction ?? undefined],
+    ["index", plan.index === undefined ? undefined : terminalSafe(plan.index)],
+    ["reason", terminalSafe(plan.reason)],
+    ["Cassandra says", plan.errorGist === undefined ? undefined : terminalSafe(plan.errorGist)],
+  ]);
+  if (plan.steps.length > 0) {
+    lines.push("", paint("Plan", "bold"), ...columns(plan.steps.map((step, index) => [`${index + 1}.`, terminalSafe(step.topic), terminalSafe(step.text)]), "    "));
+  }
+  if (plan.notes.length > 0) lines.push("", paint("Notes", "bold"), ...plan.notes.map((note) => `  - ${terminalSafe(note)}`));
+  return lines;
+}
+
+function estimateLines(table: string, estimate: PartitionEstimate | undefined, paint: Paint): string[] {
+  if (!estimate) return [];
+  const lines = [
+    "",
+    `${paint("Partition estimate", "bold")} of ${terminalSafe(table)} (${estimate.basis}): ${terminalSafe(estimate.basisText)}`,
+    ...columns([
+      ["", "rows", "values", "bytes", "engine bytes"],
+      ...(["average", "worst"] as const).map((which) => {
+        const figures = estimate[which];
+        return [which, formatCount(figures.rows), formatCount(figures.values), formatBytes(figures.bytes), figures.engineBytes === null ? "—" : formatBytes(figures.engineBytes)];
+      }),
+    ]),
+  ];
+  if (estimate.unbounded) {
+    const crossings = Object.entries(estimate.crossesLimitsAfter ?? {}).map(([limit, after]) => `${limit} ${terminalSafe(after)}`);
+    lines.push(`  ${paint("unbounded", "red")}: partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}`);
+  }
+  if (estimate.bucket) lines.push(`  bucket suggestion: ${terminalSafe(estimate.bucket.explanation)}`);
+  return lines;
+}
+
+function findingLines(findings: readonly Finding[], paint: Paint): string[] {
+  if (findings.length === 0) return ["", `${paint("Findings", "bold")}: none`];
+  return [
+    "",
+    paint("Findings", "bold"),
+    ...columns(
+      [...findings].sort(compareFindings).map((finding) => [
+        `${terminalSafe(finding.location.file)}:${finding.location.range.start.line}:${finding.location.range.start.column}`,
+        finding.severity,
+        terminalSafe(finding.message),
+        `${finding.rule}${finding.existing ? " (existing)" : ""}`,
+      ]),
+    ),
+  ];
+}
+
+function answerLines(answer: ExplainAnswer, paint: Paint): string[] {
+  switch (answer.kind) {
+    case "query": {
+      const lines = [
+        paint(`${terminalSafe(answer.id)}${answer.description ? ` · ${terminalSafe(answer.description)}` : ""}`, "bold"),
+        `  ${answer.table ? `served by ${terminalSafe(answer.table)}` : "no table serves it"} (Cassandra ${answer.version}; ${terminalSafe(answer.location.file)}:${answer.location.range.start.line})`,
+      ];
+      if (answer.cql) lines.push(`  ${terminalSafe(answer.cql)}`);
+      lines.push("", ...planLines(answer.plan, paint));
+      if (answer.candidates.length > 0) {
+        lines.push(
+          "",
+          paint("Candidates", "bold"),
+          ...columns([
+            ["table", "verdict", "partitions", "why"],
+            ...answer.candidates.map((candidate) => [terminalSafe(candidate.table), candidate.verdict, formatPartitions(candidate.partitions), terminalSafe(candidate.because)]),
+          ]),
+        );
+      }
+      if (answer.suggestedTable) lines.push("", paint("A table that would serve it", "bold"), ...answer.suggestedTable.split("\n").map((line) => `  ${terminalSafe(line)}`));
+      if (answer.table) lines.push(...estimateLines(answer.table, answer.estimate, paint));
+      lines.push(...findingLines(answer.findings, paint));
+      return lines;
+    }
+    case "select":
+      return [
+        paint(terminalSafe(answer.cql), "bold"),
+        `  on ${terminalSafe(answer.table)} (Cassandra ${answer.version})`,
+        "",
+        ...planLines(answer.plan, paint),
+        ...estimateLines(answer.table, answer.estimate, paint),
+      ];
+    case "table": {
+      const lines = [
+        paint(`${terminalSafe(answer.table)} (${answer.tableKind === "view" ? `materialized view of ${terminalSafe(answer.baseTable ?? "?")}` : "table"})`, "bold"),
+        `  ${terminalSafe(answer.location.file)}:${answer.location.range.start.line} · ${answer.defaultTtlSeconds > 0 ? `default TTL ${formatCount(answer.defaultTtlSeconds)} s` : "no default TTL"}${answer.compaction ? ` · ${terminalSafe(answer.compaction)}` : ""}`,
+        "",
+        ...columns([
+          ["column", "type", "key", "order"],
+          ...answer.columns.map((column) => [terminalSafe(column.name), terminalSafe(column.type), column.kind === "partition" ? "partition key" : column.kind, column.order ?? ""]),
+        ]),
+      ];
+      if (answer.indexes.length > 0) {
+        lines.push("", paint("Indexes", "bold"), ...answer.indexes.map((index) => `  ${terminalSafe(index.name)} on ${terminalSafe(index.column)} (${index.implementation}, ${index.target})`));
+      }
+      if (answer.views.length > 0) lines.push("", `${paint("Views", "bold")}: ${answer.views.map(terminalSafe).join(", ")}`);
+      lines.push(...estimateLines(answer.table, answer.estimate, paint));
+      lines.push(
+        "",
+        ...(answer.queries.length === 0
+          ? [`${paint("Queries", "bold")}: none of the manifest's queries use this table`]
+          : [
+              paint("Queries", "bold"),
+              ...columns([
+                ["query", "role", "verdict", "partitions"],
+                ...answer.queries.map((query) => [terminalSafe(query.id), query.role === "serves" ? "served here" : "candidate", query.verdict, formatPartitions(query.partitions)]),
+              ]),
+            ]),
+      );
+      lines.push(...findingLines(answer.findings, paint));
+      return lines;
+    }
+    case "not-found":
+      return [
+        terminalSafe(answer.message),
+        answer.known.length === 0
+          ? `There are no ${answer.target === "query" ? "queries" : "tables"} to explain.`
+          : `Known ${answer.target === "query" ? "queries" : "tables"}, nearest first: ${answer.known.map(terminalSafe).join(", ")}`,
+      ];
+    case "invalid-select":
+      return [
+        "This statement cannot be explained:",
+        ...answer.cql.split(/\r\n|\r|\n/).map((line) => `  ${terminalSafe(line)}`),
+        ...answer.errors.map((error) => `  ${paint(`${error.line}:${error.column}`, "dim")}  ${paint("error", "red")}  ${terminalSafe(error.message)}`),
+      ];
+  }
+}
+
+export function renderExplainText(answer: ExplainAnswer, options: TextOptions): string {
+  return `${answerLines(answer, painter(options.color)).join("\n")}\n`;
+}

@@ -1,0 +1,425 @@
+// What GitHub shows: the check-run summary, one inline review comment per finding, and the
+// answer to `/cql explain`. Every string from the repository is escaped (markdown-escape.ts) and
+// every size budget goes through truncate.ts.
+import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../analysis/types.js";
+import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
+import { compareFindings, type Finding, type Severity } from "../findings.js";
+import type { Review } from "../review.js";
+import { formatBytes, formatCount, formatDataValue, formatPartitions } from "./figures.js";
+import { tablesInFileOrder } from "./json.js";
+import { ruleDocUrl } from "./links.js";
+import {
+  codeSpan,
+  escapeMarkdown,
+  fencedBlock,
+  mermaidLabel,
+  tableCodeSpan,
+  tableHeader,
+  tableRow,
+} from "./markdown-escape.js";
+import { clipText, fitBlocks, notShown, type Block } from "./truncate.js";
+
+/** GitHub's limit for a check run's summary is 65,535 characters; keep a margin. */
+export const CHECK_SUMMARY_MAX_LENGTH = 65_000;
+/** GitHub's limit for a comment body is 65,536 characters. */
+export const COMMENT_MAX_LENGTH = 65_000;
+
+const BADGE: Record<Severity, string> = { error: "🔴", warning: "🟡", info: "🔵" };
+const SEVERITY_LABEL: Record<Severity, string> = { error: "error", warning: "warning", info: "info" };
+const SEVERITY_PLURAL: Record<Severity, string> = { error: "Errors", warning: "Warnings", info: "Infos" };
+
+/** Verdicts that read about one (or a few enumerated) partitions are fine; the rest need a look. */
+const VERDICT_ICON: Record<Verdict, string> = {
+  "single-partition": "✅",
+  "multi-partition": "☑️",
+  index: "🔎",
+  "needs-allow-filtering": "⚠️",
+  scan: "⚠️",
+  invalid: "❌",
+  unserved: "❌",
+};
+
+function verdictCell(verdict: Verdict): string {
+  return `${VERDICT_ICON[verdict]} ${verdict}`;
+}
+
+function location(finding: Finding): string {
+  return `${finding.location.file}:${finding.location.range.start.line}:${finding.location.range.start.column}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fingerprint marker
+
+const MARKER_PREFIX = "<!-- cql-review:fingerprint=";
+const MARKER_SUFFIX = " -->";
+
+/**
+ * Percent-encodes what could end or corrupt an HTML comment: anything outside a plain set, and a
+ * `-` that another `-` or the comment's end would turn into `--`.
+ */
+function encodeMarkerValue(value: string): string {
+  let encoded = "";
+  const chars = [...value];
+  chars.forEach((char, index) => {
+    const next = chars[index + 1];
+    const plain = /[A-Za-z0-9._:/#=@+,]/.test(char) || (char === "-" && next !== undefined && next !== "-" && next !== ">");
+    encoded += plain ? char : encodeURIComponent(char).replace(/-/g, "%2D");
+  });
+  return encoded;
+}
+
+/** The hidden marker that lets a re-run recognise a comment it already posted. */
+export function fingerprintMarker(fingerprint: string): string {
+  return `${MARKER_PREFIX}${encodeMarkerValue(fingerprint)}${MARKER_SUFFIX}`;
+}
+
+/** The fingerprint in a comment body written by `fingerprintMarker`, if any. */
+export function readFingerprintMarker(body: string): string | undefined {
+  const match = /<!-- cql-review:fingerprint=([^\s<>]*) -->/.exec(body);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline review comment
+
+/** Longest message and data value shown in a comment; the rest is cut with a notice. */
+const MESSAGE_MAX = 8_000;
+const DATA_VALUE_MAX = 500;
+/** A suggestion longer than this is not offered inline (it would crowd out the comment). */
+const SUGGESTION_MAX = 40_000;
+
+export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
+  const header = `${BADGE[finding.severity]} **${SEVERITY_LABEL[finding.severity]}** · [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`;
+  const blocks: Block[] = [{ head: `${header}\n\n${escapeMarkdown(clipText(finding.message, MESSAGE_MAX))}` }];
+
+  const data = Object.entries(finding.data ?? {});
+  if (data.length > 0) {
+    blocks.push({
+      rows: data.map(([key, value]) => `- ${escapeMarkdown(key)}: ${escapeMarkdown(clipText(formatDataValue(value), DATA_VALUE_MAX))}`),
+      more: (omitted) => `_${notShown(omitted, { one: "figure", many: "figures" })}._`,
+    });
+  }
+  if (finding.existing) blocks.push({ head: "_Already present at the base commit: this does not fail the check._" });
+  if (options.suggestion !== undefined) {
+    blocks.push({
+      head:
+        options.suggestion.length <= SUGGESTION_MAX
+          ? `${finding.fix ? `Suggested fix: ${escapeMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}\n\n` : ""}${fencedBlock(options.suggestion, "suggestion")}`
+          : `_The suggested fix is ${formatCount(options.suggestion.length)} characters long, too long to show here._`,
+    });
+  } else if (finding.fix) {
+    blocks.push({ head: `Fix: ${escapeMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}` });
+  }
+  blocks.push({ head: fingerprintMarker(finding.fingerprint) });
+  return fitBlocks(blocks, COMMENT_MAX_LENGTH);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Check-run summary
+
+function countsBlock(review: Review): Block {
+  const severities: Severity[] = ["error", "warning", "info"];
+  const rows = severities.map((severity) => {
+    const all = review.findings.filter((finding) => finding.severity === severity);
+    const existing = all.filter((finding) => finding.existing).length;
+    return tableRow([`${BADGE[severity]} ${SEVERITY_PLURAL[severity]}`, String(all.length - existing), String(existing), String(all.length)]);
+  });
+  const gate = review.gateFails
+    ? `The gate **fails** (\`fail_on: ${review.config.failOn}\`): findings new in this change.`
+    : `The gate passes (\`fail_on: ${review.config.failOn}\`).`;
+  const overview = `**cql-review** · Cassandra ${review.version} semantics · ${review.schema.tables.size} ${review.schema.tables.size === 1 ? "table" : "tables"} · ${review.queries.length} ${review.queries.length === 1 ? "query" : "queries"}`;
+  return {
+    head: `${overview}\n\n${gate}\n\n${tableHeader(["Severity", "New", "Existing", "Total"], ["left", "right", "right", "right"])}\n${rows.join("\n")}`,
+  };
+}
+
+function queryRow(query: QueryAnalysis): string {
+  return tableRow([
+    tableCodeSpan(query.id),
+    query.table ? tableCodeSpan(query.table) : "—",
+    verdictCell(query.plan.verdict),
+    escapeMarkdown(formatPartitions(query.plan.partitions)),
+  ]);
+}
+
+function queriesBlock(review: Review): Block {
+  if (review.queries.length === 0) return { head: "### Queries\n\nThe access-patterns manifest lists no queries." };
+  return {
+    head: `### Queries\n\n${tableHeader(["Query", "Table", "Verdict", "Partitions"], ["left", "left", "left", "right"])}`,
+    rows: review.queries.map(queryRow),
+    more: (omitted) => `_${notShown(omitted, { one: "query", many: "queries" })}._`,
+  };
+}
+
+function estimateCells(table: string, estimate: PartitionEstimate): string[] {
+  const worst = estimate.worst;
+  return [
+    tableCodeSpan(table),
+    formatCount(worst.rows),
+    formatCount(worst.values),
+    formatBytes(worst.bytes),
+    worst.engineBytes === null ? "—" : formatBytes(worst.engineBytes),
+    estimate.basis,
+    estimate.unbounded ? "**yes**" : "no",
+  ];
+}
+
+function estimatesBlock(review: Review): Block | undefined {
+  const rows = tablesInFileOrder(review).flatMap((table) => {
+    const estimate = review.estimates.get(table.qualifiedName);
+    return estimate ? [tableRow(estimateCells(table.qualifiedName, estimate))] : [];
+  });
+  if (rows.length === 0) return undefined;
+  return {
+    head: `### Partition estimates (worst partition)\n\n${tableHeader(
+      ["Table", "Rows/partition", "Values", "Bytes", "Engine bytes", "Basis", "Unbounded"],
+      ["left", "right", "right", "right", "right", "left", "left"],
+    )}`,
+    rows,
+    more: (omitted) => `_${notShown(omitted, { one: "table", many: "tables" })}._`,
+  };
+}
+
+/**
+ * A Mermaid flowchart of the tables and the queries that hit them. Node ids are generated
+ * (`t0`, `q0`), never taken from names, and labels are entity-encoded by mermaidLabel. One row per
+ * table carries its incoming edges, so dropping rows never leaves an edge without its node.
+ */
+function diagramBlock(review: Review): Block | undefined {
+  const tables = tablesInFileOrder(review);
+  if (tables.length === 0 && review.queries.length === 0) return undefined;
+  const tableIds = new Map(tables.map((table, index) => [table.qualifiedName, `t${index}`]));
+  const queryNode = (query: QueryAnalysis, index: number) => `q${index}([${mermaidLabel(query.id)}])`;
+  const rows: string[] = tables.map((table) => {
+    const id = tableIds.get(table.qualifiedName)!;
+    const lines = [`  ${id}[(${mermaidLabel(table.qualifiedName)})]`];
+    review.queries.forEach((query, index) => {
+      if (query.table === table.qualifiedName) lines.push(`  ${queryNode(query, index)} -->|${query.plan.verdict}| ${id}`);
+    });
+    return lines.join("\n");
+  });
+  review.queries.forEach((query, index) => {
+    if (query.table === null || !tableIds.has(query.table)) rows.push(`  ${queryNode(query, index)}:::problem`);
+  });
+  return {
+    head: "### Model\n\n```mermaid\nflowchart LR\n  classDef problem stroke:#d73a49,stroke-width:2px,stroke-dasharray:4 3",
+    rows,
+    tail: "```",
+    more: (omitted) => `_${notShown(omitted, { one: "diagram entry", many: "diagram entries" })}._`,
+  };
+}
+
+function findingRow(finding: Finding): string {
+  return tableRow([
+    `${BADGE[finding.severity]} ${finding.severity}${finding.existing ? " (existing)" : ""}`,
+    `[${tableCodeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`,
+    tableCodeSpan(location(finding)),
+    escapeMarkdown(clipText(finding.message, 1_000)),
+  ]);
+}
+
+function findingsBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block | undefined {
+  const findings = [...review.findings].sort(compareFindings).filter((finding) => !shownInline?.has(finding.fingerprint));
+  const title = shownInline ? "### Findings not shown inline" : "### Findings";
+  if (findings.length === 0) return shownInline ? undefined : { head: `${title}\n\nNo findings.` };
+  return {
+    head: `${title}\n\n${tableHeader(["Severity", "Rule", "Location", "Message"])}`,
+    rows: findings.map(findingRow),
+    more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}; every finding is also an annotation of this check run._`,
+  };
+}
+
+export interface CheckSummaryOptions {
+  /** default 65,000 (GitHub's limit is 65,535) */
+  maxLength?: number;
+  /** fingerprints of findings posted as inline review comments; they are left out of the list */
+  shownInline?: ReadonlySet<string>;
+}
+
+/** The check run's summary: counts, queries, partition estimates, a diagram, and the findings not shown inline. */
+export function renderCheckSummary(review: Review, options: CheckSummaryOptions = {}): string {
+  const blocks = [
+    countsBlock(review),
+    queriesBlock(review),
+    estimatesBlock(review),
+    diagramBlock(review),
+    findingsBlock(review, options.shownInline),
+  ].filter((block): block is Block => block !== undefined);
+  return fitBlocks(blocks, options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explain
+
+function planFacts(plan: QueryPlan): string {
+  const facts = [`**Verdict:** ${verdictCell(plan.verdict)}`, `**partitions read:** ${escapeMarkdown(formatPartitions(plan.partitions))}`];
+  if (plan.rowsRead !== null) facts.push(`**rows read:** ${formatCount(plan.rowsRead)}`);
+  if (plan.direction) facts.push(`**direction:** ${plan.direction}`);
+  if (plan.index) facts.push(`**index:** ${codeSpan(plan.index)}`);
+  return facts.join(" · ");
+}
+
+function planBlocks(plan: QueryPlan): Block[] {
+  const blocks: Block[] = [{ head: `${planFacts(plan)}\n\n${escapeMarkdown(plan.reason)}${plan.errorGist ? `\n\nCassandra says: ${escapeMarkdown(plan.errorGist)}` : ""}` }];
+  if (plan.steps.length > 0) {
+    blocks.push({
+      head: "**Plan**",
+      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${escapeMarkdown(step.text)}`),
+      more: (omitted) => `_${notShown(omitted, { one: "step", many: "steps" })}._`,
+    });
+  }
+  if (plan.notes.length > 0) {
+    blocks.push({
+      head: "**Notes**",
+      rows: plan.notes.map((note) => `- ${escapeMarkdown(note)}`),
+      more: (omitted) => `_${notShown(omitted, { one: "note", many: "notes" })}._`,
+    });
+  }
+  return blocks;
+}
+
+function estimateBlock(table: string, estimate: PartitionEstimate | undefined): Block[] {
+  if (!estimate) return [];
+  const lines = [
+    `**Partition estimate** for ${codeSpan(table)}: ${escapeMarkdown(estimate.basisText)}`,
+    "",
+    tableHeader(["", "Rows", "Values", "Bytes", "Engine bytes"], ["left", "right", "right", "right", "right"]),
+    ...(["average", "worst"] as const).map((which) => {
+      const figures = estimate[which];
+      return tableRow([which, formatCount(figures.rows), formatCount(figures.values), formatBytes(figures.bytes), figures.engineBytes === null ? "—" : formatBytes(figures.engineBytes)]);
+    }),
+  ];
+  if (estimate.unbounded) {
+    const crossings = Object.entries(estimate.crossesLimitsAfter ?? {}).map(([limit, after]) => `${escapeMarkdown(limit)} ${escapeMarkdown(after)}`);
+    lines.push("", `**Unbounded:** partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}.`);
+  }
+  if (estimate.bucket) lines.push("", `**Bucket suggestion:** ${escapeMarkdown(estimate.bucket.explanation)}`);
+  return [{ head: lines.join("\n") }];
+}
+
+function findingsList(findings: readonly Finding[]): Block[] {
+  if (findings.length === 0) return [{ head: "**Findings:** none." }];
+  return [
+    {
+      head: "**Findings**",
+      rows: [...findings].sort(compareFindings).map(
+        (finding) =>
+          `- ${BADGE[finding.severity]} [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)}) ${codeSpan(location(finding))}: ${escapeMarkdown(clipText(finding.message, 1_000))}${finding.existing ? " _(existing)_" : ""}`,
+      ),
+      more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}._`,
+    },
+  ];
+}
+
+function queryAnswer(answer: QueryExplanation): Block[] {
+  const title = `### ${codeSpan(answer.id)}${answer.description ? ` · ${escapeMarkdown(answer.description)}` : ""}`;
+  const served = answer.table
+    ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}).`
+    : `No table serves this query (Cassandra ${answer.version}).`;
+  const blocks: Block[] = [{ head: `${title}\n\n${served}${answer.cql ? `\n\n${fencedBlock(answer.cql, "sql")}` : ""}` }, ...planBlocks(answer.plan)];
+  if (answer.candidates.length > 0) {
+    blocks.push({
+      head: `**Candidates**\n\n${tableHeader(["Table", "Verdict", "Partitions", "Why"])}`,
+      rows: answer.candidates.map((candidate) =>
+        tableRow([tableCodeSpan(candidate.table), verdictCell(candidate.verdict), escapeMarkdown(formatPartitions(candidate.partitions)), escapeMarkdown(candidate.because)]),
+      ),
+      more: (omitted) => `_${notShown(omitted, { one: "candidate", many: "candidates" })}._`,
+    });
+  }
+  if (answer.suggestedTable) blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}` });
+  if (answer.table) blocks.push(...estimateBlock(answer.table, answer.estimate));
+  blocks.push(...findingsList(answer.findings));
+  return blocks;
+}
+
+function selectAnswer(answer: SelectExplanation): Block[] {
+  return [
+    { head: `### ${codeSpan(answer.table)}\n\n${fencedBlock(answer.cql, "sql")}\n\nPlanned for Cassandra ${answer.version}.` },
+    ...planBlocks(answer.plan),
+    ...estimateBlock(answer.table, answer.estimate),
+  ];
+}
+
+function tableAnswer(answer: TableExplanation): Block[] {
+  const kind = answer.tableKind === "view" ? `materialized view of ${codeSpan(answer.baseTable ?? "?")}` : "table";
+  const facts = [
+    `${codeSpan(answer.location.file)} line ${answer.location.range.start.line}`,
+    answer.defaultTtlSeconds > 0 ? `default TTL ${formatCount(answer.defaultTtlSeconds)} s` : "no default TTL",
+    ...(answer.compaction ? [`compaction ${codeSpan(answer.compaction)}`] : []),
+  ];
+  const blocks: Block[] = [
+    { head: `### ${codeSpan(answer.table)} (${kind})\n\n${facts.join(" · ")}` },
+    {
+      head: tableHeader(["Column", "Type", "Key", "Order"]),
+      rows: answer.columns.map((column) =>
+        tableRow([tableCodeSpan(column.name), tableCodeSpan(column.type), column.kind === "partition" ? "partition key" : column.kind, column.order ?? ""]),
+      ),
+      more: (omitted) => `_${notShown(omitted, { one: "column", many: "columns" })}._`,
+    },
+  ];
+  if (answer.indexes.length > 0) {
+    blocks.push({
+      head: "**Indexes**",
+      rows: answer.indexes.map((index) => `- ${codeSpan(index.name)} on ${codeSpan(index.column)} (${index.implementation}, ${index.target})`),
+      more: (omitted) => `_${notShown(omitted, { one: "index", many: "indexes" })}._`,
+    });
+  }
+  if (answer.views.length > 0) blocks.push({ head: `**Views:** ${answer.views.map((view) => codeSpan(view)).join(", ")}` });
+  blocks.push(...estimateBlock(answer.table, answer.estimate));
+  blocks.push(
+    answer.queries.length === 0
+      ? { head: "**Queries:** none of the manifest's queries use this table." }
+      : {
+          head: `**Queries**\n\n${tableHeader(["Query", "Role", "Verdict", "Partitions"])}`,
+          rows: answer.queries.map((query) =>
+            tableRow([tableCodeSpan(query.id), query.role === "serves" ? "served here" : "candidate", verdictCell(query.verdict), escapeMarkdown(formatPartitions(query.partitions))]),
+          ),
+          more: (omitted) => `_${notShown(omitted, { one: "query", many: "queries" })}._`,
+        },
+  );
+  blocks.push(...findingsList(answer.findings));
+  return blocks;
+}
+
+/** The reply to `/cql explain …`. */
+export function renderExplainMarkdown(answer: ExplainAnswer, options: { maxLength?: number } = {}): string {
+  let blocks: Block[];
+  switch (answer.kind) {
+    case "query":
+      blocks = queryAnswer(answer);
+      break;
+    case "select":
+      blocks = selectAnswer(answer);
+      break;
+    case "table":
+      blocks = tableAnswer(answer);
+      break;
+    case "not-found":
+      blocks = [
+        { head: escapeMarkdown(answer.message) },
+        answer.known.length === 0
+          ? { head: answer.target === "query" ? "There are no queries to explain." : "There are no tables to explain." }
+          : {
+              head: `Known ${answer.target === "query" ? "queries" : "tables"}, nearest first:`,
+              rows: answer.known.map((name) => `- ${codeSpan(name)}`),
+              more: (omitted) => `_${notShown(omitted, { one: "name", many: "names" })}._`,
+            },
+      ];
+      break;
+    case "invalid-select":
+      blocks = [
+        { head: `This statement cannot be explained:\n\n${fencedBlock(answer.cql, "sql")}` },
+        {
+          rows: answer.errors.map((error) => `- line ${error.line}, column ${error.column}: ${escapeMarkdown(error.message)}`),
+          more: (omitted) => `_${notShown(omitted, { one: "error", many: "errors" })}._`,
+        },
+      ];
+      break;
+  }
+  return fitBlocks(blocks, options.maxLength ?? COMMENT_MAX_LENGTH);
+}
