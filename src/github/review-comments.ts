@@ -116,11 +116,17 @@ export function suggestedLines(text: string, fix: Fix): Placement | undefined {
   let lastOffset = text.indexOf("\n", lastLineStart);
   if (lastOffset === -1) lastOffset = text.length;
   if (end.offset > lastOffset + 1) return undefined;
-  // A fix that eats the line break after the last line joins it with the next: not a line rewrite.
-  if (end.offset === lastOffset + 1 && !fix.replacement.endsWith("\n")) return undefined;
-  const rewritten = text.slice(firstOffset, start.offset) + fix.replacement + text.slice(Math.min(end.offset, lastOffset), lastOffset);
-  // The suggestion replaces whole lines, so a range that swallowed the final newline keeps it.
-  const suggestion = rewritten.replace(/\r(?=\n|$)/g, "").replace(/\n$/, "");
+  let rewritten: string;
+  if (end.offset === lastOffset + 1) {
+    // The fix eats the line break after the last line: whole lines are replaced only when the
+    // rewrite is empty (lines deleted) or ends with its own line break; otherwise lines would join.
+    rewritten = text.slice(firstOffset, start.offset) + fix.replacement;
+    if (rewritten !== "" && !rewritten.endsWith("\n")) return undefined;
+    rewritten = rewritten.replace(/\n$/, "");
+  } else {
+    rewritten = text.slice(firstOffset, start.offset) + fix.replacement + text.slice(end.offset, lastOffset);
+  }
+  const suggestion = rewritten.replace(/\r(?=\n|$)/g, "");
   return { startLine, endLine, suggestion };
 }
 
