@@ -1,0 +1,233 @@
+// The table matcher: which table serves an abstract access pattern (`select`/`where`/`order_by`).
+// For every table holding all the pattern's columns it synthesizes the SELECT the pattern implies,
+// plans it, and ranks the candidates (DESIGN §3 "Exactly one table").
+//
+// Which candidate "serves" the query: a primary-key read (single- or multi-partition) always; an
+// index read only when no table offers a primary-key read, because a Cassandra modeller would
+// accept an index-served pattern (the query rules still flag its cost) but never one that needs
+// ALLOW FILTERING or a full scan. A pattern with no WHERE at all is a scan on any table, so the
+// best candidate serves it as a scan. Anything else is `unserved`, with a suggested table.
+import type { Identifier, Ordering, Relation, Selector, SelectStatement, SourceRange, Term } from "../cql/ast.js";
+import type { AbstractQuery } from "../manifest/types.js";
+import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.js";
+import { planSelect } from "./planner.js";
+import { suggestTable } from "./suggest-table.js";
+import type { Candidate, QueryPlan, Verdict } from "./types.js";
+
+export interface MatchOptions {
+  version: CassandraVersion;
+  keyspace?: string;
+}
+
+export interface MatchResult {
+  table: string | null;
+  candidates: Candidate[];
+  plan: QueryPlan;
+  /** the SELECT synthesized against the chosen table (or the best candidate) */
+  select?: SelectStatement;
+  suggestedTable?: string;
+}
+
+const VERDICT_RANK: Record<Verdict, number> = {
+  "single-partition": 0,
+  "multi-partition": 1,
+  index: 2,
+  scan: 3,
+  "needs-allow-filtering": 4,
+  invalid: 5,
+  unserved: 6,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Tables by column name, built once per schema so a match costs the tables of its rarest column.
+
+const tablesByColumnCache = new WeakMap<SchemaModel, Map<string, TableModel[]>>();
+
+function tablesByColumn(schema: SchemaModel): Map<string, TableModel[]> {
+  let index = tablesByColumnCache.get(schema);
+  if (!index) {
+    index = new Map();
+    const tables = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+    for (const table of tables) {
+      for (const column of table.columns) {
+        let list = index.get(column.name);
+        if (!list) index.set(column.name, (list = []));
+        list.push(table);
+      }
+    }
+    tablesByColumnCache.set(schema, index);
+  }
+  return index;
+}
+
+/** Every column the pattern names: selected, restricted and ordered. */
+export function queryColumns(query: AbstractQuery): string[] {
+  const names = new Set<string>();
+  for (const name of query.select) if (name !== "*") names.add(name);
+  for (const w of query.where) names.add(w.column);
+  for (const o of query.orderBy) names.add(o.column);
+  return [...names];
+}
+
+function candidateTables(query: AbstractQuery, schema: SchemaModel, keyspace: string | undefined): TableModel[] {
+  const index = tablesByColumn(schema);
+  const columns = queryColumns(query);
+  let tables: TableModel[];
+  if (columns.length === 0) {
+    tables = [...schema.tables.values()];
+  } else {
+    const lists = columns.map((c) => index.get(c) ?? []);
+    const rarest = lists.reduce((a, b) => (b.length < a.length ? b : a));
+    tables = rarest.filter((t) => columns.every((c) => t.columns.some((col) => col.name === c)));
+  }
+  if (keyspace !== undefined && tables.some((t) => t.keyspace === keyspace)) tables = tables.filter((t) => t.keyspace === keyspace);
+  return tables;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SELECT a pattern implies, built as AST nodes; ranges point at the manifest entry.
+
+function identifier(name: string, range: SourceRange): Identifier {
+  const plain = /^[a-z_][a-z0-9_]*$/.test(name);
+  return { name, text: plain ? name : `"${name.replace(/"/g, '""')}"`, quoted: !plain, range };
+}
+
+export function synthesizeSelect(query: AbstractQuery, table: TableModel): SelectStatement {
+  const range = query.location.range;
+  const marker = (r: SourceRange): Term => ({ kind: "bind", range: r });
+  const star = query.select.length === 0 || query.select.includes("*");
+  const selectors: Selector[] = star
+    ? []
+    : query.select.map((name, i) => {
+        const at = query.selectLocations?.[i]?.range ?? range;
+        return { expression: { kind: "column", name: identifier(name, at), range: at }, range: at };
+      });
+  const relations: Relation[] = query.where.map((w) => ({
+    kind: "column",
+    column: identifier(w.column, w.location.range),
+    operator: w.operator,
+    value: marker(w.location.range),
+    range: w.location.range,
+  }));
+  const orderBy: Ordering[] = query.orderBy.map((o) => {
+    const at = o.location?.range ?? range;
+    return { column: identifier(o.column, at), direction: o.direction, range: at };
+  });
+  const limit: Term | undefined = query.limit !== undefined ? { kind: "literal", type: "integer", value: String(query.limit), range } : undefined;
+  const text = [
+    `SELECT ${star ? "*" : selectors.map((s) => (s.expression.kind === "column" ? s.expression.name.text : "")).join(", ")}`,
+    `FROM ${table.keyspace ? identifier(table.keyspace, range).text + "." : ""}${identifier(table.name, range).text}`,
+    relations.length > 0
+      ? `WHERE ${query.where.map((w) => `${identifier(w.column, range).text} ${w.operator} ?`).join(" AND ")}`
+      : "",
+    orderBy.length > 0 ? `ORDER BY ${orderBy.map((o) => `${o.column.text} ${o.direction.toUpperCase()}`).join(", ")}` : "",
+    limit ? `LIMIT ${query.limit}` : "",
+  ]
+    .filter((part) => part.length > 0)
+    .join(" ");
+  return {
+    kind: "select",
+    text,
+    range,
+    json: false,
+    distinct: false,
+    star,
+    selectors,
+    table: {
+      ...(table.keyspace ? { keyspace: identifier(table.keyspace, range) } : {}),
+      name: identifier(table.name, range),
+      range,
+    },
+    ...(relations.length > 0 ? { where: { relations, or: [], range } } : {}),
+    groupBy: [],
+    orderBy,
+    ...(limit ? { limit } : {}),
+    allowFiltering: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ranking
+
+interface Ranked {
+  table: TableModel;
+  plan: QueryPlan;
+  select: SelectStatement;
+  extraColumns: number;
+}
+
+function partitionsRank(p: QueryPlan["partitions"]): number {
+  if (typeof p === "number") return p;
+  return p === null ? Number.MAX_SAFE_INTEGER - 1 : Number.MAX_SAFE_INTEGER;
+}
+
+function directionRank(d: QueryPlan["direction"]): number {
+  return d === "reverse" ? 1 : 0;
+}
+
+function compareRanked(a: Ranked, b: Ranked): number {
+  return (
+    VERDICT_RANK[a.plan.verdict] - VERDICT_RANK[b.plan.verdict] ||
+    partitionsRank(a.plan.partitions) - partitionsRank(b.plan.partitions) ||
+    directionRank(a.plan.direction) - directionRank(b.plan.direction) ||
+    a.extraColumns - b.extraColumns ||
+    a.table.qualifiedName.localeCompare(b.table.qualifiedName)
+  );
+}
+
+function because(entry: Ranked, position: number, best: Ranked | undefined, served: boolean): string {
+  const parts = [`${entry.plan.verdict}`];
+  if (entry.plan.direction) parts.push(`${entry.plan.direction} read`);
+  parts.push(`${entry.extraColumns} column${entry.extraColumns === 1 ? "" : "s"} beyond the query's`);
+  const summary = parts.join(", ");
+  if (position === 0) return `${served ? "chosen" : "best candidate, but it does not serve the query"}: ${summary}. ${entry.plan.reason}`;
+  const ahead = best ? ` ${best.table.qualifiedName} ranks higher` : "";
+  return `ranked ${position + 1}: ${summary}.${ahead ? ahead + "." : ""} ${entry.plan.reason}`;
+}
+
+function serves(best: Ranked, query: AbstractQuery): boolean {
+  const verdict = best.plan.verdict;
+  if (verdict === "single-partition" || verdict === "multi-partition" || verdict === "index") return true;
+  return verdict === "scan" && query.where.length === 0;
+}
+
+export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, options: MatchOptions): MatchResult {
+  const tables = candidateTables(query, schema, options.keyspace);
+  const columns = queryColumns(query);
+  const ranked: Ranked[] = tables.map((table) => {
+    const select = synthesizeSelect(query, table);
+    return { table, select, plan: planSelect(select, table, options.version), extraColumns: table.columns.length - columns.length };
+  });
+  ranked.sort(compareRanked);
+  const best = ranked[0];
+  const served = best !== undefined && serves(best, query);
+  const candidates: Candidate[] = ranked.map((entry, i) => ({
+    table: entry.table.qualifiedName,
+    plan: entry.plan,
+    because: because(entry, i, best, served),
+  }));
+
+  if (best && served) {
+    return { table: best.table.qualifiedName, candidates, plan: best.plan, select: best.select };
+  }
+
+  const suggestedTable = suggestTable(query, schema, { keyspace: options.keyspace });
+  const reason = best
+    ? `No table serves ${query.id} from its primary key or an index: the best candidate, ${best.table.qualifiedName}, is ${best.plan.verdict} (${best.plan.reason}).`
+    : `No table holds all of the columns ${columns.join(", ")} that ${query.id} names.`;
+  const plan: QueryPlan = {
+    verdict: "unserved",
+    partitions: null,
+    reason,
+    ruleIds: best ? best.plan.ruleIds : [],
+    direction: null,
+    rowsRead: null,
+    allowFilteringWritten: false,
+    notes: [],
+    steps: [
+      { topic: "match", text: best ? `${ranked.length} table(s) hold the columns; none reads the pattern by its key.` : "No table holds every column of the pattern." },
+      { topic: "suggestion", text: "A table keyed for this pattern is suggested." },
+    ],
+  };
+  return { table: null, candidates, plan, ...(best ? { select: best.select } : {}), suggestedTable };
+}

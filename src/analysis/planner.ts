@@ -1,0 +1,1306 @@
+// The query planner: what Cassandra does with one SELECT against one table, for one release line.
+// It follows the decision procedure of docs cassandra-queries.md §4 in the check order of §2
+// (SelectStatement.RawStatement.prepare, then StatementRestrictions, then execution), so that the
+// error reported is the one Cassandra reports first.
+//
+// A query is evaluated as written; when that fails, it is evaluated again with ALLOW FILTERING:
+// if that passes, the verdict is `needs-allow-filtering` (scope from the second run), otherwise
+// `invalid` (§1 verdict definitions).
+import type { ColumnReference, FunctionCall, Ordering, Relation, SelectStatement, Term } from "../cql/ast.js";
+import type { CassandraVersion, ColumnModel, IndexModel, TableModel } from "../schema/model.js";
+import {
+  describeIndex,
+  filtersMultipleContains,
+  indexGroups,
+  indexSupports,
+  isNonFrozenCollection,
+  sasiAcceptsPattern,
+  usableIndexes,
+  type LikePatternKind,
+} from "./planner-indexes.js";
+import {
+  ALLOW_FILTERING_GIST,
+  columnNames,
+  containsCount,
+  existingColumn,
+  firstColumn,
+  indexOperations,
+  lastColumn,
+  mergeRestrictions,
+  reject,
+  Rejection,
+  relationText,
+  toRestriction,
+  type RelationContext,
+  type Restriction,
+} from "./planner-restrictions.js";
+import { containsNullLiteral, distinctCount, integerLiteral, unwrapHint } from "./planner-terms.js";
+import type { PlanStep, QueryPlan } from "./types.js";
+
+// ---------------------------------------------------------------------------------------------
+// Per-table lookups, computed once per TableModel (the bench plans thousands of queries).
+
+interface TableInfo {
+  columnsByName: Map<string, ColumnModel>;
+  indexes: Map<CassandraVersion, IndexModel[]>;
+  hasStatic: boolean;
+}
+
+const tableInfoCache = new WeakMap<TableModel, TableInfo>();
+
+function tableInfo(table: TableModel): TableInfo {
+  let info = tableInfoCache.get(table);
+  if (!info) {
+    info = {
+      columnsByName: new Map(table.columns.map((c) => [c.name, c])),
+      indexes: new Map(),
+      hasStatic: table.static.length > 0,
+    };
+    tableInfoCache.set(table, info);
+  }
+  return info;
+}
+
+function indexesFor(table: TableModel, version: CassandraVersion): IndexModel[] {
+  const info = tableInfo(table);
+  let indexes = info.indexes.get(version);
+  if (!indexes) {
+    indexes = usableIndexes(table, version);
+    info.indexes.set(version, indexes);
+  }
+  return indexes;
+}
+
+const AGGREGATES = new Set(["count", "min", "max", "sum", "avg"]);
+
+function atLeast(version: CassandraVersion, minimum: CassandraVersion): boolean {
+  const order: CassandraVersion[] = ["3.11", "4.0", "4.1", "5.0"];
+  return order.indexOf(version) >= order.indexOf(minimum);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The state of one evaluation (one pass over the statement, with or without ALLOW FILTERING).
+
+interface Evaluation {
+  allowFiltering: boolean;
+  /** partition key restrictions per column, and the token() restriction if any */
+  partition: Map<ColumnModel, Restriction>;
+  token?: Restriction;
+  /** clustering restrictions per column (a multi-column restriction appears under each of its columns) */
+  clustering: Map<ColumnModel, Restriction>;
+  nonKey: Map<ColumnModel, Restriction>;
+  customExpressions: { index: IndexModel; relation: Relation }[];
+  ann?: Restriction;
+  hasQueriableIndex: boolean;
+  isKeyRange: boolean;
+  usesIndex: boolean;
+  /** which restrictions reach the row filter (StatementRestrictions.filterRestrictions) */
+  partitionInFilter: boolean;
+  clusteringInFilter: boolean;
+  ordering?: { reversed: boolean };
+  rules: string[];
+}
+
+interface Selection {
+  star: boolean;
+  columns: Set<ColumnModel>;
+  aggregate: boolean;
+  onlyStatic: boolean;
+  selectsComplexColumn: boolean;
+  aliases: Set<string>;
+}
+
+/** What the accepted evaluation needs to describe the plan. */
+interface Accepted {
+  evaluation: Evaluation;
+  selection: Selection;
+}
+
+function addRule(ev: Evaluation, id: string): void {
+  if (!ev.rules.includes(id)) ev.rules.push(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point
+
+export function planSelect(select: SelectStatement, table: TableModel, version: CassandraVersion): QueryPlan {
+  try {
+    return planOrThrow(select, table, version);
+  } catch (error) {
+    // Never throw on input: an unexpected shape becomes an honest "cannot judge" plan.
+    return {
+      verdict: "invalid",
+      partitions: null,
+      reason: `The planner could not judge this statement (${error instanceof Error ? error.message : String(error)}).`,
+      ruleIds: [],
+      errorGist: "internal planner error",
+      direction: null,
+      rowsRead: null,
+      allowFilteringWritten: select.allowFiltering,
+      notes: [],
+      steps: [{ topic: "table", text: `Table ${table.qualifiedName}.` }],
+    };
+  }
+}
+
+function planOrThrow(select: SelectStatement, table: TableModel, version: CassandraVersion): QueryPlan {
+  const asWritten = evaluate(select, table, version, select.allowFiltering);
+  if (!(asWritten instanceof Rejection)) return acceptedPlan(select, table, version, asWritten);
+
+  if (!select.allowFiltering && asWritten.stage !== "syntax") {
+    const withFiltering = evaluate(select, table, version, true);
+    if (!(withFiltering instanceof Rejection)) {
+      const scope = acceptedPlan(select, table, version, withFiltering);
+      return {
+        verdict: "needs-allow-filtering",
+        partitions: scope.partitions,
+        reason: `${asWritten.ruleId}: ${asWritten.explanation}; Cassandra asks for ALLOW FILTERING, and with it the query would be a ${scope.verdict} read.`,
+        ruleIds: unique([asWritten.ruleId, ...withFiltering.evaluation.rules]),
+        errorGist: asWritten.gist,
+        direction: null,
+        rowsRead: null,
+        allowFilteringWritten: false,
+        notes: scope.notes,
+        steps: [
+          ...scope.steps.filter((s) => s.topic !== "verdict"),
+          { topic: "verdict", text: `Rejected as written: ${asWritten.gist}. Adding ALLOW FILTERING makes it a ${scope.verdict} read.` },
+        ],
+      };
+    }
+    const gist = withFiltering.gist === asWritten.gist ? asWritten.gist : `${asWritten.gist} (with ALLOW FILTERING: ${withFiltering.gist})`;
+    return rejectedPlan(select, table, withFiltering.gist === asWritten.gist ? asWritten : withFiltering, gist, asWritten.ruleId);
+  }
+  return rejectedPlan(select, table, asWritten, asWritten.gist, asWritten.ruleId);
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
+}
+
+function rejectedPlan(select: SelectStatement, table: TableModel, decisive: Rejection, gist: string, firstRule: string): QueryPlan {
+  const cure = decisive === undefined ? "" : "";
+  return {
+    verdict: "invalid",
+    partitions: null,
+    reason: `${decisive.ruleId}: ${decisive.explanation}; Cassandra rejects the query${select.allowFiltering || decisive.stage === "syntax" ? "" : " even with ALLOW FILTERING"}.${cure}`,
+    ruleIds: unique([firstRule, decisive.ruleId]),
+    errorGist: gist,
+    direction: null,
+    rowsRead: null,
+    allowFilteringWritten: select.allowFiltering,
+    notes: decisive.stage === "execution" ? ["The error is raised when the statement executes, not when it is prepared."] : [],
+    steps: [
+      { topic: "table", text: describeTable(table) },
+      { topic: "verdict", text: `Rejected (${decisive.ruleId}): ${decisive.gist}.` },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One evaluation, in Cassandra's check order.
+
+function evaluate(select: SelectStatement, table: TableModel, version: CassandraVersion, allowFiltering: boolean): Accepted | Rejection {
+  try {
+    return evaluateOrThrow(select, table, version, allowFiltering);
+  } catch (error) {
+    if (error instanceof Rejection) return error;
+    throw error;
+  }
+}
+
+function evaluateOrThrow(select: SelectStatement, table: TableModel, version: CassandraVersion, allowFiltering: boolean): Accepted {
+  const info = tableInfo(table);
+  const indexes = indexesFor(table, version);
+  const ev: Evaluation = {
+    allowFiltering,
+    partition: new Map(),
+    clustering: new Map(),
+    nonKey: new Map(),
+    customExpressions: [],
+    hasQueriableIndex: false,
+    isKeyRange: false,
+    usesIndex: false,
+    partitionInFilter: false,
+    clusteringInFilter: false,
+    rules: [],
+  };
+
+  // §2 step 1: the grammar of the release line.
+  checkGrammar(select, version);
+
+  // Selection (RawSelector.toSelectables): unknown selected columns fail first.
+  const selection = prepareSelection(select, table, info);
+  const ctx: RelationContext = { table, version, columnsByName: info.columnsByName, aliases: selection.aliases };
+
+  // 5.0 binds the orderings before the WHERE clause (Ordering.Raw.bind).
+  if (version === "5.0") for (const o of select.orderBy) existingColumn(ctx, o.column.name, "ORDER BY");
+
+  // §2 step 2: relations → restrictions, merged per column in WHERE order.
+  const relations = select.where?.relations ?? [];
+  for (const relation of relations) {
+    if (relation.kind === "custom-index-expression") continue;
+    if (relation.kind === "column" && relation.operator === "IS NOT NULL") {
+      reject("A1", `Unsupported restriction: ${relationText(relation)}`, "IS NOT NULL is only accepted in materialized view definitions");
+    }
+    const restriction = toRestriction(ctx, relation);
+    if (restriction.op === "like" && !indexes.some((i) => indexSupports(i, firstColumn(restriction), "like"))) {
+      reject(
+        "A5",
+        `LIKE restriction is only supported on properly indexed columns. ${relationText(relation)} is not valid.`,
+        `LIKE on ${firstColumn(restriction).name} needs a SASI index that supports LIKE; ALLOW FILTERING cannot evaluate it`,
+      );
+    }
+    addRestriction(ev, restriction);
+  }
+
+  // ORDER BY … ANN OF (5.0): the ordering becomes a restriction on the vector column.
+  addAnnOrdering(ev, select, ctx);
+
+  // Custom index expressions and which restrictions an index could serve.
+  const customRelations = relations.filter((r): r is Extract<Relation, { kind: "custom-index-expression" }> => r.kind === "custom-index-expression");
+  if (customRelations.length > 0) processCustomExpressions(ev, customRelations, table);
+  const supported = (r: Restriction): boolean => restrictionSupported(r, indexes);
+  const clusteringRestrictions = distinctRestrictions(ev.clustering);
+  const hasQueriableClusteringIndex = clusteringRestrictions.some(supported);
+  ev.hasQueriableIndex =
+    ev.customExpressions.length > 0 ||
+    hasQueriableClusteringIndex ||
+    [...ev.partition.values()].some(supported) ||
+    [...ev.nonKey.values()].some(supported);
+
+  // Partition key (B1–B4, T2, T3).
+  const pk = classifyPartitionKey(ev, table);
+  if (pk.onToken) {
+    ev.isKeyRange = true;
+    addRule(ev, pk.columns === 0 ? "T2" : "T3");
+  }
+  if (pk.empty) {
+    ev.isKeyRange = true;
+    ev.usesIndex = ev.hasQueriableIndex;
+  }
+  if (pk.needsFiltering) {
+    addRule(ev, "B3");
+    if (!allowFiltering && !ev.hasQueriableIndex) {
+      reject("B3", ALLOW_FILTERING_GIST, pk.filteringReason);
+    }
+    if (pk.hasIn && !atLeast(version, "4.1")) {
+      reject("B4", "IN restrictions are not supported when the query involves filtering", `an IN on the partition key cannot be combined with filtering before Cassandra 4.1`);
+    }
+    ev.isKeyRange = true;
+    ev.usesIndex = ev.hasQueriableIndex;
+  }
+  if (ev.usesIndex || pk.needsFiltering) ev.partitionInFilter = true;
+
+  if (selection.onlyStatic && clusteringRestrictions.length > 0) {
+    reject("N4", "Cannot restrict clustering columns when selecting only static columns", "the query selects only static columns but restricts a clustering column");
+  }
+
+  // Clustering columns (C1–C7).
+  const clusteringNeedsFiltering = processClustering(ev, table, version, selection, clusteringRestrictions);
+  if (ev.isKeyRange && hasQueriableClusteringIndex) ev.usesIndex = true;
+  if (ev.usesIndex || clusteringNeedsFiltering) ev.clusteringInFilter = true;
+
+  // Non-key columns (N1–N5, E9).
+  if (ev.nonKey.size > 0 || ev.ann) {
+    checkAnnRestrictions(ev, table, indexes, pk, clusteringRestrictions, clusteringNeedsFiltering);
+    if (ev.hasQueriableIndex) {
+      ev.usesIndex = true;
+    } else if (!allowFiltering) {
+      const names = [...ev.nonKey.keys()].map((c) => c.name).join(", ");
+      const counter = table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter");
+      reject(
+        counter ? "N5" : "N1",
+        ALLOW_FILTERING_GIST,
+        counter
+          ? `the non-key column(s) ${names} of a counter table can only be filtered (counter tables cannot have indexes)`
+          : `the non-key column(s) ${names} are restricted without an index that serves them`,
+      );
+    }
+    if (!ev.usesIndex) addRule(ev, ev.isKeyRange ? "N1" : "N2");
+  }
+  // StatementRestrictions.keyIsInRelation looks at the partition key only.
+  if (ev.usesIndex && pk.hasIn) {
+    reject("E5", "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported", "an index query cannot also have IN on the partition key");
+  }
+
+  // §2 step 4: DISTINCT, GROUP BY, PER PARTITION LIMIT with aggregates.
+  if (select.distinct) checkDistinct(ev, select, table, selection, clusteringRestrictions);
+  const grouping = checkGroupBy(ev, select, table, version, ctx);
+  if (select.perPartitionLimit && !grouping && selection.aggregate) {
+    reject("L1", "PER PARTITION LIMIT is not allowed with aggregate queries.", "PER PARTITION LIMIT cannot be combined with an aggregate without GROUP BY");
+  }
+
+  // §2 step 5: ORDER BY.
+  checkOrdering(ev, select, table, version, ctx);
+
+  // §2 step 6: the final ALLOW FILTERING check for range and index queries.
+  if (!allowFiltering && (ev.isKeyRange || ev.usesIndex) && needsFiltering(ev, version, indexes, clusteringRestrictions)) {
+    const why = ev.usesIndex
+      ? coverageExplanation(ev, version)
+      : `a clustering restriction without a partition key restriction is answered by a filtered scan of every partition`;
+    reject(ev.usesIndex ? (version === "5.0" ? "E2" : "E3") : "C3", ALLOW_FILTERING_GIST, why);
+  }
+
+  // §2 step 7: execution-time checks on the literal values.
+  checkExecution(ev, select, version, indexes, clusteringRestrictions);
+
+  if (ev.usesIndex) {
+    addRule(ev, "E1");
+    addRule(ev, version === "5.0" ? "E2" : "E3");
+  }
+  return { evaluation: ev, selection };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grammar (§2 step 1)
+
+function checkGrammar(select: SelectStatement, version: CassandraVersion): void {
+  const where = select.where;
+  if (where && where.or.length > 0) {
+    reject("A1", "syntax error: WHERE accepts only AND-ed relations (no OR)", `OR is not part of the WHERE grammar of Cassandra ${version}`, "syntax");
+  }
+  for (const relation of where?.relations ?? []) {
+    if (relation.kind === "custom-index-expression") continue;
+    const op = relation.operator;
+    if (op === "BETWEEN" || op === "NOT IN" || op === "NOT CONTAINS" || op === "NOT CONTAINS KEY") {
+      reject("A1", `syntax error: ${op} is not supported before Cassandra 5.1`, `${op} does not exist in Cassandra ${version}`, "syntax");
+    }
+    if (relation.kind === "token" && op === "IN") {
+      reject("T1", "syntax error: IN cannot be used with token()", "token() accepts = and ranges, never IN", "syntax");
+    }
+    if (relation.kind === "column" && relation.field) {
+      reject("A4", "syntax error: a user type field cannot be restricted in a WHERE clause", "fields of a user type cannot be restricted", "syntax");
+    }
+  }
+  if (version !== "5.0" && select.orderBy.some((o) => o.ann)) {
+    reject("E9", "syntax error: ORDER BY … ANN OF needs Cassandra 5.0", `ANN ordering does not exist in Cassandra ${version}`, "syntax");
+  }
+  if (!atLeast(version, "4.1") && select.groupBy.some((g) => unwrapHint(g).kind !== "column")) {
+    reject("G2", "syntax error: GROUP BY only accepts column names before 4.1", `GROUP BY functions need Cassandra 4.1`, "syntax");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selection
+
+function columnReferences(term: Term, out: ColumnReference[]): void {
+  switch (term.kind) {
+    case "column":
+      out.push(term);
+      return;
+    case "function":
+      for (const arg of term.args) columnReferences(arg, out);
+      return;
+    case "cast":
+      columnReferences(term.value, out);
+      return;
+    case "type-hint":
+      columnReferences(term.value, out);
+      return;
+    case "field":
+    case "element":
+    case "slice":
+      columnReferences(term.target, out);
+      return;
+    case "binary":
+      columnReferences(term.left, out);
+      columnReferences(term.right, out);
+      return;
+    case "negate":
+      columnReferences(term.operand, out);
+      return;
+    default:
+      return;
+  }
+}
+
+function containsAggregate(term: Term): boolean {
+  if (term.kind === "function") {
+    if (!term.name.keyspace && AGGREGATES.has(term.name.name.name)) return true;
+    return term.args.some(containsAggregate);
+  }
+  if (term.kind === "cast" || term.kind === "type-hint") return containsAggregate(term.value);
+  return false;
+}
+
+function prepareSelection(select: SelectStatement, table: TableModel, info: TableInfo): Selection {
+  const columns = new Set<ColumnModel>();
+  const aliases = new Set<string>();
+  let aggregate = false;
+  if (select.star) for (const c of table.columns) columns.add(c);
+  for (const selector of select.selectors) {
+    if (selector.alias) aliases.add(selector.alias.name);
+    const refs: ColumnReference[] = [];
+    columnReferences(selector.expression, refs);
+    for (const ref of refs) {
+      const column = info.columnsByName.get(ref.name.name);
+      if (!column) reject("A10", `Undefined column name ${ref.name.name}`, `the selected column ${ref.name.name} does not exist in ${table.qualifiedName}`);
+      columns.add(column);
+    }
+    if (containsAggregate(selector.expression)) aggregate = true;
+  }
+  const selected = [...columns];
+  const onlyStatic =
+    !select.star &&
+    info.hasStatic &&
+    selected.some((c) => c.kind === "static") &&
+    !selected.some((c) => c.kind !== "partition" && c.kind !== "static");
+  const selectsComplexColumn = selected.some(
+    (c) => isNonFrozenCollection(c.type) || (c.type.kind === "udt" && !c.type.frozen),
+  );
+  return { star: select.star, columns, aggregate, onlyStatic, selectsComplexColumn, aliases };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Restriction sets
+
+function distinctRestrictions(map: Map<ColumnModel, Restriction>): Restriction[] {
+  const seen = new Set<Restriction>();
+  const list: Restriction[] = [];
+  for (const r of map.values()) {
+    if (!seen.has(r)) {
+      seen.add(r);
+      list.push(r);
+    }
+  }
+  return list.sort((a, b) => firstColumn(a).position - firstColumn(b).position);
+}
+
+/** RestrictionSet.addRestriction: merge with whatever already restricts the same columns. */
+function mergeInto(map: Map<ColumnModel, Restriction>, incoming: Restriction): void {
+  const existing = new Set<Restriction>();
+  for (const c of incoming.columns) {
+    const r = map.get(c);
+    if (r) existing.add(r);
+  }
+  if (existing.size === 0) {
+    for (const c of incoming.columns) map.set(c, incoming);
+    return;
+  }
+  for (const r of existing) {
+    const merged = mergeRestrictions(r, incoming);
+    for (const c of merged.columns) map.set(c, merged);
+    for (const c of r.columns) if (!merged.columns.includes(c)) map.set(c, merged);
+  }
+}
+
+function addRestriction(ev: Evaluation, restriction: Restriction): void {
+  const first = firstColumn(restriction);
+  if (restriction.onToken) {
+    ev.token = ev.token ? mergeRestrictions(ev.token, restriction) : restriction;
+    return;
+  }
+  if (first.kind === "partition") {
+    mergeInto(ev.partition, restriction);
+    return;
+  }
+  if (first.kind === "clustering") {
+    const before = distinctRestrictions(ev.clustering);
+    mergeInto(ev.clustering, restriction);
+    // ClusteringColumnRestrictions.mergeWith: without ALLOW FILTERING, nothing may follow a slice.
+    if (before.length > 0 && !ev.allowFiltering) {
+      const last = before[before.length - 1]!;
+      const lastStart = firstColumn(last);
+      if (last.op === "slice" && first.position > lastStart.position) {
+        reject(
+          "C4",
+          `Clustering column "${first.name}" cannot be restricted (preceding column "${lastStart.name}" is restricted by a non-EQ relation)`,
+          `clustering column ${first.name} is restricted after a range on ${lastStart.name}`,
+        );
+      }
+      if (first.position < lastStart.position && restriction.op === "slice") {
+        const next = before.map(firstColumn).find((c) => c.position > first.position) ?? lastStart;
+        reject(
+          "C4",
+          `PRIMARY KEY column "${next.name}" cannot be restricted (preceding column "${first.name}" is restricted by a non-EQ relation)`,
+          `clustering column ${next.name} is restricted after a range on ${first.name}`,
+        );
+      }
+    }
+    return;
+  }
+  mergeInto(ev.nonKey, restriction);
+}
+
+function addAnnOrdering(ev: Evaluation, select: SelectStatement, ctx: RelationContext): void {
+  const ann = select.orderBy.filter((o) => o.ann);
+  if (ann.length === 0) return;
+  if (ann.length > 1) reject("E9", "Cannot specify more than one ANN ordering", "only one ANN ordering is allowed");
+  if (select.orderBy.length > 1) reject("E9", "ANN ordering does not support any other ordering", "ANN ordering cannot be combined with another ORDER BY column");
+  const ordering = ann[0]!;
+  if (ordering.direction !== "asc") reject("E9", "Descending ANN ordering is not supported", "ANN ordering is ascending only");
+  const column = existingColumn(ctx, ordering.column.name, "ORDER BY");
+  const restriction: Restriction = {
+    op: "ann",
+    columns: [column],
+    multi: false,
+    onToken: false,
+    relations: [],
+    value: ordering.ann,
+    containsValues: 0,
+    containsKeys: 0,
+    containsEntries: 0,
+    values: ordering.ann ? [ordering.ann] : [],
+  };
+  ev.ann = restriction;
+  if (column.kind === "partition" || column.kind === "clustering") {
+    reject("E9", "ANN ordering is only supported on float vector indexes", `ANN ordering needs a float vector column; ${column.name} is a primary key column`);
+  }
+  mergeInto(ev.nonKey, restriction);
+}
+
+function processCustomExpressions(
+  ev: Evaluation,
+  expressions: Extract<Relation, { kind: "custom-index-expression" }>[],
+  table: TableModel,
+): void {
+  if (expressions.length > 1) reject("E1", "Multiple custom index expressions in a single query are not supported", "only one expr(...) is allowed per query");
+  const expression = expressions[0]!;
+  const name = expression.index.name.name;
+  if (expression.index.keyspace && expression.index.keyspace.name !== table.keyspace) {
+    reject("E1", `Target index ${name} cannot be used to query ${table.qualifiedName}`, `the index ${name} belongs to another keyspace`);
+  }
+  const index = table.indexes.find((i) => i.name === name);
+  if (!index) reject("E1", `Invalid index expression, index ${name} not found for ${table.qualifiedName}`, `no index named ${name} exists on ${table.qualifiedName}`);
+  if (index.implementation === "legacy") {
+    reject("E1", `Only CUSTOM indexes may be used in custom index expressions, ${name} is not valid`, `${name} is not a custom index`);
+  }
+  if (index.implementation !== "custom") {
+    reject("E1", `Index ${name} does not support custom expressions`, `${describeIndex(index)} indexes do not accept expr(...)`);
+  }
+  ev.customExpressions.push({ index, relation: expression });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Index support (E1)
+
+function supportingIndexes(r: Restriction, indexes: IndexModel[]): IndexModel[] {
+  if (r.onToken) return [];
+  const ops = indexOperations(r);
+  return indexes.filter((index) => r.columns.some((column) => ops.some((op) => indexSupports(index, column, op))));
+}
+
+function restrictionSupported(r: Restriction, indexes: IndexModel[]): boolean {
+  return supportingIndexes(r, indexes).length > 0;
+}
+
+/** 5.0 Restriction.needsFiltering(Index.Group) for one restriction. */
+function groupServes(r: Restriction, group: IndexModel[]): boolean {
+  const multipleContains = r.op === "contains" && containsCount(r) > 1;
+  return supportingIndexes(r, group).some((index) => !(multipleContains && filtersMultipleContains(index)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Partition key
+
+interface PartitionKeyShape {
+  columns: number;
+  empty: boolean;
+  onToken: boolean;
+  needsFiltering: boolean;
+  filteringReason: string;
+  hasIn: boolean;
+  fullyBoundByEq: boolean;
+}
+
+function classifyPartitionKey(ev: Evaluation, table: TableModel): PartitionKeyShape {
+  const restrictions = [...new Set(ev.partition.values())];
+  const count = ev.partition.size;
+  const total = table.partitionKey.length;
+  const hasSlice = restrictions.some((r) => r.op === "slice");
+  const hasContains = restrictions.some((r) => r.op === "contains" || r.op === "like");
+  const partial = count > 0 && count < total;
+  const needsFiltering = count > 0 && (partial || hasSlice || hasContains);
+  const onToken = ev.token !== undefined && (needsFiltering || count < total);
+  const hasIn = restrictions.some((r) => r.op === "in");
+  let filteringReason = "";
+  if (partial) {
+    const missing = table.partitionKey.filter((c) => !ev.partition.has(c)).map((c) => c.name);
+    filteringReason = `the partition key is only partly restricted (${missing.join(", ")} not bound), so no partition can be located`;
+  } else if (hasSlice) {
+    filteringReason = `a range on the partition key cannot locate partitions (the partitioner hashes keys)`;
+  } else if (hasContains) {
+    filteringReason = `CONTAINS on a partition key column cannot locate a partition`;
+  }
+  return {
+    columns: count,
+    empty: count === 0 && ev.token === undefined,
+    onToken,
+    needsFiltering,
+    filteringReason,
+    hasIn,
+    fullyBoundByEq: count === total && restrictions.every((r) => r.op === "eq"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clustering columns
+
+/** ClusteringColumnRestrictions.needFiltering: a restriction that is not part of the served prefix. */
+function clusteringFilteredRestrictions(restrictions: Restriction[]): Restriction[] {
+  const filtered: Restriction[] = [];
+  let position = 0;
+  for (const r of restrictions) {
+    if (r.op === "contains" || r.op === "like" || firstColumn(r).position !== position) {
+      filtered.push(r);
+      continue;
+    }
+    if (r.op !== "slice") position = lastColumn(r).position + 1;
+  }
+  return filtered;
+}
+
+function processClustering(
+  ev: Evaluation,
+  table: TableModel,
+  version: CassandraVersion,
+  selection: Selection,
+  restrictions: Restriction[],
+): boolean {
+  const hasIn = restrictions.some((r) => r.op === "in");
+  if (version === "3.11" && hasIn && selection.selectsComplexColumn) {
+    reject(
+      "C7",
+      "Cannot restrict clustering columns by IN relations when a collection is selected by the query",
+      "in Cassandra 3.x a clustering IN cannot be used while a non-frozen collection is selected",
+    );
+  }
+  const hasContains = restrictions.some((r) => r.op === "contains");
+  if (hasContains && !ev.hasQueriableIndex && !ev.allowFiltering) {
+    reject("C6", "Clustering columns can only be restricted with CONTAINS with a secondary index or filtering", "CONTAINS on a clustering column needs an index or ALLOW FILTERING");
+  }
+  const filtered = clusteringFilteredRestrictions(restrictions);
+  const needsFiltering = filtered.length > 0;
+  if (restrictions.length > 0 && !needsFiltering) addRule(ev, "C1");
+  if (needsFiltering) {
+    if (ev.hasQueriableIndex) {
+      ev.usesIndex = true;
+    } else if (!ev.allowFiltering) {
+      const restricted = [...ev.clustering.keys()].sort((a, b) => a.position - b.position);
+      for (let i = 0; i < restricted.length; i++) {
+        const expected = table.clustering[i]!;
+        const actual = restricted[i]!;
+        if (expected !== actual) {
+          reject(
+            "C2",
+            `PRIMARY KEY column "${actual.name}" cannot be restricted as preceding column "${expected.name}" is not restricted`,
+            `clustering column ${actual.name} is restricted while ${expected.name} is not`,
+          );
+        }
+      }
+    }
+    const first = filtered[0]!;
+    addRule(ev, first.op === "contains" ? "C6" : filtered.some((r) => firstColumn(r).position > 0 && precededBySlice(restrictions, r)) ? "C4" : "C2");
+  }
+  return needsFiltering;
+}
+
+function precededBySlice(restrictions: Restriction[], r: Restriction): boolean {
+  return restrictions.some((other) => other !== r && other.op === "slice" && firstColumn(other).position < firstColumn(r).position);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ANN (E9, 5.0)
+
+function checkAnnRestrictions(
+  ev: Evaluation,
+  table: TableModel,
+  indexes: IndexModel[],
+  pk: PartitionKeyShape,
+  clusteringRestrictions: Restriction[],
+  clusteringNeedsFiltering: boolean,
+): void {
+  const ann = ev.ann;
+  const indexedColumns = new Set(indexes.map((i) => i.column));
+  if (ann) {
+    const column = firstColumn(ann);
+    const isFloatVector = column.type.kind === "vector" && column.type.element.kind === "native" && column.type.element.name === "float";
+    if (!isFloatVector) reject("E9", "ANN ordering is only supported on float vector indexes", `ANN ordering needs a float vector column; ${column.name} is not one`);
+    if (!indexedColumns.has(column.name)) {
+      reject("E9", "ANN ordering by vector requires the column to be indexed", `the vector column ${column.name} has no SAI index`);
+    }
+    if (pk.needsFiltering) {
+      reject("E9", "ANN ordering by vector requires all restricted column(s) to be indexed", "an ANN query cannot filter on the partition key");
+    }
+    const others = [...ev.nonKey.keys()].filter((c) => c !== column);
+    const clusteringColumns = [...ev.clustering.keys()];
+    const notIndexed = [...others, ...clusteringColumns].filter((c) => !indexedColumns.has(c.name));
+    if (notIndexed.length > 0) {
+      const onlyClustering = notIndexed.every((c) => c.kind === "clustering");
+      if (!onlyClustering || pk.columns < table.partitionKey.length || clusteringNeedsFiltering) {
+        reject(
+          "E9",
+          "ANN ordering by vector requires all restricted column(s) to be indexed",
+          `an ANN query cannot filter on the non-indexed column(s) ${notIndexed.map((c) => c.name).join(", ")}`,
+        );
+      }
+    }
+    void clusteringRestrictions;
+    return;
+  }
+  for (const column of ev.nonKey.keys()) {
+    if (column.type.kind === "vector" && indexedColumns.has(column.name)) {
+      reject("E9", "Vector indexes only support ANN queries", `the vector column ${column.name} is indexed and can only be used with ORDER BY … ANN OF`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filtering (E2, E3, C3): StatementRestrictions.needFiltering
+
+function filterRestrictionList(ev: Evaluation, clusteringRestrictions: Restriction[]): Restriction[] {
+  const list: Restriction[] = [];
+  if (ev.partitionInFilter) list.push(...new Set(ev.partition.values()));
+  if (ev.clusteringInFilter) list.push(...clusteringRestrictions);
+  list.push(...new Set(ev.nonKey.values()));
+  return list;
+}
+
+function needsFiltering(ev: Evaluation, version: CassandraVersion, indexes: IndexModel[], clusteringRestrictions: Restriction[]): boolean {
+  const filter = filterRestrictionList(ev, clusteringRestrictions);
+  const restrictedColumns =
+    (ev.partitionInFilter ? ev.partition.size : 0) + (ev.clusteringInFilter ? ev.clustering.size : 0) + ev.nonKey.size + ev.customExpressions.length;
+  if (restrictedColumns === 0) return ev.clustering.size > 0;
+  if (version === "5.0") {
+    // IndexRestrictions.needsFiltering: no index group serves every restriction.
+    return !indexGroups(indexes).some((group) => filter.every((r) => groupServes(r, group)) && ev.customExpressions.every((e) => group.includes(e.index)));
+  }
+  const nonKeyContains = [...new Set(ev.nonKey.values())].reduce((n, r) => n + (r.op === "contains" ? containsCount(r) : 0), 0);
+  return restrictedColumns > 1 || nonKeyContains > 1;
+}
+
+function coverageExplanation(ev: Evaluation, version: CassandraVersion): string {
+  if (version === "5.0") return "the index is used, but no index group serves every restriction, so the rest must be filtered";
+  return "the index serves one restriction; the others would be filtered (one index per query before 5.0)";
+}
+
+// ---------------------------------------------------------------------------------------------
+// DISTINCT (D1), GROUP BY (G1–G3), ORDER BY (O1–O2, E6)
+
+function checkDistinct(ev: Evaluation, select: SelectStatement, table: TableModel, selection: Selection, clusteringRestrictions: Restriction[]): void {
+  addRule(ev, "D1");
+  if (select.perPartitionLimit) {
+    reject("L1", "PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries", "PER PARTITION LIMIT cannot be combined with DISTINCT");
+  }
+  const nonStaticFilter = [...ev.nonKey.keys()].some((c) => c.kind !== "static");
+  if (clusteringRestrictions.length > 0 || nonStaticFilter) {
+    reject(
+      "D1",
+      "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.",
+      "SELECT DISTINCT may only restrict partition key and static columns",
+    );
+  }
+  for (const column of selection.columns) {
+    if (column.kind !== "partition" && column.kind !== "static") {
+      reject(
+        "D1",
+        `SELECT DISTINCT queries must only request partition key columns and/or static columns (not ${column.name})`,
+        `SELECT DISTINCT cannot select ${column.name}`,
+      );
+    }
+  }
+  if (!ev.isKeyRange) return;
+  for (const column of table.partitionKey) {
+    if (!selection.columns.has(column)) {
+      reject("D1", `SELECT DISTINCT queries must request all the partition key columns (missing ${column.name})`, `a DISTINCT range query must select every partition key column`);
+    }
+  }
+}
+
+/** Whether a column is bound by `=` (a one-value IN and a multi-column `=` count). */
+function restrictedByEq(ev: Evaluation, column: ColumnModel): boolean {
+  const r = column.kind === "partition" ? ev.partition.get(column) : column.kind === "clustering" ? ev.clustering.get(column) : ev.nonKey.get(column);
+  return r !== undefined && r.op === "eq";
+}
+
+function checkGroupBy(ev: Evaluation, select: SelectStatement, table: TableModel, version: CassandraVersion, ctx: RelationContext): boolean {
+  if (select.groupBy.length === 0) return false;
+  addRule(ev, "G1");
+  const primaryKey = [...table.partitionKey, ...table.clustering];
+  let cursor = 0;
+  let clusteringPrefix = 0;
+  let sawFunction = false;
+  for (const raw of select.groupBy) {
+    const term = unwrapHint(raw);
+    let column: ColumnModel;
+    if (term.kind === "function") {
+      addRule(ev, "G2");
+      column = groupByFunctionColumn(term, ctx);
+      sawFunction = true;
+    } else if (term.kind === "column") {
+      column = existingColumn(ctx, term.name.name, "GROUP BY");
+      if (column.kind !== "partition" && column.kind !== "clustering") {
+        reject("G1", `Group by is currently only supported on the columns of the PRIMARY KEY, got ${column.name}`, `${column.name} is not a primary key column`);
+      }
+      if (sawFunction) reject("G2", "Functions are only supported on the last element of the GROUP BY clause", "a GROUP BY function must come last");
+    } else {
+      return reject("G1", "syntax error: GROUP BY accepts column names (and from 4.1 functions of one)", "GROUP BY accepts only column names", "syntax");
+    }
+    for (;;) {
+      const next = primaryKey[cursor];
+      if (!next) {
+        reject("G1", "Group by currently only support groups of columns following their declared order in the PRIMARY KEY", "GROUP BY columns must follow the primary key order");
+      }
+      cursor++;
+      if (next.kind === "clustering") clusteringPrefix++;
+      if (next === column) break;
+      if (!restrictedByEq(ev, next)) {
+        reject(
+          "G1",
+          "Group by currently only support groups of columns following their declared order in the PRIMARY KEY",
+          `GROUP BY skips ${next.name}, which is not bound by =`,
+        );
+      }
+    }
+  }
+  const following = primaryKey[cursor];
+  if (following && following.kind === "partition") {
+    reject("G1", "Group by is not supported on only a part of the partition key", "GROUP BY must cover the whole partition key");
+  }
+  if (clusteringPrefix > 0 && select.distinct) {
+    reject("G3", "Grouping on clustering columns is not allowed for SELECT DISTINCT queries", "DISTINCT cannot group on clustering columns");
+  }
+  void version;
+  return true;
+}
+
+function groupByFunctionColumn(call: FunctionCall, ctx: RelationContext): ColumnModel {
+  const name = call.name.name.name;
+  if (name !== "floor") {
+    reject("G2", `Only monotonic functions are supported in the GROUP BY clause. Got: ${name}`, `${name} is not a monotonic time function`);
+  }
+  const refs: ColumnReference[] = [];
+  for (const arg of call.args) columnReferences(arg, refs);
+  if (refs.length === 0) reject("G2", "GROUP BY functions must have one clustering column name as parameter", "the GROUP BY function names no column");
+  if (refs.length > 1) {
+    reject("G2", `GROUP BY functions accept only one clustering column as parameter, got: ${refs.map((r) => r.name.name).join(",")}`, "the GROUP BY function names several columns");
+  }
+  const column = existingColumn(ctx, refs[0]!.name.name, "GROUP BY");
+  if (column.kind !== "clustering") {
+    reject("G2", `Group by functions are only supported on clustering columns, got ${column.name}`, `${column.name} is not a clustering column`);
+  }
+  return column;
+}
+
+function checkOrdering(ev: Evaluation, select: SelectStatement, table: TableModel, version: CassandraVersion, ctx: RelationContext): void {
+  const orderings: Ordering[] = select.orderBy;
+  if (orderings.length === 0) return;
+  const columns = orderings.map((o) => existingColumn(ctx, o.column.name, "ORDER BY"));
+  if (orderings.some((o) => o.ann)) return; // ANN orderings skip verifyOrderingIsAllowed (5.0)
+  if (ev.usesIndex) {
+    reject(
+      "E6",
+      version === "5.0" ? "ORDER BY with 2ndary indexes is not supported, except for ANN queries." : "ORDER BY with 2ndary indexes is not supported.",
+      "ORDER BY cannot be used when the query goes through a secondary index",
+    );
+  }
+  if (ev.isKeyRange) {
+    reject("O1", "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.", "ORDER BY needs the partition key bound by = or IN");
+  }
+  addRule(ev, "O2");
+  const reversedByPosition = new Map<number, boolean>();
+  let expected = 0;
+  const wording = version === "3.11" ? "support" : "supports";
+  for (let i = 0; i < orderings.length; i++) {
+    const column = columns[i]!;
+    if (column.kind !== "clustering") {
+      reject("O2", `Order by is currently only supported on the clustered columns of the PRIMARY KEY, got ${column.name}`, `${column.name} is not a clustering column`);
+    }
+    if (version === "3.11") {
+      if (expected !== column.position) {
+        reject("O2", `Order by currently only ${wording} the ordering of columns following their declared order in the PRIMARY KEY`, "ORDER BY must list clustering columns in their declared order, without skipping (3.x)");
+      }
+    } else {
+      while (expected < column.position) {
+        const skipped = table.clustering[expected]!;
+        if (!restrictedByEq(ev, skipped)) {
+          reject(
+            "O2",
+            `Order by currently only ${wording} the ordering of columns following their declared order in the PRIMARY KEY`,
+            `ORDER BY skips ${skipped.name}, which is not bound by =`,
+          );
+        }
+        expected++;
+      }
+    }
+    expected = column.position + 1;
+    const declaredDesc = column.order === "desc";
+    reversedByPosition.set(column.position, (orderings[i]!.direction === "desc") !== declaredDesc);
+  }
+  const directions = new Set(reversedByPosition.values());
+  if (directions.size > 1) reject("O2", "Unsupported order by relation", "the ORDER BY columns ask for different directions relative to the clustering order");
+  ev.ordering = { reversed: directions.has(true) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Execution-time checks (§2 step 7)
+
+function likePatternKind(pattern: string): LikePatternKind | "empty" {
+  const starts = pattern.startsWith("%");
+  const ends = pattern.endsWith("%") && pattern.length > 1;
+  const core = pattern.slice(starts ? 1 : 0, ends ? -1 : undefined);
+  if (core.length === 0) return "empty";
+  if (starts && ends) return "contains";
+  if (starts) return "suffix";
+  if (ends) return "prefix";
+  return "matches";
+}
+
+function checkExecution(ev: Evaluation, select: SelectStatement, version: CassandraVersion, indexes: IndexModel[], clusteringRestrictions: Restriction[]): void {
+  const limit = integerLiteral(select.limit);
+  if (limit !== null && limit <= 0) reject("L1", "LIMIT must be strictly positive", `LIMIT ${limit} is not allowed`, "execution");
+  const perPartition = integerLiteral(select.perPartitionLimit);
+  if (perPartition !== null && perPartition <= 0) {
+    reject("L1", "PER PARTITION LIMIT must be strictly positive", `PER PARTITION LIMIT ${perPartition} is not allowed`, "execution");
+  }
+
+  // Literal nulls (A9): key columns fail when the key is built, others when the row filter is.
+  const all = [...new Set(ev.partition.values()), ...(ev.token ? [ev.token] : []), ...clusteringRestrictions, ...new Set(ev.nonKey.values())];
+  for (const r of all) {
+    if (r.values.some(containsNullLiteral)) {
+      const key = r.onToken || firstColumn(r).kind === "partition" || firstColumn(r).kind === "clustering";
+      reject(
+        "A9",
+        key ? `Invalid null value in condition for column ${firstColumn(r).name}` : `Unsupported null value for column ${firstColumn(r).name}`,
+        `a literal null cannot be compared with ${columnNames(r)}`,
+        "execution",
+      );
+    }
+  }
+
+  // Row filter construction: which restrictions are evaluated by filtering (C5, N3).
+  const filtered: Restriction[] = [];
+  if (ev.partitionInFilter) filtered.push(...new Set(ev.partition.values()));
+  if (ev.clusteringInFilter) {
+    const notPrefix = new Set(clusteringFilteredRestrictions(clusteringRestrictions));
+    for (const r of clusteringRestrictions) if (notPrefix.has(r) || restrictionSupported(r, indexes)) filtered.push(r);
+  }
+  filtered.push(...new Set(ev.nonKey.values()));
+  for (const r of filtered) {
+    if (r.multi && r.op === "slice") {
+      reject("C5", "Multi-column slice restrictions cannot be used for filtering.", `the multi-column range on ${columnNames(r)} would have to be filtered`, "execution");
+    }
+    if (r.multi && r.op === "in") {
+      reject(
+        "C5",
+        atLeast(version, "4.1") ? "Multicolumn IN filters are not supported" : "IN restrictions are not supported on indexed columns",
+        `the multi-column IN on ${columnNames(r)} would have to be filtered`,
+        "execution",
+      );
+    }
+    if (!r.multi && r.op === "in" && !atLeast(version, "4.1")) {
+      reject("C5", "IN restrictions are not supported on indexed columns", `the IN on ${columnNames(r)} would have to be filtered, which Cassandra supports from 4.1`, "execution");
+    }
+  }
+
+  // SASI LIKE patterns against the index mode (A5).
+  for (const r of new Set(ev.nonKey.values())) {
+    if (r.op !== "like" || !r.value) continue;
+    const value = unwrapHint(r.value);
+    if (value.kind !== "literal" || value.type !== "string") continue;
+    const kind = likePatternKind(value.value);
+    if (kind === "empty") reject("A5", "LIKE value can't be empty.", "the LIKE pattern has no characters besides %", "execution");
+    const sasi = indexes.filter((i) => i.implementation === "sasi" && i.column === firstColumn(r).name);
+    if (sasi.length > 0 && !sasi.some((i) => sasiAcceptsPattern(i, kind))) {
+      reject(
+        "A5",
+        `${likeOperatorName(kind)} is only supported on properly indexed columns`,
+        `the SASI index on ${firstColumn(r).name} (${sasi.map(describeIndex).join(", ")}) does not support a ${kind} pattern`,
+        "execution",
+      );
+    }
+  }
+
+  // ANN needs a LIMIT of at most 1000 (E9).
+  if (ev.ann) {
+    if (!select.limit) {
+      reject("E9", "Top-K queries must have a limit specified and the limit must be less than the query page size", "an ANN query needs a LIMIT", "execution");
+    }
+    if (limit !== null && limit > 1000) {
+      reject("E9", `Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000. LIMIT was ${limit}`, "ANN queries return at most 1000 rows", "execution");
+    }
+  }
+}
+
+function likeOperatorName(kind: LikePatternKind): string {
+  return { prefix: "LIKE '<term>%'", suffix: "LIKE '%<term>'", contains: "LIKE '%<term>%'", matches: "LIKE '<term>'" }[kind];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accepted plans: verdict, partitions, rows, notes, steps
+
+function partitionProduct(ev: Evaluation, table: TableModel): number | null {
+  let product = 1;
+  let unknown = false;
+  for (const column of table.partitionKey) {
+    const r = ev.partition.get(column);
+    if (!r) return null;
+    if (r.op === "eq") continue;
+    if (r.op !== "in") return null;
+    if (!r.inValues) {
+      unknown = true;
+      continue;
+    }
+    const count = distinctCount(r.inValues);
+    if (count === 0) return 0;
+    if (count === null) unknown = true;
+    else product *= count;
+  }
+  return unknown ? null : product;
+}
+
+/** Rows one partition yields when every clustering column is bound by = or literal IN lists. */
+function rowsPerBoundPartition(ev: Evaluation, table: TableModel): number | null {
+  let rows = 1;
+  for (const r of distinctRestrictions(ev.clustering)) {
+    if (r.op === "eq") continue;
+    if (r.op === "in" && r.inValues) {
+      const count = distinctCount(r.inValues);
+      if (count === null) return null;
+      rows *= count;
+      continue;
+    }
+    return null;
+  }
+  const boundColumns = [...ev.clustering.keys()].length;
+  if (boundColumns < table.clustering.length) return null;
+  const filteredOut = clusteringFilteredRestrictions(distinctRestrictions(ev.clustering)).length > 0;
+  return filteredOut ? null : rows;
+}
+
+function acceptedPlan(select: SelectStatement, table: TableModel, version: CassandraVersion, accepted: Accepted): QueryPlan {
+  const { evaluation: ev, selection } = accepted;
+  const pk = classifyPartitionKey(ev, table);
+  const indexes = indexesFor(table, version);
+  let verdict: QueryPlan["verdict"];
+  let partitions: QueryPlan["partitions"];
+  let reason: string;
+  let indexUsed: IndexModel | undefined;
+  const tokenBounded = pk.onToken;
+
+  if (ev.usesIndex) {
+    verdict = "index";
+    indexUsed = chooseIndex(ev, indexes);
+    partitions = pk.fullyBoundByEq && !tokenBounded ? 1 : tokenBounded ? null : "all";
+    const where = partitions === 1 ? "inside the one partition whose key is bound" : tokenBounded ? "over the token range" : "across every token range (scatter to all replicas)";
+    const name = indexUsed ? `${indexUsed.name} (${describeIndex(indexUsed)})` : "a custom index expression";
+    reason = `E1: the read goes through the index ${name} ${where}${select.allowFiltering ? ", filtering what the index does not cover" : ""}.`;
+  } else if (ev.isKeyRange) {
+    verdict = "scan";
+    partitions = tokenBounded ? null : "all";
+    if (pk.columns === 0 && ev.token) {
+      reason = `T2: token() restricts a range of the ring, read as a partition-range scan (every partition in the range).`;
+    } else if (pk.needsFiltering) {
+      reason = `B3: ${pk.filteringReason}; with ALLOW FILTERING every partition is read and filtered.`;
+    } else if (ev.nonKey.size > 0 || ev.clustering.size > 0) {
+      reason = `N1: no partition key restriction; with ALLOW FILTERING every partition is read and filtered.`;
+    } else {
+      reason = `B1: no partition key restriction, so every partition is read.`;
+    }
+    addRule(ev, pk.needsFiltering ? "B3" : "N1");
+  } else {
+    const count = partitionProduct(ev, table);
+    if (pk.hasIn) {
+      verdict = "multi-partition";
+      partitions = count;
+      addRule(ev, "B2");
+      reason = `B2: the partition key is bound by = and IN, so ${count === null ? "the number of partitions depends on the bound list" : `${count} partition${count === 1 ? "" : "s"}`} ${count === 1 ? "is" : "are"} read.`;
+    } else {
+      verdict = "single-partition";
+      partitions = 1;
+      addRule(ev, "B1");
+      reason = `B1: every partition key column is bound by =, so one partition is read${ev.nonKey.size > 0 || ev.clusteringInFilter ? " and filtered" : ""}.`;
+    }
+    if (ev.token) reason += " The token() bound only filters the listed keys (T3).";
+  }
+
+  const limit = integerLiteral(select.limit);
+  const perPartition = integerLiteral(select.perPartitionLimit);
+  const grouped = select.groupBy.length > 0;
+  let rowsRead: number | null = null;
+  if (verdict === "single-partition" || verdict === "multi-partition") {
+    const perKey = select.distinct ? 1 : rowsPerBoundPartition(ev, table);
+    const count = typeof partitions === "number" ? partitions : null;
+    if (perKey !== null && count !== null) rowsRead = perKey * count;
+    const limitsRows = !selection.aggregate && !grouped;
+    if (limitsRows && verdict === "single-partition") {
+      for (const bound of [limit, perPartition]) if (bound !== null && bound > 0) rowsRead = rowsRead === null ? bound : Math.min(rowsRead, bound);
+    }
+    if (limitsRows && verdict === "multi-partition" && rowsRead !== null && limit !== null && limit > 0 && select.orderBy.length === 0) {
+      rowsRead = Math.min(rowsRead, limit);
+    }
+  }
+
+  const notes = planNotes(select, table, version, ev, verdict, selection, indexUsed, indexes, pk);
+  const steps = planSteps(select, table, version, ev, verdict, partitions, indexUsed, rowsRead, selection);
+  return {
+    verdict,
+    partitions,
+    reason,
+    ruleIds: [...ev.rules],
+    direction: ev.ordering ? (ev.ordering.reversed ? "reverse" : "forward") : null,
+    rowsRead,
+    ...(indexUsed ? { index: indexUsed.name } : {}),
+    allowFilteringWritten: select.allowFiltering,
+    notes,
+    steps,
+  };
+}
+
+/** The index Cassandra would query: the one serving the first indexable restriction in filter order. */
+function chooseIndex(ev: Evaluation, indexes: IndexModel[]): IndexModel | undefined {
+  if (ev.customExpressions.length > 0) return ev.customExpressions[0]!.index;
+  if (ev.ann) {
+    const vector = supportingIndexes(ev.ann, indexes)[0];
+    if (vector) return vector;
+  }
+  const order = [...new Set(ev.nonKey.values()), ...distinctRestrictions(ev.clustering), ...new Set(ev.partition.values())];
+  for (const r of order) {
+    const index = supportingIndexes(r, indexes)[0];
+    if (index) return index;
+  }
+  return undefined;
+}
+
+function planNotes(
+  select: SelectStatement,
+  table: TableModel,
+  version: CassandraVersion,
+  ev: Evaluation,
+  verdict: QueryPlan["verdict"],
+  selection: Selection,
+  indexUsed: IndexModel | undefined,
+  indexes: IndexModel[],
+  pk: PartitionKeyShape,
+): string[] {
+  const notes: string[] = [];
+  if (pk.hasIn && select.orderBy.length > 0 && !select.orderBy.some((o) => o.ann)) {
+    notes.push(
+      "O3: with IN on the partition key, ORDER BY sorts every row of every listed partition on the coordinator; with paging on (drivers page by default) Cassandra refuses it (\"Cannot page queries with both ORDER BY and a IN restriction on the partition key\"), and a LIMIT does not help.",
+    );
+  }
+  if (selection.aggregate && select.groupBy.length === 0 && (verdict === "scan" || verdict === "index" || ev.isKeyRange)) {
+    notes.push("L2: an aggregate over a query that is not restricted to one partition reads every matching partition; Cassandra sends a client warning.");
+  }
+  if (atLeast(version, "4.1")) {
+    if (verdict === "multi-partition") {
+      notes.push("Guardrails (4.1+): partition_keys_in_select and in_select_cartesian_product can warn or fail on the number of keys (off by default).");
+    }
+    if (select.allowFiltering) notes.push("Guardrail (4.1+): allow_filtering_enabled: false rejects every ALLOW FILTERING query.");
+    if (select.groupBy.length > 0) notes.push("Guardrail (4.1+): group_by_enabled: false rejects GROUP BY.");
+  }
+  if (verdict === "index" && indexUsed) {
+    if (indexUsed.implementation === "legacy") {
+      notes.push(
+        pk.fullyBoundByEq
+          ? "E10: the legacy index is read only on the replicas of the bound partition, within that partition's slice of the hidden index table."
+          : "E10: a legacy 2i without a partition key walks the token ranges of every replica, reading the index partition for the value on each node and then each base row; only one index is used, the rest is filtered.",
+      );
+    } else if (indexUsed.implementation === "sai") {
+      notes.push(
+        pk.fullyBoundByEq
+          ? "E10: SAI looks up the per-SSTable indexes of the bound partition's replicas; indexed predicates are intersected in one plan."
+          : "E10: SAI intersects indexed predicates in one plan but still scatters over every token range without a partition key; 5.0 guardrail non_partition_restricted_index_query_enabled can forbid it.",
+      );
+    } else if (indexUsed.implementation === "sasi") {
+      notes.push(`E10: SASI index ${indexUsed.name}; SASI is experimental and its creation is disabled by default from 4.0 (sasi_indexes_enabled).`);
+    }
+    if (version === "5.0" && indexUsed.implementation === "legacy" && !indexUsed.className) {
+      notes.push("E11: plain CREATE INDEX is assumed to create a legacy index (default_secondary_index: legacy_local_table); with sai as the default the coverage rules of SAI apply.");
+    }
+  }
+  if (version !== "5.0" && table.indexes.some((i) => i.implementation === "sai")) {
+    notes.push(`SAI indexes do not exist before Cassandra 5.0; they are ignored for ${version}.`);
+  }
+  if (select.allowFiltering && verdict !== "needs-allow-filtering") {
+    const alreadyServed = !ev.usesIndex && !ev.isKeyRange && ev.nonKey.size === 0 && !ev.clusteringInFilter;
+    if (alreadyServed) notes.push("ALLOW FILTERING is written but not needed: the primary key serves every restriction.");
+  }
+  void indexes;
+  return notes;
+}
+
+function describeTable(table: TableModel): string {
+  const key = table.partitionKey.map((c) => c.name).join(", ");
+  const clustering = table.clustering.map((c) => `${c.name} ${(c.order ?? "asc").toUpperCase()}`).join(", ");
+  return `${table.kind === "view" ? "Materialized view" : "Table"} ${table.qualifiedName}: partition key (${key})${clustering ? `, clustering ${clustering}` : ", no clustering columns"}.`;
+}
+
+function relationsText(r: Restriction): string {
+  if (r.op === "ann") return `ORDER BY ${firstColumn(r).name} ANN OF …`;
+  return r.relations.map((rel) => relationText(rel)).join(" AND ");
+}
+
+function planSteps(
+  select: SelectStatement,
+  table: TableModel,
+  version: CassandraVersion,
+  ev: Evaluation,
+  verdict: QueryPlan["verdict"],
+  partitions: QueryPlan["partitions"],
+  indexUsed: IndexModel | undefined,
+  rowsRead: number | null,
+  selection: Selection,
+): PlanStep[] {
+  const steps: PlanStep[] = [{ topic: "table", text: describeTable(table) }];
+  const filteredClustering = new Set(clusteringFilteredRestrictions(distinctRestrictions(ev.clustering)));
+
+  if (ev.token) steps.push({ topic: "partition key", text: `${relationsText(ev.token)}: a token range of the ring (T2).` });
+  for (const column of table.partitionKey) {
+    const r = ev.partition.get(column);
+    if (!r) {
+      steps.push({ topic: "partition key", text: `${column.name} is not restricted.` });
+      continue;
+    }
+    const text = relationsText(r);
+    if (r.op === "eq") steps.push({ topic: "partition key", text: `${text} binds ${column.name}.` });
+    else if (r.op === "in") {
+      const count = r.inValues ? distinctCount(r.inValues) : null;
+      steps.push({ topic: "partition key", text: `${text} lists ${count === null ? "an unknown number of" : count} value${count === 1 ? "" : "s"} for ${column.name}.` });
+    } else steps.push({ topic: "partition key", text: `${text} cannot locate a partition; it is filtered.` });
+  }
+  for (const column of table.clustering) {
+    const r = ev.clustering.get(column);
+    if (!r) continue;
+    if (r.columns.length > 1 && firstColumn(r) !== column) continue;
+    const text = relationsText(r);
+    const shape = filteredClustering.has(r)
+      ? "filtered row by row (not a prefix of the clustering key)"
+      : r.op === "slice"
+        ? "a slice of the clustering order"
+        : r.op === "in"
+          ? "a set of clustering values"
+          : "binds a clustering prefix";
+    steps.push({ topic: "clustering", text: `${text}: ${shape}.` });
+  }
+  for (const r of new Set(ev.nonKey.values())) {
+    if (r.op === "ann") continue;
+    const served = indexUsed && supportingIndexes(r, [indexUsed]).length > 0;
+    steps.push({
+      topic: "filter",
+      text: `${relationsText(r)}: ${served ? `answered by the index ${indexUsed!.name}` : ev.usesIndex ? "filtered after the index lookup" : verdict === "scan" ? "filtered on every row read" : "filtered inside the partition"}.`,
+    });
+  }
+  if (indexUsed) steps.push({ topic: "index", text: `Index ${indexUsed.name} (${describeIndex(indexUsed)}) on ${indexUsed.column}${indexUsed.target !== "simple" ? ` (${indexUsed.target})` : ""} is used.` });
+  if (ev.ann) steps.push({ topic: "order", text: `ORDER BY ${firstColumn(ev.ann).name} ANN OF …: top-k nearest vectors from the SAI index.` });
+  else if (ev.ordering) {
+    steps.push({
+      topic: "order",
+      text: ev.ordering.reversed ? "ORDER BY reverses the clustering order: each partition is read backwards." : "ORDER BY follows the clustering order: each partition is read forwards.",
+    });
+  }
+  if (select.groupBy.length > 0) steps.push({ topic: "group", text: `GROUP BY ${select.groupBy.length} column(s): rows are aggregated per group as they are read.` });
+  if (select.perPartitionLimit) steps.push({ topic: "limit", text: `PER PARTITION LIMIT ${termShown(select.perPartitionLimit)} rows from each partition.` });
+  if (select.limit) steps.push({ topic: "limit", text: `LIMIT ${termShown(select.limit)}${selection.aggregate || select.groupBy.length > 0 ? " (applies to the result rows, not to the rows read)" : ""}.` });
+  const partitionText = partitions === "all" ? "every partition of the table" : partitions === null ? "an unknown number of partitions" : `${partitions} partition${partitions === 1 ? "" : "s"}`;
+  steps.push({ topic: "partitions", text: `Reads ${partitionText}${rowsRead !== null ? `, at most ${rowsRead} row${rowsRead === 1 ? "" : "s"}` : ""}.` });
+  steps.push({ topic: "verdict", text: `${verdict} (Cassandra ${version}).` });
+  return steps;
+}
+
+function termShown(term: Term): string {
+  const t = unwrapHint(term);
+  if (t.kind === "literal") return t.value;
+  if (t.kind === "bind") return t.name ? `:${t.name}` : "?";
+  return "(expression)";
+}

@@ -1,0 +1,136 @@
+// A CREATE TABLE that serves an abstract access pattern no table serves (DESIGN §3):
+// equality attributes → partition key; range and ORDER BY attributes → clustering columns in
+// order, with a matching CLUSTERING ORDER BY; then the key columns that make a row unique (the
+// primary key of the table the selected attributes come from). Column types are taken from the
+// tables that already hold those columns.
+import type { AbstractQuery } from "../manifest/types.js";
+import type { ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
+import { formatColumnType } from "../schema/resolve.js";
+
+export interface SuggestOptions {
+  keyspace?: string;
+}
+
+// Until src/cql/print.ts lands: bare lower-case identifiers, everything else double-quoted.
+function quoteName(name: string): string {
+  return /^[a-z][a-z0-9_]*$/.test(name) && !RESERVED.has(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+const RESERVED = new Set(["add", "allow", "alter", "and", "apply", "asc", "authorize", "batch", "begin", "by", "columnfamily", "create", "delete", "desc", "describe", "drop", "entries", "execute", "from", "full", "grant", "if", "in", "index", "infinity", "insert", "into", "keyspace", "limit", "modify", "nan", "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "replace", "revoke", "schema", "select", "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "view", "where", "with"]);
+
+const RANGE_OPERATORS = new Set(["<", "<=", ">", ">="]);
+
+interface KeyColumn {
+  name: string;
+  order: "asc" | "desc";
+}
+
+/** The column of that name, preferring tables of the keyspace, then where it is part of the key. */
+function columnSource(name: string, tables: TableModel[]): ColumnModel | undefined {
+  let best: ColumnModel | undefined;
+  for (const table of tables) {
+    const column = table.columns.find((c) => c.name === name);
+    if (!column) continue;
+    if (!best || (column.kind === "partition" || column.kind === "clustering") && best.kind !== "partition" && best.kind !== "clustering") best = column;
+  }
+  return best;
+}
+
+/** Key columns may not be non-frozen collections or user types: freeze them. */
+function keyType(type: ColumnType): ColumnType {
+  if (type.kind === "list" || type.kind === "set" || type.kind === "map" || type.kind === "udt") return { ...type, frozen: true };
+  return type;
+}
+
+/** The table the selected attributes come from: the one holding most of them, keyed most simply. */
+function entityTable(query: AbstractQuery, tables: TableModel[]): TableModel | undefined {
+  const wanted = new Set([...query.select.filter((s) => s !== "*"), ...query.where.map((w) => w.column)]);
+  let best: { table: TableModel; overlap: number } | undefined;
+  for (const table of tables) {
+    const overlap = table.columns.filter((c) => wanted.has(c.name)).length;
+    if (overlap === 0) continue;
+    if (
+      !best ||
+      overlap > best.overlap ||
+      (overlap === best.overlap &&
+        (table.partitionKey.length + table.clustering.length < best.table.partitionKey.length + best.table.clustering.length ||
+          (table.partitionKey.length + table.clustering.length === best.table.partitionKey.length + best.table.clustering.length &&
+            table.qualifiedName < best.table.qualifiedName)))
+    ) {
+      best = { table, overlap };
+    }
+  }
+  return best?.table;
+}
+
+function identifierPart(text: string): string {
+  const cleaned = text.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+  return /^[a-z]/.test(cleaned) ? cleaned : `q_${cleaned}`;
+}
+
+export function suggestTable(query: AbstractQuery, schema: SchemaModel, options: SuggestOptions = {}): string {
+  const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+  const inKeyspace = options.keyspace !== undefined ? all.filter((t) => t.keyspace === options.keyspace) : [];
+  const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== options.keyspace)] : all;
+
+  const partitionKey: string[] = [];
+  const clustering: KeyColumn[] = [];
+  const regular: string[] = [];
+  const seen = new Set<string>();
+  const take = (name: string) => {
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  };
+
+  for (const w of query.where) if ((w.operator === "=" || w.operator === "IN") && take(w.column)) partitionKey.push(w.column);
+  const orderDirection = new Map(query.orderBy.map((o) => [o.column, o.direction]));
+  for (const w of query.where) {
+    if (RANGE_OPERATORS.has(w.operator) && take(w.column)) clustering.push({ name: w.column, order: orderDirection.get(w.column) ?? "asc" });
+  }
+  for (const o of query.orderBy) if (take(o.column)) clustering.push({ name: o.column, order: o.direction });
+
+  const bucketed = partitionKey.length === 0;
+  if (bucketed) partitionKey.push("bucket");
+
+  // Rows stay unique through the key of the table the selected attributes come from.
+  const entity = entityTable(query, tables);
+  if (entity) {
+    for (const column of [...entity.partitionKey, ...entity.clustering]) {
+      if (take(column.name)) clustering.push({ name: column.name, order: "asc" });
+    }
+  } else {
+    const idLike = query.select.find((s) => s === "id" || s.endsWith("_id") || s.endsWith("id"));
+    if (idLike && take(idLike)) clustering.push({ name: idLike, order: "asc" });
+  }
+  for (const name of query.select) if (name !== "*" && take(name)) regular.push(name);
+  for (const w of query.where) if (take(w.column)) regular.push(w.column);
+
+  const keyNames = new Set([...partitionKey, ...clustering.map((c) => c.name)]);
+  const typeOf = (name: string): string => {
+    if (bucketed && name === "bucket") return "int";
+    const source = columnSource(name, tables);
+    if (!source) return "text";
+    const type = keyNames.has(name) ? keyType(source.type) : source.type;
+    return formatColumnType(type);
+  };
+
+  const entityName = entity ? entity.name.replace(/_by_.*$/, "") : identifierPart(query.id);
+  const byPart = bucketed ? "bucket" : partitionKey.map(identifierPart).join("_");
+  const keyspace = options.keyspace ?? entity?.keyspace ?? "";
+  let name = `${entityName}_by_${byPart}`;
+  for (let n = 2; schema.tables.has(`${keyspace}.${name}`); n++) name = `${entityName}_by_${byPart}_${n}`;
+  const qualified = keyspace ? `${quoteName(keyspace)}.${quoteName(name)}` : quoteName(name);
+
+  const lines: string[] = [];
+  if (bucketed) lines.push("-- no equality attribute: bucket is a partition the application computes (e.g. a day or a shard number)");
+  lines.push(`CREATE TABLE ${qualified} (`);
+  for (const column of [...partitionKey, ...clustering.map((c) => c.name), ...regular]) {
+    lines.push(`  ${quoteName(column)} ${typeOf(column)},`);
+  }
+  const pk = `(${partitionKey.map(quoteName).join(", ")})`;
+  const key = [pk, ...clustering.map((c) => quoteName(c.name))].join(", ");
+  lines.push(`  PRIMARY KEY (${key})`);
+  const clusteringOrder = clustering.length > 0 ? ` WITH CLUSTERING ORDER BY (${clustering.map((c) => `${quoteName(c.name)} ${c.order.toUpperCase()}`).join(", ")})` : "";
+  lines.push(`)${clusteringOrder};`);
+  return lines.join("\n");
+}
