@@ -90,14 +90,15 @@ export interface BucketInput {
   rangeQuery: boolean;
 }
 
-interface UpperBounds {
+/** The widest bucket, in seconds, each limit allows; `max` the tightest of them. */
+export interface UpperBounds {
   values: number;
   bytes: number;
   rows: number;
   max: number;
 }
 
-function upperBounds(input: BucketInput): UpperBounds {
+export function bucketUpperBounds(input: BucketInput): UpperBounds {
   const rate = input.ratePerSecond;
   const { partitionValues, partitionBytes, rowsPerPartition } = input.limits;
   const values = input.valuesPerRow > 0 ? (partitionValues - input.fixedValues) / (rate * input.valuesPerRow) : Infinity;
@@ -115,7 +116,7 @@ function wholeSeconds(seconds: number, direction: "up" | "down"): number {
 /** The bucket width (or hash shard count) that keeps partitions of a growing table under the limits. */
 export function suggestBucket(input: BucketInput): BucketSuggestion {
   const rate = input.ratePerSecond;
-  const bounds = upperBounds(input);
+  const bounds = bucketUpperBounds(input);
   const limit = input.read?.limit;
   const minSeconds = limit !== undefined && limit > 0 ? limit / rate : 0;
   const fits = CALENDAR_WIDTHS.filter((w) => w.longest <= bounds.max && w.shortest >= minSeconds);

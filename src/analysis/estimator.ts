@@ -70,6 +70,7 @@ interface RowCounts {
 
 /** Estimates one table's partitions from its manifest volume figures (if any). */
 export function estimatePartition(table: TableModel, volume: TableVolume | undefined, context: EstimateContext): PartitionEstimate {
+  const limits = usableLimits(context.limits);
   const sized = sizeTable(table, volume);
   const counts = rowCounts(table, volume);
   const counter = table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter");
@@ -109,8 +110,8 @@ export function estimatePartition(table: TableModel, volume: TableVolume | undef
     flags,
     defaultedColumns: sized.defaultedColumns,
   };
-  if (counts.unbounded && counts.rate) estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, context.limits);
-  const bucket = bucketFor(table, sized, counts, worst, context);
+  if (counts.unbounded && counts.rate) estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
+  const bucket = bucketFor(table, sized, counts, worst, { ...context, limits });
   if (bucket) estimate.bucket = bucket;
   return estimate;
 }
@@ -330,6 +331,17 @@ export function timeBucketOf(table: TableModel): { column: string; widthSeconds:
 // ---------------------------------------------------------------------------------------------
 // Limits over time
 
+/** A limit that is not a positive number (a broken config) holds nothing back rather than everything. */
+function usableLimits(limits: ReviewConfig["limits"]): ReviewConfig["limits"] {
+  const usable = (value: number) => (Number.isFinite(value) && value > 0 ? value : Infinity);
+  return {
+    partitionValues: usable(limits.partitionValues),
+    partitionBytes: usable(limits.partitionBytes),
+    partitionsPerQuery: limits.partitionsPerQuery,
+    rowsPerPartition: usable(limits.rowsPerPartition),
+  };
+}
+
 /** Values each row adds, counting a non-frozen collection's elements when that is more. */
 function valuesPerRow(sized: SizedTable): number {
   return Math.max(sized.regularValues, sized.regularCells);
@@ -350,16 +362,16 @@ function fixedBytes(sized: SizedTable): number {
 function crossingTimes(sized: SizedTable, rate: number, startRows: number, limits: ReviewConfig["limits"]): NonNullable<PartitionEstimate["crossesLimitsAfter"]> {
   const crossings: NonNullable<PartitionEstimate["crossesLimitsAfter"]> = {};
   const perRowValues = valuesPerRow(sized);
-  if (perRowValues > 0) {
+  if (perRowValues > 0 && Number.isFinite(limits.partitionValues)) {
     const rowsAtLimit = (limits.partitionValues - fixedValues(sized)) / perRowValues;
     crossings.values = formatAfter((rowsAtLimit - startRows) / rate);
   }
   const perRowBytes = bytesPerRow(sized);
-  if (perRowBytes > 0) {
+  if (perRowBytes > 0 && Number.isFinite(limits.partitionBytes)) {
     const rowsAtLimit = (limits.partitionBytes - fixedBytes(sized)) / perRowBytes;
     crossings.bytes = formatAfter((rowsAtLimit - startRows) / rate);
   }
-  crossings.rows = formatAfter((limits.rowsPerPartition - startRows) / rate);
+  if (Number.isFinite(limits.rowsPerPartition)) crossings.rows = formatAfter((limits.rowsPerPartition - startRows) / rate);
   return crossings;
 }
 

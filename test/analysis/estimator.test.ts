@@ -496,3 +496,23 @@ describe("estimateTables", () => {
     expect([...estimates.values()].every((e) => e.worst.rows > 0)).toBe(true);
   });
 });
+
+describe("bad figures", () => {
+  it("treats a limit that is not a positive number as no limit", () => {
+    const broken = { ...limits, partitionValues: 0, rowsPerPartition: Number.NaN };
+    const result = estimatePartition(
+      table({ name: "e", columns: { id: "uuid", at: "timestamp", v: "int" }, partitionKey: ["id"], clustering: ["at"] }),
+      volume({ growthPerSecond: 1 }),
+      { version: "5.0", limits: broken, queries: [] },
+    );
+    // (100 MB − 16 B key) ÷ 20 B a row at 1 row/s: 5,000,000 s.
+    expect(result.crossesLimitsAfter).toEqual({ bytes: "after 57 days" });
+    expect(result.bucket?.width).toBe("1 month");
+  });
+
+  it("ignores growth and rows that are not positive numbers", () => {
+    const spec: TableSpec = { name: "e", columns: { id: "uuid", at: "timestamp", v: "int" }, partitionKey: ["id"], clustering: ["at"] };
+    expect(estimate(spec, volume({ growthPerSecond: -3 })).basis).toBe("type-default");
+    expect(estimate(spec, volume({ growthPerSecond: Number.NaN, rows: Number.POSITIVE_INFINITY })).basis).toBe("type-default");
+  });
+});
