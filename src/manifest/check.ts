@@ -1,0 +1,107 @@
+// Checks the manifest's names against the schema model: tables under `tables:`, their columns,
+// and the columns of abstract queries. A name that matches nothing is almost always a typo, and
+// a typo here silently changes every estimate and match, so each is a `manifest-invalid` error
+// at the name, with the closest existing names. Queries written in CQL are the planner's concern.
+import type { Finding, SourceLocation } from "../findings.js";
+import type { SchemaModel, TableModel } from "../schema/model.js";
+import { findColumn, findTable, formatColumnType, isCollection } from "../schema/resolve.js";
+import { didYouMean } from "./did-you-mean.js";
+import { MANIFEST_RULE } from "./load.js";
+import type { AbstractQuery, Manifest, TableVolume } from "./types.js";
+
+export interface ManifestCheckOptions {
+  /** the keyspace of unqualified names; defaults to the manifest's `keyspace` */
+  keyspace?: string;
+}
+
+export function checkManifestAgainstSchema(manifest: Manifest, schema: SchemaModel, options: ManifestCheckOptions = {}): Finding[] {
+  // Without any table (no schema file found, or none parsed) every name would be "unknown":
+  // one finding per name would bury the real problem, which other stages report.
+  if (schema.tables.size === 0) return [];
+  const keyspace = options.keyspace ?? manifest.keyspace;
+  const findings: Finding[] = [];
+  const report = (location: SourceLocation, message: string, entity: string): void => {
+    findings.push({ rule: MANIFEST_RULE, severity: "error", location, message, fingerprint: `${MANIFEST_RULE}:${location.file}#${entity}` });
+  };
+
+  for (const volume of manifest.tables) {
+    const table = findTable(schema, volume.name, keyspace);
+    if (!table) {
+      report(volume.location, `tables.${volume.name}: ${unknownTableReason(volume.name, schema, keyspace)}`, `tables.${volume.name}:unknown-table`);
+      continue;
+    }
+    checkColumnSizes(volume, table, report);
+  }
+
+  const scope = tablesInScope(schema, keyspace);
+  const known = new Set(scope.tables.flatMap((t) => t.columns.map((c) => c.name)));
+  for (const query of manifest.queries) {
+    if (query.form !== "abstract") continue;
+    for (const { column, location, part } of abstractColumns(query)) {
+      if (known.has(column)) continue;
+      report(
+        location,
+        `${query.id}.${part}.${column}: no table${scope.label} has a column "${column}"${didYouMean(column, known)}`,
+        `query:${query.id}.${part}.${column}:unknown-column`,
+      );
+    }
+  }
+  return findings;
+}
+
+type Report = (location: SourceLocation, message: string, entity: string) => void;
+
+function checkColumnSizes(volume: TableVolume, table: TableModel, report: Report): void {
+  for (const [name, size] of Object.entries(volume.columns)) {
+    const location = volume.columnLocations?.[name] ?? volume.location;
+    const path = `tables.${volume.name}.columns.${name}`;
+    const column = findColumn(table, name);
+    if (!column) {
+      report(
+        location,
+        `${path}: table ${table.qualifiedName} has no column "${name}"${didYouMean(name, table.columns.map((c) => c.name))}`,
+        `${path}:unknown-column`,
+      );
+      continue;
+    }
+    const type = formatColumnType(column.type);
+    if (size.kind === "collection" && !isCollection(column.type)) {
+      report(location, `${path}: ${column.name} is ${type}, not a list, set or map; give its size in bytes (${column.name}: 60)`, `${path}:not-a-collection`);
+    } else if (size.kind === "collection" && size.keyBytes !== undefined && column.type.kind !== "map") {
+      report(location, `${path}: ${column.name} is ${type}; key_bytes and value_bytes are for maps, write { items, bytes }`, `${path}:not-a-map`);
+    }
+  }
+}
+
+function unknownTableReason(written: string, schema: SchemaModel, keyspace: string | undefined): string {
+  const qualified = written.includes(".");
+  const tables = [...schema.tables.values()];
+  const bareName = written.toLowerCase();
+  if (!qualified) {
+    const holders = tables.filter((t) => t.name === written || t.name === bareName).map((t) => t.keyspace);
+    if (holders.length > 1) {
+      return `a table "${written}" exists in keyspaces ${holders.join(" and ")}; write it as ${holders[0]}.${written} or set keyspace:`;
+    }
+  }
+  const candidates = qualified ? tables.map((t) => t.qualifiedName) : tables.filter((t) => keyspace === undefined || t.keyspace === keyspace).map((t) => t.name);
+  const where = qualified ? "the schema" : keyspace !== undefined ? `keyspace ${keyspace}` : "the schema";
+  return `no table "${written}" in ${where}${didYouMean(written, candidates)}`;
+}
+
+function tablesInScope(schema: SchemaModel, keyspace: string | undefined): { tables: TableModel[]; label: string } {
+  const all = [...schema.tables.values()];
+  if (keyspace !== undefined) {
+    const inKeyspace = all.filter((t) => t.keyspace === keyspace);
+    // A keyspace the schema does not declare is a problem of its own; look everywhere instead.
+    if (inKeyspace.length > 0) return { tables: inKeyspace, label: ` in keyspace ${keyspace}` };
+  }
+  return { tables: all, label: "" };
+}
+
+function abstractColumns(query: AbstractQuery): { column: string; location: SourceLocation; part: string }[] {
+  return [
+    ...query.select.map((column, k) => ({ column, location: query.selectLocations?.[k] ?? query.location, part: "select" })),
+    ...query.where.map((w) => ({ column: w.column, location: w.location, part: "where" })),
+    ...query.orderBy.map((o) => ({ column: o.column, location: o.location ?? query.location, part: "order_by" })),
+  ];
+}
