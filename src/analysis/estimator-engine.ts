@@ -26,6 +26,23 @@ export function partitionDeletionBytes(version: CassandraVersion): number {
   return version === "5.0" ? 1 : 12;
 }
 
+/** A label for the engine-aware figures: which layout they model and what they assume. */
+export function describeEngineEstimate(table: EngineTable, version: CassandraVersion): string {
+  const assume = ENGINE_ASSUMPTIONS;
+  const parts = [
+    `engine-aware estimate for Cassandra ${version}: uncompressed Data.db bytes of one fully compacted sstable`,
+    `partition deletion ${partitionDeletionBytes(version)} B`,
+    table.writtenBy === "insert"
+      ? `rows written by INSERT (a ${assume.timestampDeltaBytes}-byte row timestamp delta the cells share)`
+      : `rows written by UPDATE (a ${assume.timestampDeltaBytes}-byte timestamp delta on every cell)`,
+  ];
+  if (table.expiring) parts.push(`TTL fields ${assume.ttlDeltaBytes + assume.localDeletionTimeDeltaBytes} B a row`);
+  if (table.regular.some((c) => c.engine.kind === "complex") && table.writtenBy === "insert") {
+    parts.push(`a ${assume.timestampDeltaBytes + assume.localDeletionTimeDeltaBytes}-byte complex deletion before each non-frozen collection`);
+  }
+  return parts.join("; ");
+}
+
 export interface EngineTable {
   partitionKey: SizedValue[];
   clustering: SizedValue[];

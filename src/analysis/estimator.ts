@@ -11,7 +11,7 @@ import type { SelectStatement } from "../cql/ast.js";
 import type { ColumnSize, Manifest, TableVolume } from "../manifest/types.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
 import { suggestBucket, suggestShardsWithoutRate, type BucketRead } from "./buckets.js";
-import { enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
+import { describeEngineEstimate, enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
 import { sizeValue, type SizedValue } from "./type-sizes.js";
 import type { BucketSuggestion, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis } from "./types.js";
@@ -109,6 +109,7 @@ export function estimatePartition(table: TableModel, volume: TableVolume | undef
     unbounded: counts.unbounded,
     flags,
     defaultedColumns: sized.defaultedColumns,
+    engineNote: describeEngineEstimate(engineTable, context.version),
   };
   if (counts.unbounded && counts.rate) estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
   const bucket = bucketFor(table, sized, counts, worst, { ...context, limits });

@@ -305,17 +305,16 @@ function sizeMultiCellCollection(type: Extract<ColumnType, { kind: "list" | "set
 }
 
 function sizeMultiCellUserType(type: Extract<ColumnType, { kind: "udt" }>, size?: ColumnSize): SizedValue {
-  const fields = type.fields.map((f) => measure(f.type));
-  let scale: ((m: Measured) => Measured) | undefined;
+  const variableField = type.fields.map((f) => fixedClassic(f.type) === null);
+  let sized = type.fields.map((f) => measure(f.type));
   const given = totalBytes(size);
   if (given !== undefined) {
     // Spread the stated total over the variable-width fields; fixed-width fields keep their size.
-    const variable = type.fields.filter((f) => fixedClassic(f.type) === null).length;
-    const fixedTotal = fields.reduce((sum, m, i) => sum + 4 + (fixedClassic(type.fields[i]!.type) === null ? 0 : m.classic), 0);
-    const share = variable > 0 ? Math.max(0, (given - fixedTotal) / variable) : 0;
-    scale = (m) => variableLength(share, false);
+    const variableCount = variableField.filter(Boolean).length;
+    const fixedTotal = sized.reduce((sum, m, i) => sum + 4 + (variableField[i] ? 0 : m.classic), 0);
+    const share = variableCount > 0 ? Math.max(0, (given - fixedTotal) / variableCount) : 0;
+    sized = sized.map((m, i) => (variableField[i] ? variableLength(share, false) : m));
   }
-  const sized = fields.map((m, i) => (scale && fixedClassic(type.fields[i]!.type) === null ? scale(m) : m));
   const classicBytes = given ?? sized.reduce((sum, m) => sum + 4 + m.classic, 0);
   // A field's cell path is its position as a 2-byte short, length-prefixed.
   const pathBytes = vintSize(2) + 2;

@@ -110,4 +110,6 @@ export interface PartitionEstimate {
   flags: ("counter" | "key-only" | "static-only")[];
   /** which column sizes were defaults rather than manifest figures */
   defaultedColumns: string[];
+  /** what the engine-aware bytes assume (version, storage layout, timestamp widths), to label them */
+  engineNote?: string;
 }

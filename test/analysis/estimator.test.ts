@@ -185,6 +185,17 @@ describe("engine-aware estimate (partition-sizing.md §6)", () => {
     expect(engineBytes(followers, volume({ rows: 1_000 }))).toEqual([26_031, 26_020]);
   });
 
+  it("labels the engine-aware figures with what they assume", () => {
+    expect(estimate(pageViews, volume({ rows: 365 }), { version: "4.0" }).engineNote).toBe(
+      "engine-aware estimate for Cassandra 4.0: uncompressed Data.db bytes of one fully compacted sstable; partition deletion 12 B; " +
+        "rows written by UPDATE (a 6-byte timestamp delta on every cell)",
+    );
+    const hotelsNote = estimate(hotels, volume({})).engineNote;
+    expect(hotelsNote).toContain("partition deletion 1 B");
+    expect(hotelsNote).toContain("6-byte row timestamp delta");
+    expect(hotelsNote).toContain("11-byte complex deletion");
+  });
+
   it("uses the same layout for 3.11, 4.0 and 4.1", () => {
     const vol = volume({ rows: 100, columns: { hotel_id: 5 } });
     const sizes = (["3.11", "4.0", "4.1"] as const).map((version) => estimate(hotelByNight, vol, { version }).worst.engineBytes);

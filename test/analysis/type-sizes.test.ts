@@ -168,6 +168,14 @@ describe("engine encodings (partition-sizing.md §6)", () => {
     expect(value.engine.cells[0]).toEqual({ count: 1, pathBytes: 3, valueBytes: 1 + DEFAULT_SIZES.text });
   });
 
+  it("spreads a stated UDT total over its variable-width fields", () => {
+    const value = sizeValue(columnType("address", address), { kind: "bytes", bytes: 85 });
+    expect(value.classicBytes).toBe(85);
+    if (value.engine.kind !== "complex") throw new Error("expected a complex column");
+    // (85 − 5 × 4) ÷ 5 = 13 bytes a field, written with a 1-byte length.
+    expect(value.engine.cells.map((c) => c.valueBytes)).toEqual([14, 14, 14, 14, 14]);
+  });
+
   it("length-prefixes frozen collections and UDTs as one value", () => {
     expect(simpleEngineBytes("frozen<set<int>>")).toBe(1 + 4 + DEFAULT_SIZES.collectionItems * 8);
     expect(sizeValue(columnType("frozen<address>", address), { kind: "bytes", bytes: 85 }).engine).toEqual({ kind: "simple", valueBytes: 86 });
