@@ -45,6 +45,7 @@ export async function completeCheckRun(
   checkRunId: number,
   review: Review,
   core: Pick<ReviewCore, "renderCheckSummary" | "ruleDocUrl">,
+  options: CheckRunOptions = {},
 ): Promise<Conclusion> {
   const conclusion = conclusionOf(review);
   const output = {
@@ -76,7 +77,7 @@ export async function completeCheckRun(
     status: "completed",
     conclusion,
     output: { ...output, ...(last.length > 0 ? { annotations: last } : {}) },
-    actions: RERUN_BUTTON,
+    ...buttons(options),
   });
   return conclusion;
 }
@@ -88,6 +89,7 @@ export async function failCheckRun(
   checkRunId: number,
   problem: string,
   correlationId: string,
+  options: CheckRunOptions = {},
 ): Promise<void> {
   await github.rest.checks.update({
     owner: pr.owner,
@@ -102,11 +104,20 @@ export async function failCheckRun(
         "",
         `> ${clip(problem.replace(/\s+/g, " "), 2000)}`,
         "",
-        `Press **Re-run cql-review** to try again. If it keeps failing, report correlation id \`${correlationId}\`.`,
+        `${options.rerunButton === false ? "Re-run the workflow" : "Press **Re-run cql-review**"} to try again. If it keeps failing, report correlation id \`${correlationId}\`.`,
       ].join("\n"),
     },
-    actions: RERUN_BUTTON,
+    ...buttons(options),
   });
+}
+
+export interface CheckRunOptions {
+  /** the Re-run button reaches only a GitHub App's webhook; the Action leaves it out */
+  rerunButton?: boolean;
+}
+
+function buttons(options: CheckRunOptions) {
+  return options.rerunButton === false ? {} : { actions: RERUN_BUTTON };
 }
 
 function titleOf(review: Review, conclusion: Conclusion): string {

@@ -3,7 +3,7 @@
 // listFiles, getTree, one GraphQL read, createReview, check update.
 import { compareFindings, SEVERITY_ORDER, type Finding } from "../findings.js";
 import type { Review } from "../review.js";
-import { completeCheckRun, failCheckRun, startCheckRun, type Conclusion } from "./check-run.js";
+import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
 import { collectPullRequest } from "./collect.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 import { minimizeResolvedComments, planComments, postReview, statusOf } from "./review-comments.js";
@@ -12,6 +12,7 @@ export interface ReviewDeps {
   github: GitHubPort;
   log: Log;
   core: ReviewCore;
+  checkRun?: CheckRunOptions;
 }
 
 export type ReviewOutcome =
@@ -48,7 +49,7 @@ export async function reviewPullRequest(
       // Collapsing old comments is cosmetic; the review itself must still complete.
       log.warn({ err: error, pullRequest: pr.number }, "Could not minimize resolved comments");
     }
-    const conclusion = await completeCheckRun(github, pr, checkRunId, review, core);
+    const conclusion = await completeCheckRun(github, pr, checkRunId, review, core, deps.checkRun);
     log.info(
       {
         pullRequest: pr.number,
@@ -65,7 +66,7 @@ export async function reviewPullRequest(
     const problem = describeError(error);
     log.error({ err: error, pullRequest: pr.number, correlationId }, "Review failed");
     try {
-      await failCheckRun(github, pr, checkRunId, problem, correlationId);
+      await failCheckRun(github, pr, checkRunId, problem, correlationId, deps.checkRun);
     } catch (reportError) {
       log.error({ err: reportError, correlationId }, "Could not report the failure in the check run");
     }

@@ -1,0 +1,76 @@
+// Runtime configuration: the production secret check, rate-limit retries, GitHub Enterprise Server.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import nock from "nock";
+import { createProbot } from "probot";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/github/create-app.js";
+import { retryRateLimit } from "../../src/github/octokit.js";
+import { checkServerEnvironment, effectiveEnvironment } from "../../src/github/server-environment.js";
+import { fakeCore } from "./helpers/fake-core.js";
+import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
+import { Capture, nockInstallationToken, nockReviewOf } from "./helpers/github-mock.js";
+import { APP_ID, pullRequestEvent } from "./helpers/payloads.js";
+import { capturingLogger, PRIVATE_KEY, TestOctokit } from "./helpers/probot.js";
+
+afterEach(() => nock.cleanAll());
+
+describe("server environment", () => {
+  it("refuses to start in production without WEBHOOK_SECRET", () => {
+    expect(() => checkServerEnvironment({ NODE_ENV: "production" })).toThrow(/WEBHOOK_SECRET is not set/);
+    expect(() => checkServerEnvironment({ NODE_ENV: "production", WEBHOOK_SECRET: "s3cret" })).not.toThrow();
+    expect(() => checkServerEnvironment({ NODE_ENV: "development" })).not.toThrow();
+  });
+
+  it("sees the secret in .env the way Probot does", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cql-review-env-"));
+    expect(effectiveEnvironment(dir, { NODE_ENV: "production" })).toEqual({ NODE_ENV: "production" });
+    writeFileSync(join(dir, ".env"), "WEBHOOK_SECRET=from-dotenv\nAPP_ID=12\n");
+    const env = effectiveEnvironment(dir, { NODE_ENV: "production" });
+    expect(env.WEBHOOK_SECRET).toBe("from-dotenv");
+    expect(() => checkServerEnvironment(env)).not.toThrow();
+  });
+});
+
+describe("rate limits", () => {
+  const warnings: string[] = [];
+  const octokit = { log: { warn: (message: string) => void warnings.push(message) } };
+  const request = { method: "POST", url: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews" };
+
+  it("retries a secondary rate limit twice with GitHub's wait, then gives up", () => {
+    const handler = retryRateLimit("Secondary rate limit");
+    expect([0, 1, 2].map((retryCount) => handler(30, request, octokit, retryCount))).toEqual([true, true, false]);
+    expect(handler(600, request, octokit, 0)).toBe(false);
+    expect(warnings[0]).toBe(
+      "Secondary rate limit hit by POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews; retrying in 30 s (retry 1 of 2)",
+    );
+  });
+});
+
+describe("GitHub Enterprise Server", () => {
+  it("a delivery is reviewed through GHE_HOST's REST and GraphQL endpoints", async () => {
+    const capture = new Capture("https://ghe.example.com", "/api/v3", "/api/graphql");
+    nockInstallationToken(capture);
+    const base = { "schema/000_keyspace.cql": fixture("keyspace.cql") };
+    nockReviewOf(capture, { base, head: { ...base, "schema/020_readings.cql": fixture("readings-unbucketed.cql") } });
+    const probot = createProbot({
+      env: { APP_ID: String(APP_ID), PRIVATE_KEY, WEBHOOK_SECRET: "s3cret", GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "https" },
+      overrides: { Octokit: TestOctokit, log: capturingLogger() },
+    });
+    await probot.load(createApp({ core: fakeCore(unbucketedTimeSeries), appId: APP_ID }));
+
+    await probot.receive(pullRequestEvent("opened"));
+
+    expect(nock.pendingMocks()).toEqual([]);
+    expect(capture.api.map((r) => r.method + " " + r.path.split("?")[0]!.replace(/[0-9a-f]{40}/, "<sha>"))).toEqual([
+      "POST /repos/acme-data/iot-models/check-runs",
+      "GET /repos/acme-data/iot-models/pulls/17/files",
+      "GET /repos/acme-data/iot-models/git/trees/<sha>",
+      "POST /api/graphql",
+      "POST /repos/acme-data/iot-models/pulls/17/reviews",
+      "PATCH /repos/acme-data/iot-models/check-runs/9001",
+    ]);
+    capture.assertAllValid();
+  });
+});
