@@ -3,6 +3,7 @@
 // support for code scanning" and "SARIF results exceed limits" docs: one run, rules with short
 // and full descriptions, results with a rule, a level, a message, one physical location with a
 // 1-based region, and partialFingerprints so alerts survive unrelated edits.
+import { rules as ruleCatalogue } from "../../rules/index.js";
 import { compareFindings, SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import type { RuleMeta } from "../rule-engine/types.js";
@@ -20,8 +21,9 @@ export const SARIF_FINGERPRINT_KEY = "cqlReviewFingerprint/v1";
 export interface SarifOptions {
   /** the cql-review version (package.json) */
   toolVersion: string;
-  /** rule metadata, by default the rule catalogue; ids found only in findings get no descriptor */
-  rules: readonly RuleMeta[];
+  /** rule metadata; the rule catalogue (rules/index.ts) by default. A finding whose rule has no
+   * metadata still gets its result, with `ruleId` and no `ruleIndex`. */
+  rules?: readonly RuleMeta[];
   /** results per run; GitHub's limit by default */
   maxResults?: number;
 }
@@ -131,7 +133,8 @@ function result(finding: Finding, ruleIndex: number | undefined) {
 
 /** The SARIF log object (see renderSarif for the text). */
 export function buildSarif(review: Review, options: SarifOptions) {
-  const descriptors = [...options.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(ruleDescriptor);
+  const metadata = options.rules ?? ruleCatalogue.map((rule) => rule.meta);
+  const descriptors = [...metadata].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(ruleDescriptor);
   const indexById = new Map(descriptors.map((descriptor, index) => [descriptor.id, index]));
   // Past the limit, keep the most severe: GitHub would otherwise reject the whole file.
   const ordered = [...review.findings].sort(
