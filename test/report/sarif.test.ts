@@ -175,7 +175,7 @@ describe("renderSarif", () => {
     const log = buildSarif(reviewOf({ tables: [], queries: [], estimates: [], findings }), { toolVersion: "0.1.0", rules: RULES, maxResults: 2 });
     const run = log.runs[0];
     expect(run.results.map((result: Json) => result.message.text)).toEqual(["info 0", "the error"]);
-    expect(run.invocations[0].toolExecutionNotifications[0].message.text).toMatch(/^2 more results not shown: code scanning accepts 25,000 per run/);
+    expect((run.invocations[0] as Json).toolExecutionNotifications[0].message.text).toMatch(/^2 more results not shown: code scanning accepts 25,000 per run/);
     expect(githubProblems(log)).toEqual([]);
   });
 
