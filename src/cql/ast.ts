@@ -590,7 +590,25 @@ export interface BatchStatement extends StatementBase {
 
 export type DmlStatement = SelectStatement | InsertStatement | UpdateStatement | DeleteStatement | BatchStatement;
 
+/**
+ * `COMMENT ON … IS '…'` and `SECURITY LABEL [FOR provider] ON … IS '…'` (Cassandra trunk, after 5.0):
+ * descriptions attached to schema objects, kept so the schema can show them; not analysed further.
+ */
+export interface SchemaDescriptionStatement extends StatementBase {
+  kind: "comment-on" | "security-label";
+  target: "keyspace" | "table" | "column" | "type" | "field";
+  /** the keyspace (as `name.name`), table or type described */
+  name: QualifiedName;
+  /** the column (`column` target) or field (`field` target) */
+  member?: Identifier;
+  /** the comment or label text; null for `IS NULL`, which removes it */
+  value: string | null;
+  /** `SECURITY LABEL FOR provider` */
+  provider?: Identifier;
+}
+
 export type Statement =
+  | SchemaDescriptionStatement
   | CreateKeyspaceStatement
   | AlterKeyspaceStatement
   | UseStatement

@@ -1,0 +1,73 @@
+// The statement dispatcher (Parser.g `cqlStatement`).
+import * as T from "../tokens.js";
+import { defineRule, type Grammar } from "./api.js";
+import { permissionAhead } from "./lookahead.js";
+
+/** The statement productions, in the order the dispatcher tries them. */
+export const STATEMENT_RULES = [
+  "selectStatement",
+  "insertStatement",
+  "updateStatement",
+  "batchStatement",
+  "deleteStatement",
+  "useStatement",
+  "truncateStatement",
+  "createKeyspaceStatement",
+  "createTableStatement",
+  "createIndexStatement",
+  "dropKeyspaceStatement",
+  "dropTableStatement",
+  "dropIndexStatement",
+  "alterTableStatement",
+  "alterKeyspaceStatement",
+  "grantPermissionsStatement",
+  "revokePermissionsStatement",
+  "listPermissionsStatement",
+  "createUserStatement",
+  "alterUserStatement",
+  "dropUserStatement",
+  "listUsersStatement",
+  "createTriggerStatement",
+  "dropTriggerStatement",
+  "createTypeStatement",
+  "alterTypeStatement",
+  "dropTypeStatement",
+  "createFunctionStatement",
+  "dropFunctionStatement",
+  "createAggregateStatement",
+  "dropAggregateStatement",
+  "createRoleStatement",
+  "alterRoleStatement",
+  "dropRoleStatement",
+  "listRolesStatement",
+  "grantRoleStatement",
+  "revokeRoleStatement",
+  "createMaterializedViewStatement",
+  "dropMaterializedViewStatement",
+  "alterMaterializedViewStatement",
+  "describeStatement",
+  "addIdentityStatement",
+  "dropIdentityStatement",
+  "listSuperUsersStatement",
+  "commentOnStatement",
+  "securityLabelStatement",
+] as const;
+
+export function defineStatementRules(grammar: Grammar): void {
+  const { $, rules } = grammar;
+
+  defineRule(grammar, "cqlStatement", () => {
+    $.OR({
+      // GRANT/REVOKE/LIST of permissions versus of roles are told apart by permissionAhead.
+      IGNORE_AMBIGUITIES: true,
+      DEF: STATEMENT_RULES.map((name) => {
+        const rule = () => rules[name]!;
+        if (name === "grantPermissionsStatement" || name === "revokePermissionsStatement") {
+          return { GATE: () => permissionAhead($, 2), ALT: () => $.SUBRULE(rule()) };
+        }
+        return { ALT: () => $.SUBRULE(rule()) };
+      }),
+    });
+    $.OPTION(() => $.CONSUME(T.Semicolon));
+  });
+}

@@ -1,0 +1,250 @@
+// The CQL front-end's facade: `parseCql(text)` never throws and always terminates.
+//
+// A file is lexed once, then cut into statements (split.ts) and each statement is parsed on its
+// own, so one broken statement costs only itself:
+// - a syntax error becomes a `cql-syntax-error` diagnostic saying what was expected and what was
+//   found; parsing resumes at the next statement (after the `;`, or earlier at a line that clearly
+//   starts a statement, e.g. after a stray `#` line);
+// - a statement with a syntax error is left out of `statements`, unless error recovery repaired it
+//   completely by inserting or skipping a single punctuation token (a missing `)` or `,`): then it
+//   is kept, and every repair is still reported;
+// - a missing `;` between two statements is reported, and both statements are kept;
+// - cqlsh commands and vendor statements get a `cql-unsupported-statement` info and are skipped.
+import type { CstNode, IRecognitionException, IToken } from "chevrotain";
+import { EOF } from "chevrotain";
+import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
+import { describeFound } from "./errors.js";
+import { isToken } from "./grammar/lookahead.js";
+import { endOf, lexCql, tokenRange } from "./lexer.js";
+import { parseStatementTokens } from "./parser.js";
+import { cqlshCommandAt, looksLikeStatementStart, statementEnd, vendorStatementAt } from "./split.js";
+import { AstSyntaxError, statementFromCst, type AstContext } from "./to-ast.js";
+import { IncompleteTreeError } from "./cst.js";
+import * as T from "./tokens.js";
+
+export type { ParseResult } from "./ast.js";
+export { formatTerm, formatType, isReservedKeyword, quoteName } from "./print.js";
+
+const FILE_START: SourceRange = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+
+export function parseCql(text: string): ParseResult {
+  const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
+  try {
+    const lexed = lexCql(text);
+    result.comments = lexed.comments;
+    parseTokens(lexed.tokens, text, result);
+  } catch (error) {
+    result.diagnostics.push({
+      code: "cql-syntax-error",
+      severity: "error",
+      message: `cql-review could not parse this file (internal error: ${error instanceof Error ? error.message : String(error)})`,
+      range: FILE_START,
+    });
+  }
+  return result;
+}
+
+function parseTokens(tokens: IToken[], text: string, result: ParseResult): void {
+  let index = 0;
+  while (index < tokens.length) {
+    const next = parseOne(tokens, index, text, result);
+    // Every step consumes at least one token, so the loop ends on any input.
+    index = Math.max(next, index + 1);
+  }
+}
+
+/** Handles the statement that starts at `index`; returns where the next one starts. */
+function parseOne(tokens: IToken[], index: number, text: string, result: ParseResult): number {
+  const first = tokens[index]!;
+  if (first.tokenType === T.Semicolon) return index + 1;
+
+  const command = cqlshCommandAt(tokens, index);
+  if (command) {
+    result.diagnostics.push(info(`cqlsh command ${command.name} is not CQL; cql-review skips it`, tokens, index, command.end));
+    return command.end;
+  }
+  const vendor = vendorStatementAt(tokens, index);
+  if (vendor) {
+    result.diagnostics.push(
+      info(`${vendor.what} is a ${vendor.vendor} statement, not Apache Cassandra CQL; cql-review skips it`, tokens, index, vendor.end),
+    );
+    return vendor.end;
+  }
+
+  const end = statementEnd(tokens, index);
+  const slice = tokens.slice(index, end);
+  const parse = parseStatementTokens(slice);
+  const context: AstContext = { text, notes: [], parenthesized: new WeakMap() };
+
+  if (parse.errors.length === 0) {
+    addStatement(parse.cst, context, result, slice);
+    return end;
+  }
+
+  // The statement is complete but something follows it before the `;`.
+  const [firstError] = parse.errors;
+  if (parse.errors.length === 1 && firstError!.name === "NotAllInputParsedException") {
+    const redundant = slice.indexOf(firstError!.token);
+    const statement = addStatement(parse.cst, context, result, slice, redundant >= 0);
+    if (redundant > 0 && looksLikeStatementStart(slice, redundant) && statement) {
+      result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(slice[redundant]!)}: ${firstError!.message}`, tokenRange(slice[redundant]!)));
+      return index + redundant;
+    }
+    if (statement) result.statements.pop();
+    const found = slice[redundant] ?? slice.at(-1)!;
+    const message =
+      statement?.kind === "insert" && found.tokenType === T.Comma
+        ? `INSERT inserts one row; a second VALUES tuple is not CQL: ${firstError!.message}`
+        : firstError!.message;
+    result.diagnostics.push(syntaxError(withHint(message, slice, redundant), tokenRange(found)));
+    return resumeAfter(slice, redundant, index, end);
+  }
+
+  const errorTokens = focusOf(parse.errors, parse.focusTokens, slice);
+  if (isFullyRecovered(parse.errors, parse.cst)) {
+    const statement = addStatement(parse.cst, context, result, slice, true);
+    if (statement) {
+      parse.errors.forEach((error, i) => result.diagnostics.push(syntaxError(withHint(error.message, slice, errorTokens[i]!), rangeAt(slice, errorTokens[i]!))));
+      return end;
+    }
+  }
+  const at = errorTokens[0]!;
+  result.diagnostics.push(syntaxError(withHint(firstError!.message, slice, at), rangeAt(slice, at)));
+  return resumeAfter(slice, at, index, end);
+}
+
+function addStatement(
+  cst: CstNode,
+  context: AstContext,
+  result: ParseResult,
+  slice: IToken[],
+  recovered = false,
+): Statement | undefined {
+  try {
+    const statement = statementFromCst(cst, context);
+    result.statements.push(statement);
+    result.diagnostics.push(...context.notes);
+    return statement;
+  } catch (error) {
+    if (error instanceof AstSyntaxError) {
+      result.diagnostics.push(syntaxError(error.message, error.range));
+      return undefined;
+    }
+    // A tree that error recovery left incomplete is dropped; its error is already reported.
+    if (recovered && error instanceof IncompleteTreeError) return undefined;
+    result.diagnostics.push(
+      syntaxError(`cql-review could not read this statement (internal error: ${error instanceof Error ? error.message : String(error)})`, rangeOfSlice(slice)),
+    );
+    return undefined;
+  }
+}
+
+/** Only single-token repairs (a `)` inserted, a stray token skipped), and no re-synchronisation. */
+function isFullyRecovered(errors: IRecognitionException[], cst: CstNode): boolean {
+  return errors.every((error) => error.name === "MismatchedTokenException" && (error.resyncedTokens?.length ?? 0) === 0) && !hasRecoveredNode(cst);
+}
+
+function hasRecoveredNode(node: CstNode): boolean {
+  if (node.recoveredNode) return true;
+  for (const children of Object.values(node.children)) {
+    for (const element of children) {
+      if ((element as CstNode).children !== undefined && hasRecoveredNode(element as CstNode)) return true;
+    }
+  }
+  return false;
+}
+
+/** The index in `slice` of the token each error is about (the slice length for end of input). */
+function focusOf(errors: IRecognitionException[], focusTokens: IToken[], slice: IToken[]): number[] {
+  let nextFocus = 0;
+  return errors.map((error) => {
+    let token = error.token;
+    if (error.name === "NoViableAltException" || error.name === "EarlyExitException") token = focusTokens[nextFocus++] ?? token;
+    if (token.tokenType === EOF) return slice.length;
+    const at = slice.indexOf(token);
+    return at >= 0 ? at : slice.length;
+  });
+}
+
+function rangeAt(slice: IToken[], at: number): SourceRange {
+  const token = slice[at];
+  if (token) return tokenRange(token);
+  // End of the statement: point just past its last token.
+  const end = endOf(slice.at(-1)!);
+  return { start: end, end };
+}
+
+function rangeOfSlice(slice: IToken[]): SourceRange {
+  return { start: tokenRange(slice[0]!).start, end: endOf(slice.at(-1)!) };
+}
+
+/** After an error at `at`: the next line that starts a statement within the slice, else its end. */
+function resumeAfter(slice: IToken[], at: number, index: number, end: number): number {
+  for (let i = Math.max(at, 0) + 1; i < slice.length; i++) {
+    if (looksLikeStatementStart(slice, i)) return index + i;
+  }
+  return end;
+}
+
+function syntaxError(message: string, range: SourceRange): ParseDiagnostic {
+  return { code: "cql-syntax-error", severity: "error", message, range };
+}
+
+function info(message: string, tokens: IToken[], index: number, end: number): ParseDiagnostic {
+  let last = Math.max(index, end - 1);
+  if (tokens[last]?.tokenType === T.Semicolon && last > index) last--;
+  return {
+    code: "cql-unsupported-statement",
+    severity: "info",
+    message,
+    range: { start: tokenRange(tokens[index]!).start, end: endOf(tokens[last]!) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What non-CQL text usually is, said before the expected/found part of the message.
+
+function withHint(message: string, slice: IToken[], at: number): string {
+  const hint = hintFor(slice, at);
+  return hint ? `${hint}: ${message}` : message;
+}
+
+function hintFor(slice: IToken[], at: number): string | undefined {
+  const token = slice[at];
+  if (!token) return undefined;
+  const next = slice[at + 1];
+  const image = token.image;
+  if (token.tokenType === T.UnterminatedString) return "unterminated string: this `'` is never closed";
+  if (token.tokenType === T.UnterminatedDollarString) return "unterminated string: this `$$` is never closed";
+  if (token.tokenType === T.UnterminatedQuotedIdentifier) return 'unterminated quoted name: this `"` is never closed';
+  if (token.tokenType === T.UnterminatedBlockComment) return "unterminated comment: this `/*` is never closed by `*/`";
+  const lineStart = at === 0 || (slice[at - 1]!.endLine ?? 0) < (token.startLine ?? 0);
+  if (lineStart && sameTokenRun(slice, at, 7) && [T.Less, T.Equals, T.Greater].includes(token.tokenType as never)) {
+    return "git merge conflict marker";
+  }
+  if (token.tokenType === T.UnknownCharacters) {
+    if (image.startsWith("$") && next?.tokenType === T.LBrace) return "template placeholder `${…}` is not CQL";
+    if (image.startsWith("#")) return "`#` does not start a comment in CQL (use `--` or `//`)";
+    if (image.startsWith("|")) return "this looks like pasted cqlsh output, which is not CQL";
+    return `\`${image}\` is not a CQL character`;
+  }
+  if (token.tokenType === T.LBrace && next?.tokenType === T.LBrace) return "template placeholder `{{…}}` is not CQL";
+  if (token.tokenType === T.Less && next?.tokenType === T.IntegerLiteral && slice[at + 2]?.tokenType === T.Greater) {
+    return "documentation callout `<n>` is not CQL";
+  }
+  if (token.tokenType === T.Minus && sameTokenRun(slice, at, 3)) return "this looks like pasted cqlsh output, which is not CQL";
+  if (isToken(token, T.Name) && next?.tokenType === T.LParen && /^\d+$/.test(slice[at + 2]?.image ?? "") && /^rows?$/i.test(slice[at + 3]?.image ?? "")) {
+    return "this looks like pasted cqlsh output, which is not CQL";
+  }
+  return undefined;
+}
+
+/** `count` adjacent tokens of the same type with no space between (`<<<<<<<`, `-----`). */
+function sameTokenRun(slice: IToken[], at: number, count: number): boolean {
+  const type = slice[at]!.tokenType;
+  for (let i = 1; i < count; i++) {
+    const token = slice[at + i];
+    if (!token || token.tokenType !== type || token.startOffset !== slice[at + i - 1]!.startOffset + 1) return false;
+  }
+  return true;
+}

@@ -1,0 +1,80 @@
+// The CQL parser: one chevrotain CstParser for the process, composed from production modules by
+// language area (grammar/*.ts), with production names taken from Cassandra's Parser.g.
+//
+// Self-analysis (lookahead computation and grammar validation) runs once, when this module loads.
+// The grammar stays LL(k) with k ≤ 4; the few decisions LL(k) cannot make use bounded hand-written
+// lookahead (grammar/lookahead.ts), never backtracking.
+import { CstParser, type CstNode, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import { CqlErrorMessageProvider } from "./errors.js";
+import { defineAccessControlRules } from "./grammar/access-control.js";
+import type { Grammar, GrammarDsl, Rules } from "./grammar/api.js";
+import { defineDescribeRules } from "./grammar/describe.js";
+import { defineDmlRules } from "./grammar/dml.js";
+import { defineFunctionRules } from "./grammar/functions.js";
+import { defineIdentifierRules } from "./grammar/identifiers.js";
+import { defineIndexRules } from "./grammar/indexes.js";
+import { defineKeyspaceRules } from "./grammar/keyspaces.js";
+import { defineSelectRules } from "./grammar/select.js";
+import { defineStatementRules } from "./grammar/statements.js";
+import { defineTableRules } from "./grammar/tables.js";
+import { defineTermRules } from "./grammar/terms.js";
+import { defineTypeRules } from "./grammar/types.js";
+import { defineUserTypeRules } from "./grammar/user-types.js";
+import { defineViewRules } from "./grammar/views.js";
+import * as T from "./tokens.js";
+
+/** Tokens recovery may invent: closing punctuation and separators, never a name or a value. */
+const INSERTABLE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.Greater, T.Comma]);
+
+class CqlParser extends CstParser {
+  readonly rules: Rules = {};
+  readonly messages: CqlErrorMessageProvider;
+
+  constructor() {
+    const messages = new CqlErrorMessageProvider();
+    super(T.parserVocabulary, {
+      recoveryEnabled: true,
+      nodeLocationTracking: "full",
+      maxLookahead: 4,
+      errorMessageProvider: messages,
+    });
+    this.messages = messages;
+    const grammar: Grammar = { $: this as unknown as GrammarDsl, rules: this.rules };
+    defineIdentifierRules(grammar);
+    defineTypeRules(grammar);
+    defineTermRules(grammar);
+    defineKeyspaceRules(grammar);
+    defineTableRules(grammar);
+    defineUserTypeRules(grammar);
+    defineIndexRules(grammar);
+    defineViewRules(grammar);
+    defineFunctionRules(grammar);
+    defineAccessControlRules(grammar);
+    defineDmlRules(grammar);
+    defineSelectRules(grammar);
+    defineDescribeRules(grammar);
+    defineStatementRules(grammar);
+    this.performSelfAnalysis();
+  }
+
+  override canTokenTypeBeInsertedInRecovery(tokenType: TokenType): boolean {
+    return INSERTABLE.has(tokenType);
+  }
+}
+
+const parser = new CqlParser();
+
+export interface StatementParse {
+  cst: CstNode;
+  errors: IRecognitionException[];
+  /** for NoViableAlt / EarlyExit errors, in order: the token the error is about */
+  focusTokens: IToken[];
+}
+
+/** Parses one statement (optionally followed by `;`) from `tokens`. */
+export function parseStatementTokens(tokens: IToken[]): StatementParse {
+  parser.messages.focusTokens.length = 0;
+  parser.input = tokens;
+  const cst = parser.rules.cqlStatement!.call(parser);
+  return { cst, errors: parser.errors, focusTokens: [...parser.messages.focusTokens] };
+}

@@ -1,0 +1,197 @@
+// Where statements start and end in a token stream, before any parsing: `;` at top level (strings,
+// `$$` bodies and comments are single tokens, so their `;` never count), BEGIN BATCH … APPLY BATCH,
+// cqlsh shell commands that end at the line break, vendor statements, and the line-initial
+// keywords that begin a new statement when a `;` is missing.
+import type { IToken } from "chevrotain";
+import { isToken } from "./grammar/lookahead.js";
+import * as T from "./tokens.js";
+
+function word(token: IToken | undefined): string {
+  return token && (token.tokenType === T.Identifier || T.keywordFor(token.image) === token.tokenType) ? token.image.toUpperCase() : "";
+}
+
+function startsLine(tokens: IToken[], index: number): boolean {
+  const previous = tokens[index - 1];
+  return previous === undefined || (previous.endLine ?? 0) < (tokens[index]!.startLine ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// cqlsh commands
+
+const CQLSH_COMMANDS = new Set([
+  "SOURCE", "COPY", "EXPAND", "PAGING", "TRACING", "CAPTURE", "LOGIN", "CONSISTENCY", "SHOW", "CLEAR", "CLS",
+  "EXIT", "QUIT", "HELP",
+]);
+
+export interface CqlshCommand {
+  name: string;
+  /** index just past the command */
+  end: number;
+}
+
+/**
+ * A cqlsh command at `index`: it runs to the end of its line (or its `;`), except COPY, which
+ * runs to its `;` like a statement.
+ */
+export function cqlshCommandAt(tokens: IToken[], index: number): CqlshCommand | undefined {
+  const first = word(tokens[index]);
+  let name: string;
+  if (first === "SERIAL" && word(tokens[index + 1]) === "CONSISTENCY") name = "SERIAL CONSISTENCY";
+  else if (CQLSH_COMMANDS.has(first)) name = first;
+  else return undefined;
+  if (name === "COPY") return { name, end: statementEnd(tokens, index) };
+  const line = tokens[index]!.startLine;
+  let end = index + 1;
+  while (end < tokens.length && tokens[end]!.startLine === line) {
+    end++;
+    if (tokens[end - 1]!.tokenType === T.Semicolon) break;
+  }
+  return { name, end };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vendor statements
+
+export interface VendorStatement {
+  vendor: string;
+  /** e.g. `CREATE SEARCH INDEX` */
+  what: string;
+  end: number;
+}
+
+/** Statements of DataStax Enterprise, ScyllaDB, Amazon Keyspaces and Cassandra's Accord, by their first words. */
+export function vendorStatementAt(tokens: IToken[], index: number): VendorStatement | undefined {
+  const w = (offset: number) => word(tokens[index + offset]);
+  const first = w(0);
+  const end = () => statementEnd(tokens, index);
+  if (["CREATE", "ALTER", "DROP", "COMMIT", "RELOAD", "REBUILD"].includes(first) && w(1) === "SEARCH" && w(2) === "INDEX") {
+    return { vendor: "DataStax Enterprise", what: `${first} SEARCH INDEX`, end: end() };
+  }
+  if ((first === "RESTRICT" || first === "UNRESTRICT") && tokens[index + 1] !== undefined) {
+    return { vendor: "DataStax Enterprise", what: w(1) === "ROWS" ? `${first} ROWS` : first, end: end() };
+  }
+  if (["CREATE", "ALTER", "DROP", "ATTACH", "DETACH"].includes(first) && w(1) === "SERVICE" && w(2).startsWith("LEVEL")) {
+    return { vendor: "ScyllaDB", what: `${first} SERVICE LEVEL`, end: end() };
+  }
+  if (first === "LIST" && (w(1) === "SERVICE" || ((w(1) === "ATTACHED" || w(1) === "ALL") && w(2) === "SERVICE"))) {
+    return { vendor: "ScyllaDB", what: "LIST SERVICE LEVELS", end: end() };
+  }
+  if (first === "PRUNE" && w(1) === "MATERIALIZED" && w(2) === "VIEW") {
+    return { vendor: "ScyllaDB", what: "PRUNE MATERIALIZED VIEW", end: end() };
+  }
+  // Amazon Keyspaces: ALTER TABLE|KEYSPACE name ADD TAGS {…} / DROP TAGS {…}
+  if (first === "ALTER" && (w(1) === "TABLE" || w(1) === "KEYSPACE")) {
+    const stop = end();
+    for (let i = index + 2; i < stop - 1; i++) {
+      if ((word(tokens[i]) === "ADD" || word(tokens[i]) === "DROP") && word(tokens[i + 1]) === "TAGS" && tokens[i + 2]?.tokenType === T.LBrace) {
+        return { vendor: "Amazon Keyspaces", what: `ALTER ${w(1)} … ${word(tokens[i])} TAGS`, end: stop };
+      }
+    }
+  }
+  if (first === "BEGIN" && w(1) === "TRANSACTION") {
+    return { vendor: "Apache Cassandra's Accord (after 5.0)", what: "BEGIN TRANSACTION … COMMIT TRANSACTION", end: transactionEnd(tokens, index) };
+  }
+  return undefined;
+}
+
+function transactionEnd(tokens: IToken[], index: number): number {
+  for (let i = index + 2; i < tokens.length - 1; i++) {
+    if (word(tokens[i]) === "COMMIT" && word(tokens[i + 1]) === "TRANSACTION") {
+      return tokens[i + 2]?.tokenType === T.Semicolon ? i + 3 : i + 2;
+    }
+  }
+  return statementEnd(tokens, index);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement boundaries
+
+const OBJECTS_AFTER_ALTER_OR_DROP = [T.Table, T.Keyspace, T.Materialized, T.Index] as const;
+
+/**
+ * A line-initial keyword that begins a statement and cannot continue the one before: where a
+ * statement ends when its `;` is missing. Only reserved words qualify (a column may be called
+ * `type` or `source`); SELECT does not (it continues `CREATE MATERIALIZED VIEW … AS`).
+ */
+export function beginsStatementForSure(tokens: IToken[], index: number): boolean {
+  if (!startsLine(tokens, index)) return false;
+  const token = tokens[index]!;
+  const next = tokens[index + 1];
+  switch (token.tokenType) {
+    case T.Create:
+      return next !== undefined && next.tokenType !== T.On && next.tokenType !== T.Comma && next.tokenType !== T.Permission;
+    case T.Insert:
+      return next?.tokenType === T.Into;
+    case T.Update:
+    case T.Use:
+    case T.Truncate:
+    case T.Begin:
+    case T.Grant:
+    case T.Revoke:
+      return true;
+    case T.Alter:
+    case T.Drop:
+      return next !== undefined && OBJECTS_AFTER_ALTER_OR_DROP.some((object) => isToken(next, object));
+    default:
+      return false;
+  }
+}
+
+/**
+ * Where to resume after a syntax error: a line-initial token that looks like the start of a
+ * statement, read more liberally than beginsStatementForSure (a broken statement is lost anyway).
+ */
+export function looksLikeStatementStart(tokens: IToken[], index: number): boolean {
+  if (beginsStatementForSure(tokens, index)) return true;
+  if (!startsLine(tokens, index)) return false;
+  const token = tokens[index]!;
+  const next = tokens[index + 1];
+  switch (token.tokenType) {
+    case T.Select:
+      return tokens[index - 1]?.tokenType !== T.As;
+    case T.Delete:
+    case T.Describe:
+    case T.Desc:
+    case T.ListKw:
+      return next !== undefined && next.tokenType !== T.Comma && next.tokenType !== T.On && next.tokenType !== T.Less;
+    case T.Alter:
+    case T.Drop:
+      return next !== undefined && isToken(next, T.Name) && [T.Type, T.FunctionKw, T.Aggregate, T.Role, T.User, T.Trigger, T.Identity].includes(next.tokenType as never);
+    default:
+      return false;
+  }
+}
+
+/** Index just past the statement starting at `index`: after its `;`, or before the next statement. */
+export function statementEnd(tokens: IToken[], index: number): number {
+  if (tokens[index]?.tokenType === T.Begin) return batchEnd(tokens, index);
+  for (let i = index + 1; i < tokens.length; i++) {
+    if (tokens[i]!.tokenType === T.Semicolon) return i + 1;
+    if (beginsStatementForSure(tokens, i)) return i;
+  }
+  return tokens.length;
+}
+
+const BATCH_MEMBERS = [T.Insert, T.Update, T.Delete, T.Apply, T.Semicolon] as const;
+
+/**
+ * BEGIN … BATCH runs to APPLY BATCH, across the `;` of its members. A batch without APPLY BATCH
+ * ends where a `;` is followed by something that is not a batch member, so it cannot swallow the
+ * rest of the file.
+ */
+function batchEnd(tokens: IToken[], index: number): number {
+  for (let i = index + 1; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.tokenType === T.Apply && tokens[i + 1]?.tokenType === T.Batch) {
+      return tokens[i + 2]?.tokenType === T.Semicolon ? i + 3 : i + 2;
+    }
+    if (token.tokenType === T.Semicolon) {
+      const next = tokens[i + 1];
+      if (next === undefined || !BATCH_MEMBERS.some((member) => next.tokenType === member)) return i + 1;
+    }
+    if (token.tokenType !== T.Insert && token.tokenType !== T.Update && token.tokenType !== T.Delete && beginsStatementForSure(tokens, i)) {
+      return i;
+    }
+  }
+  return tokens.length;
+}
