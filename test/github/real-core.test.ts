@@ -1,0 +1,132 @@
+// The app with the real core (src/github/core.ts): parser, planner, rules and renderers, on the
+// test repository of test/fixtures/github, through Probot and nock as in production.
+import nock from "nock";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { realCore } from "../../src/github/core.js";
+import { fixture } from "./helpers/fixtures.js";
+import {
+  Capture,
+  nockGetPull,
+  nockGraphqlFiles,
+  nockInstallationToken,
+  nockIssueComment,
+  nockMinimizeComments,
+  nockReaction,
+  nockReviewOf,
+  nockTree,
+  type RepositoryState,
+} from "./helpers/github-mock.js";
+import { issueCommentEvent, pullRequestEvent } from "./helpers/payloads.js";
+import { testProbot } from "./helpers/probot.js";
+
+let capture: Capture;
+beforeEach(() => {
+  capture = new Capture();
+  nockInstallationToken(capture);
+});
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  capture.assertAllValid();
+  expect(pending).toEqual([]);
+});
+
+const schema = {
+  "schema/000_keyspace.cql": fixture("keyspace.cql"),
+  "schema/010_devices.cql": fixture("devices.cql"),
+  "schema/020_readings.cql": fixture("readings-unbucketed.cql"),
+};
+const manifest = fixture("access-patterns.yaml");
+const hotDevicesQuery = `  - id: Q3
+    description: Devices running hot
+    cql: SELECT device_id FROM readings_by_device WHERE temperature > 80
+`;
+const base = { ...schema, "access-patterns.yaml": manifest };
+
+describe("with the real core", () => {
+  it("a PR adding a query Cassandra would reject fails the gate, with the comment on the query's line", async () => {
+    const { probot } = testProbot(realCore);
+    const state: RepositoryState = { base, head: { ...schema, "access-patterns.yaml": manifest + hotDevicesQuery } };
+    nockReviewOf(capture, state);
+
+    await probot.receive(pullRequestEvent("opened"));
+
+    const review = capture.bodiesOf("POST", "/reviews")[0];
+    expect(review.comments.map((c: { path: string; line: number }) => [c.path, c.line])).toEqual([["access-patterns.yaml", 14]]);
+    expect(review.comments[0].body).toContain("query-needs-allow-filtering");
+    expect(review.comments[0].body).toContain("<!-- cql-review:fingerprint=");
+    const completed = capture.bodiesOf("PATCH", "/check-runs/9001")[0];
+    expect(completed.conclusion).toBe("failure");
+    expect(completed.output.annotations).toContainEqual(
+      expect.objectContaining({ path: "access-patterns.yaml", start_line: 14, annotation_level: "failure", title: "query-needs-allow-filtering" }),
+    );
+    expect(completed.output.summary.length).toBeLessThanOrEqual(65_535);
+    expect(completed.output.summary).toContain("Q3");
+  });
+
+  it("the same delivery again posts nothing new", async () => {
+    const first = testProbot(realCore).probot;
+    const state: RepositoryState = { base, head: { ...schema, "access-patterns.yaml": manifest + hotDevicesQuery } };
+    nockReviewOf(capture, state);
+    await first.receive(pullRequestEvent("opened"));
+    const posted = capture.bodiesOf("POST", "/reviews")[0].comments.map((c: { body: string }, i: number) => ({ id: `PRRC_${i}`, body: c.body }));
+
+    const again = new Capture();
+    nockInstallationToken(again);
+    nockReviewOf(again, { ...state, threads: posted }, { review: false });
+    await testProbot(realCore).probot.receive(pullRequestEvent("opened"));
+
+    expect(again.bodiesOf("POST", "/reviews")).toEqual([]);
+    expect(again.bodiesOf("PATCH", "/check-runs/9001")[0].conclusion).toBe("failure");
+    again.assertAllValid();
+  });
+
+  it("a push that fixes the model passes the gate and collapses the resolved comment", async () => {
+    const { probot } = testProbot(realCore);
+    const fixedQuery = hotDevicesQuery.replace("SELECT device_id FROM readings_by_device WHERE temperature > 80", "SELECT model FROM devices WHERE device_id = ?");
+    const state: RepositoryState = {
+      base,
+      head: { ...schema, "access-patterns.yaml": manifest + fixedQuery },
+      threads: [{ id: "PRRC_old", body: `query-needs-allow-filtering\n\n<!-- cql-review:fingerprint=query-needs-allow-filtering:query:Q3 -->` }],
+    };
+    nockReviewOf(capture, state, { review: false });
+    nockMinimizeComments(capture);
+
+    await probot.receive(pullRequestEvent("synchronize"));
+
+    expect(capture.bodiesOf("PATCH", "/check-runs/9001")[0].conclusion).toBe("success");
+    expect(capture.graphqlQueries()[1]!.variables).toEqual({ c0: "PRRC_old" });
+  });
+
+  it("/cql explain Q1 is answered", async () => {
+    const { probot } = testProbot(realCore);
+    const state: RepositoryState = { base: {}, head: base };
+    nockReaction(capture, 555001);
+    nockGetPull(capture);
+    nockTree(capture, state.head);
+    nockGraphqlFiles(capture, state);
+    nockIssueComment(capture);
+
+    await probot.receive(issueCommentEvent("/cql explain Q1"));
+
+    const answer: string = capture.bodiesOf("POST", "/issues/17/comments")[0].body;
+    expect(answer).toContain("readings_by_device");
+    expect(answer).toContain("single-partition");
+  });
+
+  it("/cql explain of a broken SELECT gets a friendly answer", async () => {
+    const { probot } = testProbot(realCore);
+    const state: RepositoryState = { base: {}, head: base };
+    nockReaction(capture, 555001);
+    nockGetPull(capture);
+    nockTree(capture, state.head);
+    nockGraphqlFiles(capture, state);
+    nockIssueComment(capture);
+
+    await probot.receive(issueCommentEvent("/cql explain SELECT FROM WHERE"));
+
+    const answer: string = capture.bodiesOf("POST", "/issues/17/comments")[0].body;
+    expect(answer).not.toContain("internal error");
+    expect(answer.length).toBeGreaterThan(40);
+  });
+});
