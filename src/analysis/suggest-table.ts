@@ -62,6 +62,12 @@ function entityTable(query: AbstractQuery, tables: TableModel[]): TableModel | u
   return best?.table;
 }
 
+/** `tags` → `tag`; otherwise `<name>_value` (`<name>_key` for CONTAINS KEY). */
+function elementColumnName(collection: string, key: boolean): string {
+  if (key) return `${collection}_key`;
+  return collection.length > 1 && collection.endsWith("s") && !collection.endsWith("ss") ? collection.slice(0, -1) : `${collection}_value`;
+}
+
 function identifierPart(text: string): string {
   const cleaned = text.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
   return /^[a-z]/.test(cleaned) ? cleaned : `q_${cleaned}`;
@@ -83,6 +89,16 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   };
 
   for (const w of query.where) if ((w.operator === "=" || w.operator === "IN") && take(w.column)) partitionKey.push(w.column);
+  // CONTAINS cannot use a key: the expert's answer is one row per element, keyed by the element.
+  const elementColumns = new Map<string, { collection: string; key: boolean }>();
+  for (const w of query.where) {
+    if (w.operator !== "CONTAINS" && w.operator !== "CONTAINS KEY") continue;
+    const element = elementColumnName(w.column, w.operator === "CONTAINS KEY");
+    if (take(element)) {
+      partitionKey.push(element);
+      elementColumns.set(element, { collection: w.column, key: w.operator === "CONTAINS KEY" });
+    }
+  }
   const orderDirection = new Map(query.orderBy.map((o) => [o.column, o.direction]));
   for (const w of query.where) {
     if (RANGE_OPERATORS.has(w.operator) && take(w.column)) clustering.push({ name: w.column, order: orderDirection.get(w.column) ?? "asc" });
@@ -108,6 +124,14 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   const keyNames = new Set([...partitionKey, ...clustering.map((c) => c.name)]);
   const typeOf = (name: string): string => {
     if (bucketed && name === "bucket") return "int";
+    const element = elementColumns.get(name);
+    if (element) {
+      const collection = columnSource(element.collection, tables)?.type;
+      if (!collection) return "text";
+      if (collection.kind === "map") return formatColumnType(keyType(element.key ? collection.key : collection.value));
+      if (collection.kind === "list" || collection.kind === "set") return formatColumnType(keyType(collection.element));
+      return "text";
+    }
     const source = columnSource(name, tables);
     if (!source) return "text";
     const type = keyNames.has(name) ? keyType(source.type) : source.type;
@@ -123,6 +147,9 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
 
   const lines: string[] = [];
   if (bucketed) lines.push("-- no equality attribute: bucket is a partition the application computes (e.g. a day or a shard number)");
+  for (const [element, { collection }] of elementColumns) {
+    lines.push(`-- one row per element of ${collection}: ${element} holds the element the pattern looks for`);
+  }
   lines.push(`CREATE TABLE ${qualified} (`);
   for (const column of [...partitionKey, ...clustering.map((c) => c.name), ...regular]) {
     lines.push(`  ${quoteName(column)} ${typeOf(column)},`);
