@@ -8,6 +8,7 @@
 // ALLOW FILTERING or a full scan. A pattern with no WHERE at all is a scan on any table, so the
 // best candidate serves it as a scan. Anything else is `unserved`, with a suggested table.
 import type { Identifier, Ordering, Relation, Selector, SelectStatement, SourceRange, Term } from "../cql/ast.js";
+import { quoteName } from "../cql/print.js";
 import type { AbstractQuery } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.js";
 import { planSelect } from "./planner.js";
@@ -88,8 +89,8 @@ function candidateTables(query: AbstractQuery, schema: SchemaModel, keyspace: st
 // The SELECT a pattern implies, built as AST nodes; ranges point at the manifest entry.
 
 function identifier(name: string, range: SourceRange): Identifier {
-  const plain = /^[a-z_][a-z0-9_]*$/.test(name);
-  return { name, text: plain ? name : `"${name.replace(/"/g, '""')}"`, quoted: !plain, range };
+  const text = quoteName(name);
+  return { name, text, quoted: text !== name, range };
 }
 
 export function synthesizeSelect(query: AbstractQuery, table: TableModel): SelectStatement {

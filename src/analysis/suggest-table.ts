@@ -3,6 +3,7 @@
 // order, with a matching CLUSTERING ORDER BY; then the key columns that make a row unique (the
 // primary key of the table the selected attributes come from). Column types are taken from the
 // tables that already hold those columns.
+import { quoteName } from "../cql/print.js";
 import type { AbstractQuery } from "../manifest/types.js";
 import type { ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
 import { formatColumnType } from "../schema/resolve.js";
@@ -10,12 +11,6 @@ import { formatColumnType } from "../schema/resolve.js";
 export interface SuggestOptions {
   keyspace?: string;
 }
-
-// Until src/cql/print.ts lands: bare lower-case identifiers, everything else double-quoted.
-function quoteName(name: string): string {
-  return /^[a-z][a-z0-9_]*$/.test(name) && !RESERVED.has(name) ? name : `"${name.replace(/"/g, '""')}"`;
-}
-const RESERVED = new Set(["add", "allow", "alter", "and", "apply", "asc", "authorize", "batch", "begin", "by", "columnfamily", "create", "delete", "desc", "describe", "drop", "entries", "execute", "from", "full", "grant", "if", "in", "index", "infinity", "insert", "into", "keyspace", "limit", "modify", "nan", "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "replace", "revoke", "schema", "select", "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "view", "where", "with"]);
 
 const RANGE_OPERATORS = new Set(["<", "<=", ">", ">="]);
 
