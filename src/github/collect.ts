@@ -13,7 +13,7 @@ export const CONFIG_PATH = ".github/cql-review.yml";
 /** Larger files are reported, not fetched or parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** GraphQL responses have a size limit of their own: split blob reads into queries of this size. */
-const MAX_BLOBS_PER_QUERY = 100;
+const MAX_BLOBS_PER_QUERY = 250;
 const MAX_BYTES_PER_QUERY = 4 * 1024 * 1024;
 const LIMIT_RULE = "input-limit-exceeded";
 

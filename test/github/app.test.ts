@@ -416,6 +416,28 @@ describe("pull_request", () => {
     expect(second!.variables).toEqual({ owner: "acme-data", repo: "iot-models", e0: `${HEAD_SHA}:db/tables.cqlsh` });
   });
 
+  it("a repository with more schema files than one query holds is read in chunks", async () => {
+    const core = fakeCore(() => []);
+    const { probot } = testProbot(core);
+    const head: Record<string, string> = { ...baseRepository };
+    for (let i = 0; i < 300; i++) head[`schema/tables/t${String(i).padStart(3, "0")}.cql`] = `CREATE TABLE t${i} (k int PRIMARY KEY);\n`;
+    const state: RepositoryState = { base: head, head: { ...head, "schema/010_devices.cql": fixture("devices.cql") + "\n" } };
+    nockCreateCheckRun(capture);
+    nockPullFiles(capture, changedFilesOf(state));
+    nockTree(capture, state.head);
+    nockGraphqlFiles(capture, state, 2);
+    nockUpdateCheckRun(capture);
+
+    await probot.receive(pullRequestEvent("synchronize"));
+
+    const [first, second] = capture.graphqlQueries();
+    expect(Object.keys(first!.variables).filter((k) => /^e\d+$/.test(k))).toHaveLength(250);
+    expect(first!.variables).toHaveProperty("config");
+    expect(second!.variables).not.toHaveProperty("config");
+    expect(core.inputs[0]!.files).toHaveLength(303);
+    expect(core.inputs[0]!.baseFiles).toHaveLength(303);
+  });
+
   it("a draft pull request is left alone until it is marked ready", async () => {
     const { probot, log } = testProbot(fakeCore(unbucketedTimeSeries));
     nock.cleanAll();

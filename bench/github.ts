@@ -1,0 +1,129 @@
+// Benchmark: one pull-request review through the real Probot app and the real core, with GitHub
+// mocked by nock (no network latency), counting the requests and timing the handler.
+// Run after `npm run build`: node dist/bench/github.js
+import { generateKeyPairSync } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import nock from "nock";
+import { Probot, ProbotOctokit } from "probot";
+import { realCore } from "../src/github/core.js";
+import { createApp } from "../src/github/create-app.js";
+
+const API = "https://api.github.com";
+const REPO = "/repos/bench/iot";
+const HEAD = "1".repeat(40);
+const BASE = "2".repeat(40);
+
+/** The sample repository (examples/iot) plus `extraFiles` small schema files, all changed by the pull request. */
+function repository(extraFiles: number): Map<string, string> {
+  const root = fileURLToPath(new URL("../../examples/iot/", import.meta.url));
+  const files = new Map<string, string>([["access-patterns.yaml", readFileSync(`${root}access-patterns.yaml`, "utf8")]]);
+  for (const name of readdirSync(`${root}schema`)) files.set(`schema/${name}`, readFileSync(`${root}schema/${name}`, "utf8"));
+  for (let i = 0; i < extraFiles; i++) {
+    files.set(`schema/extra/t${i}.cql`, `CREATE TABLE iot.extra_${i} (k uuid, at timestamp, v double, PRIMARY KEY ((k), at));\n`);
+  }
+  return files;
+}
+
+function mockGitHub(files: Map<string, string>): { requests: string[]; conclusions: string[] } {
+  const requests: string[] = [];
+  const record = (method: string) =>
+    function (this: unknown, uri: string) {
+      requests.push(`${method} ${uri.split("?")[0]}`);
+    };
+  const api = nock(API);
+  api.post(/\/app\/installations\/\d+\/access_tokens/).reply(201, { token: "ghs_bench", expires_at: "2099-01-01T00:00:00Z" });
+  api.post(`${REPO}/check-runs`).reply(201, (uri) => (record("POST")(uri), { id: 1 }));
+  const listed = [...files].map(([filename, text]) => ({
+    filename,
+    status: "added",
+    patch: `@@ -0,0 +1,${text.split("\n").length - 1} @@\n${text.replace(/\n$/, "").replace(/^/gm, "+")}`,
+  }));
+  const pages = Math.ceil(listed.length / 100);
+  api
+    .get(`${REPO}/pulls/1/files`)
+    .query(true)
+    .times(pages)
+    .reply((uri) => {
+      record("GET")(uri);
+      const page = Number(new URL(uri, API).searchParams.get("page") ?? 1);
+      const next = page < pages ? { link: `<${API}${REPO}/pulls/1/files?per_page=100&page=${page + 1}>; rel="next"` } : {};
+      return [200, listed.slice((page - 1) * 100, page * 100), next];
+    });
+  api
+    .get(`${REPO}/git/trees/${HEAD}`)
+    .query(true)
+    .reply(200, (uri) => {
+      record("GET")(uri);
+      return { truncated: false, tree: [...files].map(([path, text]) => ({ path, type: "blob", size: text.length })) };
+    });
+  api.post("/graphql").times(20).optionally().reply(200, (uri, body) => {
+    record("POST")(uri);
+    const variables = (body as { variables: Record<string, string> }).variables;
+    const repository: Record<string, unknown> = { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } } };
+    for (const [name, expression] of Object.entries(variables)) {
+      if (!/^e\d+$/.test(name)) continue;
+      const text = files.get(expression.slice(41));
+      repository[`f${name.slice(1)}`] = expression.startsWith(HEAD) && text !== undefined ? { text, isBinary: false, byteSize: text.length, isTruncated: false } : null;
+    }
+    return { data: { repository } };
+  });
+  api.post(`${REPO}/pulls/1/reviews`).optionally().reply(200, (uri) => (record("POST")(uri), { id: 1 }));
+  const conclusions: string[] = [];
+  api
+    .patch(`${REPO}/check-runs/1`)
+    .times(10)
+    .optionally()
+    .reply(200, (uri, body) => {
+      record("PATCH")(uri);
+      const conclusion = (body as { conclusion?: string }).conclusion;
+      if (conclusion) conclusions.push(conclusion);
+      return { id: 1 };
+    });
+  return { requests, conclusions };
+}
+
+const privateKey = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+}).privateKey;
+
+export async function benchGitHubReview(
+  extraFiles: number,
+): Promise<{ files: number; requests: number; ms: number; conclusion: string | undefined }> {
+  const files = repository(extraFiles);
+  nock.disableNetConnect();
+  const { requests, conclusions } = mockGitHub(files);
+  const log: any = { child: () => log, level: "silent", trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+  const probot = new Probot({
+    appId: 1,
+    privateKey,
+    log,
+    Octokit: ProbotOctokit.defaults((options: any) => ({ ...options, retry: { enabled: false }, throttle: { ...options.throttle, enabled: false } })),
+  });
+  await probot.load(createApp({ core: realCore }));
+  const payload = {
+    action: "opened",
+    number: 1,
+    installation: { id: 1 },
+    repository: { name: "iot", owner: { login: "bench" }, default_branch: "main" },
+    pull_request: { number: 1, state: "open", draft: false, head: { sha: HEAD }, base: { sha: BASE } },
+    sender: { login: "dev", type: "User" },
+  };
+  const started = performance.now();
+  await probot.receive({ id: "bench", name: "pull_request", payload } as never);
+  const ms = performance.now() - started;
+  nock.cleanAll();
+  return { files: files.size, requests: requests.length, ms: Math.round(ms), conclusion: conclusions[0] };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const extra of [0, 95, 400]) {
+    const { files, requests, ms, conclusion } = await benchGitHubReview(extra);
+    process.stdout.write(
+      `github review: ${files} changed files → ${requests} GitHub requests, handler ${ms} ms (no network latency), check ${conclusion}\n`,
+    );
+  }
+}
