@@ -163,7 +163,7 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** `names` ordered by closeness to `wanted` (case-insensitive), ties by name; `aliases` lets a table match by its bare name too. */
+/** `names` ordered by closeness to `wanted` (case-insensitive); `aliases` lets a table match by its bare name too. */
 export function nearestFirst(wanted: string, names: readonly string[], aliases: (name: string) => string[] = (name) => [name]): string[] {
   const target = wanted.toLowerCase();
   const scored = names.map((name) => ({
@@ -171,7 +171,8 @@ export function nearestFirst(wanted: string, names: readonly string[], aliases: 
     distance: Math.min(...aliases(name).map((alias) => editDistance(target, alias.toLowerCase()))),
   }));
   return scored
-    .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    // ties in natural order, so Q2 comes before Q10
+    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name, "en", { numeric: true }))
     .map((entry) => entry.name);
 }
 

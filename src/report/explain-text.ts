@@ -23,7 +23,7 @@ function planLines(plan: QueryPlan, paint: Paint): string[] {
     ["Cassandra says", plan.errorGist === undefined ? undefined : terminalSafe(plan.errorGist)],
   ]);
   if (plan.steps.length > 0) {
-    lines.push("", paint("Plan", "bold"), ...columns(plan.steps.map((step, index) => [`${index + 1}.`, terminalSafe(step.topic), terminalSafe(step.text)]), "    "));
+    lines.push("", paint("Plan", "bold"), ...columns(plan.steps.map((step, index) => [`${index + 1}.`, terminalSafe(step.topic), terminalSafe(step.text)])));
   }
   if (plan.notes.length > 0) lines.push("", paint("Notes", "bold"), ...plan.notes.map((note) => `  - ${terminalSafe(note)}`));
   return lines;

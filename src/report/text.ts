@@ -51,7 +51,7 @@ export function padColumns(rows: readonly (readonly string[])[]): string[][] {
 
 /** Rows laid out in aligned columns. */
 export function columns(rows: readonly (readonly string[])[], indent = "  ", gap = "  "): string[] {
-  return padColumns(rows).map((row) => indent + row.join(gap));
+  return padColumns(rows).map((row) => (indent + row.join(gap)).trimEnd());
 }
 
 function findingsByFile(findings: readonly Finding[]): Map<string, Finding[]> {
