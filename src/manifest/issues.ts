@@ -91,10 +91,11 @@ export function issuesToFindings(issues: readonly Issue[], context: IssueContext
       push(path, "key", `${formatPath(path)}: ${issue.issues[0]?.message ?? issue.message}`, "invalid-key");
       return;
     }
-    if (issue.code === "invalid_type" && path.length > 0 && isMissing(context.data, path)) {
+    if (path.length > 0 && issue.code !== "custom" && isMissing(context.data, path)) {
       const parent = path.slice(0, -1);
       const key = String(path[path.length - 1]);
-      push(path, "key", `${formatPath(parent)}: missing required key "${key}"`, `missing-${key}`);
+      const where = parent.length > 0 ? `${formatPath(parent)}: ` : "";
+      push(path, "key", `${where}missing required key "${key}"`, `missing-${key}`);
       return;
     }
     push(path, "value", `${formatPath(path)}: ${issue.message}`, issue.code);

@@ -2,7 +2,7 @@
 // Manifest (types.ts). Every problem is a `manifest-invalid` finding at its line and column; an
 // invalid entry is dropped on its own so the rest of the manifest is still reviewed. Never throws.
 import type { Statement } from "../cql/ast.js";
-import { FILE_START, type Finding, type SourceLocation } from "../findings.js";
+import { compareFindings, FILE_START, type Finding, type SourceLocation } from "../findings.js";
 import type { SourceFile } from "../review.js";
 import { parseEmbeddedCql } from "./embedded-cql.js";
 import { issuesToFindings, plainIssueMessage } from "./issues.js";
@@ -110,7 +110,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     queries: normaliseQueries(queries, context),
     writes: normaliseWrites(writes, context),
   };
-  return { manifest, findings };
+  return { manifest, findings: findings.sort(compareFindings) };
 }
 
 interface NormaliseContext {
@@ -188,6 +188,7 @@ function ignores(base: PathSegment[], entries: { rule: string; reason?: string |
 function normaliseQueries(entries: { index: number; doc: QueryDocument }[], context: NormaliseContext): ManifestQuery[] {
   const { yaml, findings, problem } = context;
   const firstIndexById = new Map<string, number>();
+  const duplicates = new Map<string, number>();
   const queries: ManifestQuery[] = [];
   for (const { index, doc } of entries) {
     const path: PathSegment[] = ["queries", index];
@@ -196,7 +197,7 @@ function normaliseQueries(entries: { index: number; doc: QueryDocument }[], cont
       problem(
         `${formatPath([...path, "id"])}: duplicate query id "${doc.id}" (already used by queries[${first}]); this query is left out of the review`,
         yaml.locate([...path, "id"]),
-        `query:${doc.id}:duplicate-id#${index}`,
+        `query:${doc.id}:duplicate-id${duplicateSuffix(duplicates, doc.id)}`,
       );
       continue;
     }
@@ -278,6 +279,7 @@ function abstractQuery(
 function normaliseWrites(entries: { index: number; doc: WriteDocument }[], context: NormaliseContext): ManifestWrite[] {
   const { yaml, findings, problem } = context;
   const firstIndexById = new Map<string, number>();
+  const duplicates = new Map<string, number>();
   const writes: ManifestWrite[] = [];
   for (const { index, doc } of entries) {
     const path: PathSegment[] = ["writes", index];
@@ -286,7 +288,7 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
       problem(
         `${formatPath([...path, "id"])}: duplicate write id "${doc.id}" (already used by writes[${first}]); this write is left out of the review`,
         yaml.locate([...path, "id"]),
-        `write:${doc.id}:duplicate-id#${index}`,
+        `write:${doc.id}:duplicate-id${duplicateSuffix(duplicates, doc.id)}`,
       );
       continue;
     }
@@ -328,6 +330,13 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
     });
   }
   return writes;
+}
+
+/** `""` for the first duplicate of an id, `#2` for the second …: stable when entries move. */
+function duplicateSuffix(counts: Map<string, number>, id: string): string {
+  const n = (counts.get(id) ?? 0) + 1;
+  counts.set(id, n);
+  return n === 1 ? "" : `#${n}`;
 }
 
 function diagnosticFindings(

@@ -263,7 +263,7 @@ export const writeSchema = z
 
 export const manifestSchema = z
   .strictObject({
-    version: z.literal(1, says("version must be 1 (the only manifest format so far)")).describe("The manifest format; always 1."),
+    version: z.literal(1, says("must be 1 (the only manifest format so far)")).describe("The manifest format; always 1."),
     keyspace: z
       .string(says("expected a keyspace name"))
       .regex(IDENTIFIER_PATTERN, says("expected a keyspace name: letters, digits and _"))

@@ -251,16 +251,17 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   }
 
   const copied = copyPlainData(raw, limits.maxDepth);
+  for (const path of copied.prototypeKeys) {
+    report(`${formatPath(path)}: "__proto__" cannot be used as a key`, locate(path, "key"), `${formatPath(path)}:key`);
+  }
   if (copied.problem) {
     const { problem, path } = copied.problem;
     const message =
-      problem === "prototype-key"
-        ? `${formatPath(path)}: "__proto__" cannot be used as a key`
-        : problem === "cycle"
-          ? `${formatPath(path)}: an alias refers to the mapping or list that contains it`
-          : `nested more than ${limits.maxDepth} levels deep; the ${options.noun} was not read`;
-    report(message, locate(path, "key"), problem === "prototype-key" ? `${formatPath(path)}:key` : problem);
-    if (problem !== "prototype-key") return result(undefined, false);
+      problem === "cycle"
+        ? `${formatPath(path)}: an alias refers to the mapping or list that contains it`
+        : `nested more than ${limits.maxDepth} levels deep; the ${options.noun} was not read`;
+    report(message, locate(path, "key"), problem);
+    return result(undefined, false);
   }
   return result(copied.data, false);
 }
@@ -327,18 +328,18 @@ function firstAliasOffset(doc: Document.Parsed): number | undefined {
   return found;
 }
 
-type CopyProblem = { problem: "prototype-key" | "cycle" | "too-deep"; path: PathSegment[] };
+type CopyProblem = { problem: "cycle" | "too-deep"; path: PathSegment[] };
 
 /**
  * Copies the parsed data into fresh plain objects and arrays, so nothing from the document can
- * reach a prototype: `__proto__` keys are dropped (and reported), cycles made by aliases are refused.
+ * reach a prototype: `__proto__` keys are dropped (and listed), cycles made by aliases are refused.
  */
-function copyPlainData(raw: unknown, maxDepth: number): { data: unknown; problem?: CopyProblem } {
+function copyPlainData(raw: unknown, maxDepth: number): { data: unknown; prototypeKeys: PathSegment[][]; problem?: CopyProblem } {
   let problem: CopyProblem | undefined;
+  const prototypeKeys: PathSegment[][] = [];
   const onPath = new Set<object>();
   const copy = (value: unknown, path: PathSegment[]): unknown => {
-    if (value === null || typeof value !== "object") return value;
-    if (problem && problem.problem !== "prototype-key") return undefined;
+    if (value === null || typeof value !== "object" || problem) return value;
     if (onPath.has(value)) {
       problem = { problem: "cycle", path };
       return undefined;
@@ -356,7 +357,7 @@ function copyPlainData(raw: unknown, maxDepth: number): { data: unknown; problem
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         if (key === "__proto__") {
-          problem ??= { problem: "prototype-key", path: [...path, key] };
+          prototypeKeys.push([...path, key]);
           continue;
         }
         out[key] = copy((value as Record<string, unknown>)[key], [...path, key]);
@@ -367,7 +368,7 @@ function copyPlainData(raw: unknown, maxDepth: number): { data: unknown; problem
     }
   };
   const data = copy(raw, []);
-  return problem ? { data, problem } : { data };
+  return problem ? { data, prototypeKeys, problem } : { data, prototypeKeys };
 }
 
 /** UTF-8 length, computed exactly only when the UTF-16 length leaves it in doubt. */
