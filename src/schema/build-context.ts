@@ -1,6 +1,6 @@
 // The state of one schema build: the model being built, the file and keyspace in effect, and the
 // `schema-invalid` findings. Statement handlers (keyspaces.ts, tables.ts, …) share it.
-import type { Identifier, QualifiedName, SourceRange } from "../cql/ast.js";
+import type { QualifiedName, SourceRange } from "../cql/ast.js";
 import type { Finding, SourceLocation } from "../findings.js";
 import type { IndexModel, SchemaModel, TableModel, UserTypeModel } from "./model.js";
 
@@ -92,10 +92,6 @@ export class BuildContext {
     this.report(range, `Keyspace '${keyspace}' doesn't exist`, `keyspace:${keyspace}:missing`, { keyspace });
   }
 
-  markKeyspaceReported(keyspace: string): void {
-    this.reportedKeyspaces.add(keyspace);
-  }
-
   /** Whether a keyspace is known: created, or holding objects (its CREATE may live elsewhere). */
   keyspaceKnown(keyspace: string): boolean {
     if (this.schema.keyspaces.has(keyspace)) return true;
@@ -150,8 +146,4 @@ export function lookupByName<T extends { keyspace: string; name: string }>(
     only = candidate;
   }
   return only;
-}
-
-export function identifierList(ids: Identifier[]): string {
-  return ids.map((id) => id.name).join(", ");
 }

@@ -86,13 +86,8 @@ function applyStatement(ctx: BuildContext, statement: Statement): void {
     case "delete":
     case "batch":
       return keepDml(ctx, statement);
-    // Triggers, roles, permissions and DESCRIBE do not shape the data model.
-    case "create-trigger":
-    case "drop-trigger":
-    case "drop-role":
-    case "drop-user":
-    case "access-control":
-    case "describe":
+    // Triggers, roles, permissions, DESCRIBE and comments do not shape the data model.
+    default:
       return;
   }
 }

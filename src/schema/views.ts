@@ -223,8 +223,9 @@ function checkViewWhere(
   }
   const unrestricted = keyNames.filter((c) => !restricted.has(c));
   if (unrestricted.length > 0) {
+    const first = [...statement.primaryKey.partitionKey, ...statement.primaryKey.clustering].find((id) => id.name === unrestricted[0]);
     ctx.report(
-      statement.where.relations.length > 0 ? statement.where.range : statement.primaryKey.range,
+      first?.range ?? statement.primaryKey.range,
       `Primary key columns ${unrestricted.join(", ")} must be restricted with 'IS NOT NULL' or otherwise`,
       `${entity}:unrestricted-key`,
     );
