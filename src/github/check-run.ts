@@ -126,9 +126,9 @@ function titleOf(review: Review, conclusion: Conclusion): string {
   const counts = (["error", "warning", "info"] as const)
     .map((severity) => [severity, fresh.filter((finding) => finding.severity === severity).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([severity, n]) => `${n} ${severity === "info" ? "info" : `${severity}${n === 1 ? "" : "s"}`}`);
+    .map(([severity, n]) => `${n} new ${severity === "info" ? "info" : `${severity}${n === 1 ? "" : "s"}`}`);
   const existing = review.findings.length - fresh.length;
-  const parts = [counts.length > 0 ? `${counts.join(", ")} new` : "Nothing new"];
+  const parts = [counts.length > 0 ? counts.join(", ") : "Nothing new"];
   if (existing > 0) parts.push(`${existing} existing`);
   if (conclusion === "failure") parts.push(`gate failed (fail_on: ${review.config.failOn})`);
   return parts.join(" · ");

@@ -2,7 +2,7 @@
 // ignores an event. Collaborators come in as `deps`, so tests hand it fakes; app.ts binds the real ones.
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { answerCommand } from "./commands.js";
-import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type Log, type PullRequestRef, type ReviewCore } from "./port.js";
+import { CHECK_NAME, RERUN_ACTION, type PullRequestRef, type ReviewCore } from "./port.js";
 import { pullRequestRef, pullRequestsForCommit } from "./pull-request.js";
 import { reviewPullRequest } from "./review-pull-request.js";
 
@@ -18,7 +18,7 @@ export function createApp(deps: AppDeps): ApplicationFunction {
       check.name === CHECK_NAME && (deps.appId === undefined || check.app?.id === deps.appId);
 
     const review = async (context: Context, pr: PullRequestRef) => {
-      await reviewPullRequest({ github: context.octokit as GitHubPort, log: context.log as Log, core: deps.core }, pr, context.id);
+      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core }, pr, context.id);
     };
 
     app.on(
@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps): ApplicationFunction {
         context.log.debug({ action: context.payload.requested_action?.identifier }, "Ignored: unknown check run action");
         return;
       }
-      await reviewEach(context, await pullRequestsForCommit(context.octokit as GitHubPort, repository, checkRun.head_sha, checkRun.pull_requests));
+      await reviewEach(context, await pullRequestsForCommit(context.octokit, repository, checkRun.head_sha, checkRun.pull_requests));
     });
 
     app.on("check_suite.rerequested", async (context) => {
@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): ApplicationFunction {
         context.log.debug({ app: suite.app.id }, "Ignored: another app's check suite");
         return;
       }
-      await reviewEach(context, await pullRequestsForCommit(context.octokit as GitHubPort, repository, suite.head_sha, suite.pull_requests));
+      await reviewEach(context, await pullRequestsForCommit(context.octokit, repository, suite.head_sha, suite.pull_requests));
     });
 
     const reviewEach = async (context: Context, prs: PullRequestRef[]) => {
@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): ApplicationFunction {
         return;
       }
       const handled = await answerCommand(
-        { github: context.octokit as GitHubPort, log: context.log as Log, core: deps.core },
+        { github: context.octokit, log: context.log, core: deps.core },
         { repository, pullRequestNumber: issue.number, commentId: comment.id, body: comment.body, correlationId: context.id },
       );
       if (!handled) context.log.debug({ comment: comment.id }, "Ignored: the comment holds no /cql command");

@@ -121,7 +121,7 @@ describe("pull_request", () => {
             },
           ],
           "summary": "1 findings",
-          "title": "1 error new · gate failed (fail_on: error)",
+          "title": "1 new error · gate failed (fail_on: error)",
         },
         "status": "completed",
       }
