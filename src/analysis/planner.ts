@@ -73,9 +73,10 @@ function indexesFor(table: TableModel, version: CassandraVersion): IndexModel[] 
 
 const AGGREGATES = new Set(["count", "min", "max", "sum", "avg"]);
 
+const RELEASE_ORDER: Record<CassandraVersion, number> = { "3.11": 0, "4.0": 1, "4.1": 2, "5.0": 3 };
+
 function atLeast(version: CassandraVersion, minimum: CassandraVersion): boolean {
-  const order: CassandraVersion[] = ["3.11", "4.0", "4.1", "5.0"];
-  return order.indexOf(version) >= order.indexOf(minimum);
+  return RELEASE_ORDER[version] >= RELEASE_ORDER[minimum];
 }
 
 // ---------------------------------------------------------------------------------------------
