@@ -2,6 +2,7 @@
 // (CQL3Type.Raw.prepare in apache/cassandra): user types resolved in their keyspace, frozenness
 // explicit on every level, and the nesting rules reported where the offending type is written.
 import type { CqlType, SourceRange } from "../cql/ast.js";
+import { formatType } from "../cql/print.js";
 import { display, lookupByName } from "./build-context.js";
 import type { ColumnType, SchemaModel } from "./model.js";
 
@@ -21,7 +22,7 @@ export function resolveColumnType(type: CqlType, env: TypeEnvironment): ColumnTy
 }
 
 function resolve(type: CqlType, frozen: boolean, env: TypeEnvironment, depth: number): ColumnType {
-  if (depth > MAX_DEPTH) return { kind: "unknown", name: formatCqlType(type) };
+  if (depth > MAX_DEPTH) return { kind: "unknown", name: formatType(type) };
   switch (type.kind) {
     case "native":
       return { kind: "native", name: type.name };
@@ -32,7 +33,7 @@ function resolve(type: CqlType, frozen: boolean, env: TypeEnvironment, depth: nu
       if (inner.kind === "native" || inner.kind === "custom") {
         env.report?.(
           type.range,
-          `frozen<> is only allowed on collections, tuples, and user-defined types (got ${formatCqlType(inner)})`,
+          `frozen<> is only allowed on collections, tuples, and user-defined types (got ${formatType(inner)})`,
           "frozen-non-collection",
         );
       }
@@ -62,7 +63,7 @@ function resolveCollection(
   env: TypeEnvironment,
   depth: number,
 ): ColumnType {
-  const written = formatCqlType(frozen ? { kind: "frozen", inner: type, range: type.range } : type);
+  const written = formatType(frozen ? { kind: "frozen", inner: type, range: type.range } : type);
   const [first, second] = type.elements;
   for (const element of type.elements) {
     if (!frozen && element.kind === "collection") {
@@ -91,7 +92,7 @@ function resolveUserType(
   env: TypeEnvironment,
   depth: number,
 ): ColumnType {
-  const written = formatCqlType(type);
+  const written = formatType(type);
   const referenced = type.name.keyspace?.name;
   if (referenced !== undefined && env.keyspace !== "" && referenced !== env.keyspace) {
     env.report?.(
@@ -182,29 +183,5 @@ export function cqlTypeReferences(type: CqlType, keyspace: string, name: string)
       return cqlTypeReferences(type.element, keyspace, name);
     default:
       return false;
-  }
-}
-
-/**
- * CQL text of a type as written, e.g. `frozen<map<text, int>>`. With `canonical`, aliases are
- * folded (`varchar` → `text`) so two function signatures can be compared.
- */
-export function formatCqlType(type: CqlType, canonical = false): string {
-  const format = (t: CqlType): string => formatCqlType(t, canonical);
-  switch (type.kind) {
-    case "native":
-      return canonical && type.name === "varchar" ? "text" : type.name;
-    case "collection":
-      return `${type.collection}<${type.elements.map(format).join(", ")}>`;
-    case "frozen":
-      return `frozen<${format(type.inner)}>`;
-    case "tuple":
-      return `tuple<${type.elements.map(format).join(", ")}>`;
-    case "vector":
-      return `vector<${format(type.element)}, ${type.dimension}>`;
-    case "user":
-      return type.name.keyspace ? `${type.name.keyspace.name}.${type.name.name.name}` : type.name.name.name;
-    case "custom":
-      return `'${type.className.replace(/'/g, "''")}'`;
   }
 }

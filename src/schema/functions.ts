@@ -2,12 +2,30 @@
 // Functions overload by argument types, so a function is identified by name and signature.
 import type { CqlType, CreateAggregateStatement, CreateFunctionStatement, DropFunctionStatement, QualifiedName } from "../cql/ast.js";
 import { BuildContext, display, qualify } from "./build-context.js";
-import { formatCqlType, resolveColumnType } from "./column-types.js";
+import { formatType } from "../cql/print.js";
+import { resolveColumnType } from "./column-types.js";
 import type { FunctionModel } from "./model.js";
 import { typeEnvironment } from "./tables.js";
 
+/** Argument types as text, with aliases folded (`varchar` is `text`) so overloads compare as Cassandra does. */
 function signature(types: CqlType[]): string {
-  return types.map((t) => formatCqlType(t, true)).join(", ");
+  return types.map((t) => formatType(withoutAliases(t))).join(", ");
+}
+
+function withoutAliases(type: CqlType): CqlType {
+  switch (type.kind) {
+    case "native":
+      return type.name === "varchar" ? { ...type, name: "text" } : type;
+    case "collection":
+    case "tuple":
+      return { ...type, elements: type.elements.map(withoutAliases) };
+    case "frozen":
+      return { ...type, inner: withoutAliases(type.inner) };
+    case "vector":
+      return { ...type, element: withoutAliases(type.element) };
+    default:
+      return type;
+  }
 }
 
 function checkTypes(ctx: BuildContext, types: CqlType[], keyspace: string, entity: string): void {

@@ -1,6 +1,7 @@
 // Lookups over the schema model and small questions about column types, shared by the planner,
 // the estimator, the manifest checks and the rules.
 import type { QualifiedName } from "../cql/ast.js";
+import { quoteName } from "../cql/print.js";
 import type { ColumnModel, ColumnType, SchemaModel, TableModel } from "./model.js";
 
 interface NameReading {
@@ -105,7 +106,7 @@ function format(type: ColumnType, insideFrozen: boolean): string {
     case "tuple":
       return `tuple<${type.elements.map((e) => format(e, insideFrozen)).join(", ")}>`;
     case "udt":
-      return frozen(quoteIfNeeded(type.name), type.frozen);
+      return frozen(quoteName(type.name), type.frozen);
     case "vector":
       return `vector<${format(type.element, insideFrozen)}, ${type.dimension}>`;
     case "custom":
@@ -113,10 +114,6 @@ function format(type: ColumnType, insideFrozen: boolean): string {
     case "unknown":
       return type.name;
   }
-}
-
-function quoteIfNeeded(name: string): string {
-  return /^[a-z][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
 export function isCollection(type: ColumnType): boolean {

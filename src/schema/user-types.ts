@@ -3,7 +3,8 @@
 // every column that uses the type.
 import type { AlterTypeStatement, CqlType, CreateTypeStatement, DropStatement } from "../cql/ast.js";
 import { BuildContext, display, qualify } from "./build-context.js";
-import { cqlTypeReferences, formatCqlType, referencesUserType, resolveColumnType } from "./column-types.js";
+import { formatType } from "../cql/print.js";
+import { cqlTypeReferences, referencesUserType, resolveColumnType } from "./column-types.js";
 import type { ColumnType, UserTypeModel } from "./model.js";
 import { typeEnvironment } from "./tables.js";
 
@@ -68,7 +69,7 @@ export function alterType(ctx: BuildContext, statement: AlterTypeStatement): voi
       if (cqlTypeReferences(action.type, udt.keyspace, udt.name)) {
         ctx.report(
           action.type.range,
-          `Cannot add new field ${field} of type ${formatCqlType(action.type)} to user type ${shown} as it would create a circular reference`,
+          `Cannot add new field ${field} of type ${formatType(action.type)} to user type ${shown} as it would create a circular reference`,
           `${fieldEntity}:circular`,
         );
         return;
@@ -79,7 +80,7 @@ export function alterType(ctx: BuildContext, statement: AlterTypeStatement): voi
       if (keyUsers.length > 0) {
         ctx.report(
           action.field.range,
-          `Cannot add new field ${field} of type ${formatCqlType(action.type)} to user type ${shown} as the type is being used in partition key by the following tables: ${keyUsers.map((t) => display(t.keyspace, t.name)).join(", ")}`,
+          `Cannot add new field ${field} of type ${formatType(action.type)} to user type ${shown} as the type is being used in partition key by the following tables: ${keyUsers.map((t) => display(t.keyspace, t.name)).join(", ")}`,
           `${fieldEntity}:in-partition-key`,
         );
         return;
