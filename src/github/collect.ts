@@ -171,7 +171,8 @@ export async function collectPullRequest(
     config,
     changedFiles,
     postedComments: postedComments(first.threads, core),
-    findings,
+    // A file picked by the default globs but not by the repository's config is no concern of the review.
+    findings: findings.filter((finding) => finding.location.file === "" || headPaths.has(finding.location.file)),
   };
 }
 
