@@ -1,10 +1,12 @@
 // The state of one schema build: the model being built, the file and keyspace in effect, and the
 // `schema-invalid` findings. Statement handlers (keyspaces.ts, tables.ts, …) share it.
-import type { QualifiedName, SourceRange } from "../cql/ast.js";
+import type { Node, QualifiedName, SourceRange } from "../cql/ast.js";
 import type { Finding, SourceLocation } from "../findings.js";
 import type { IndexModel, SchemaModel, TableModel, UserTypeModel } from "./model.js";
 
 export const SCHEMA_INVALID = "schema-invalid";
+/** The rule id under which a stage reports its own failure (rules/internal-error.ts). */
+const INTERNAL_ERROR = "internal-error";
 
 /** Keyspaces every cluster has; statements may name them without any CREATE KEYSPACE. */
 export const SYSTEM_KEYSPACES: ReadonlySet<string> = new Set([
@@ -72,6 +74,21 @@ export class BuildContext {
       location: this.location(range),
       message,
       ...(data ? { data } : {}),
+      fingerprint: count === 1 ? base : `${base}#${count}`,
+    });
+  }
+
+  /** An unexpected failure on one statement, reported under `internal-error` so the review goes on. */
+  reportInternalError(statement: Node & { kind: string }, error: unknown): void {
+    const base = `${INTERNAL_ERROR}:schema:${this.file}:${statement.kind}`;
+    const count = (this.fingerprintCounts.get(base) ?? 0) + 1;
+    this.fingerprintCounts.set(base, count);
+    const reason = error instanceof Error ? error.message : String(error);
+    this.findings.push({
+      rule: INTERNAL_ERROR,
+      severity: "info",
+      location: this.location(statement.range),
+      message: `The schema model skipped this ${statement.kind} statement after an internal error (${reason}); findings that depend on it may be missing. Please report it with the schema that triggers it.`,
       fingerprint: count === 1 ? base : `${base}#${count}`,
     });
   }

@@ -35,7 +35,14 @@ export function buildSchema(files: ParsedSchemaFile[], options: BuildSchemaOptio
     ctx.file = file.path;
     ctx.text = file.text;
     ctx.currentKeyspace = options.defaultKeyspace ?? "";
-    for (const statement of file.parse.statements) applyStatement(ctx, statement);
+    for (const statement of file.parse.statements) {
+      try {
+        applyStatement(ctx, statement);
+      } catch (error) {
+        // A bug here must cost one statement, not the review.
+        ctx.reportInternalError(statement, error);
+      }
+    }
   }
   return { schema: ctx.schema, findings: ctx.findings };
 }
