@@ -12,6 +12,17 @@ function oneLine(text: string): string {
   return text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ");
 }
 
+function escapeActive(text: string): string {
+  return text.replace(INLINE_ACTIVE, (char) => `\\${char}`);
+}
+
+/** Escapes what would open a list item at the start of a line (`-`, `+`, `=` underlines, `1.`, `1)`). */
+function guardLineStart(markdown: string): string {
+  return markdown.replace(/^([-+=])|^(\d+)([.)])/, (_, bullet: string | undefined, digits: string, delimiter: string) =>
+    bullet ? `\\${bullet}` : `${digits}\\${delimiter}`,
+  );
+}
+
 /**
  * Text for an inline position (prose, a list item, a table cell): every active character
  * escaped, line breaks folded to spaces and surrounding whitespace dropped, so it renders
@@ -19,12 +30,31 @@ function oneLine(text: string): string {
  * one.
  */
 export function escapeMarkdown(text: string): string {
-  return oneLine(text)
-    .trim()
-    .replace(INLINE_ACTIVE, (char) => `\\${char}`)
-    .replace(/^([-+=])|^(\d+)([.)])/, (_, bullet: string | undefined, digits: string, delimiter: string) =>
-      bullet ? `\\${bullet}` : `${digits}\\${delimiter}`,
-    );
+  return guardLineStart(escapeActive(oneLine(text).trim()));
+}
+
+/**
+ * A sentence of the core (a finding's message, a plan step): what it quotes between single
+ * backticks becomes a code span, the rest is escaped as escapeMarkdown does. Quoted fragments
+ * may hold repository text, so each goes through codeSpan (or tableCodeSpan in a table cell);
+ * an unpaired backtick is shown as it is.
+ */
+export function messageMarkdown(text: string, context: "inline" | "table" = "inline"): string {
+  const message = oneLine(text).trim();
+  let markdown = "";
+  let last = 0;
+  let previousWasCode = false;
+  for (const match of message.matchAll(/`([^`]+)`/g)) {
+    const at = match.index;
+    // two quoted fragments back to back would fuse into one span: show the second as text
+    if (previousWasCode && at === last) continue;
+    markdown += escapeActive(message.slice(last, at));
+    markdown += context === "table" ? tableCodeSpan(match[1]) : codeSpan(match[1]);
+    last = at + match[0].length;
+    previousWasCode = true;
+  }
+  markdown += escapeActive(message.slice(last));
+  return guardLineStart(markdown);
 }
 
 /** The longest run of consecutive backticks in `text`. */

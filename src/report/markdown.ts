@@ -7,12 +7,13 @@ import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatBytes, formatCount, formatDataValue, formatPartitions } from "./figures.js";
 import { tablesInFileOrder } from "./json.js";
-import { ruleDocUrl } from "./links.js";
+import { ruleDocUrl, wellFormed } from "./links.js";
 import {
   codeSpan,
   escapeMarkdown,
   fencedBlock,
   mermaidLabel,
+  messageMarkdown,
   tableCodeSpan,
   tableHeader,
   tableRow,
@@ -59,7 +60,7 @@ const MARKER_SUFFIX = " -->";
  */
 function encodeMarkerValue(value: string): string {
   let encoded = "";
-  const chars = [...value];
+  const chars = [...wellFormed(value)];
   chars.forEach((char, index) => {
     const next = chars[index + 1];
     const plain = /[A-Za-z0-9._:/#=@+,]/.test(char) || (char === "-" && next !== undefined && next !== "-" && next !== ">");
@@ -95,7 +96,7 @@ const SUGGESTION_MAX = 40_000;
 
 export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
   const header = `${BADGE[finding.severity]} **${SEVERITY_LABEL[finding.severity]}** · [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`;
-  const blocks: Block[] = [{ head: `${header}\n\n${escapeMarkdown(clipText(finding.message, MESSAGE_MAX))}` }];
+  const blocks: Block[] = [{ head: `${header}\n\n${messageMarkdown(clipText(finding.message, MESSAGE_MAX))}` }];
 
   const data = Object.entries(finding.data ?? {});
   if (data.length > 0) {
@@ -109,11 +110,11 @@ export function renderFindingComment(finding: Finding, options: { suggestion?: s
     blocks.push({
       head:
         options.suggestion.length <= SUGGESTION_MAX
-          ? `${finding.fix ? `Suggested fix: ${escapeMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}\n\n` : ""}${fencedBlock(options.suggestion, "suggestion")}`
+          ? `${finding.fix ? `Suggested fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}\n\n` : ""}${fencedBlock(options.suggestion, "suggestion")}`
           : `_The suggested fix is ${formatCount(options.suggestion.length)} characters long, too long to show here._`,
     });
   } else if (finding.fix) {
-    blocks.push({ head: `Fix: ${escapeMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}` });
+    blocks.push({ head: `Fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}` });
   }
   blocks.push({ head: fingerprintMarker(finding.fingerprint) });
   return fitBlocks(blocks, COMMENT_MAX_LENGTH);
@@ -219,7 +220,7 @@ function findingRow(finding: Finding): string {
     `${BADGE[finding.severity]} ${finding.severity}${finding.existing ? " (existing)" : ""}`,
     `[${tableCodeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`,
     tableCodeSpan(location(finding)),
-    escapeMarkdown(clipText(finding.message, 1_000)),
+    messageMarkdown(clipText(finding.message, 1_000), "table"),
   ]);
 }
 
@@ -265,18 +266,18 @@ function planFacts(plan: QueryPlan): string {
 }
 
 function planBlocks(plan: QueryPlan): Block[] {
-  const blocks: Block[] = [{ head: `${planFacts(plan)}\n\n${escapeMarkdown(plan.reason)}${plan.errorGist ? `\n\nCassandra says: ${escapeMarkdown(plan.errorGist)}` : ""}` }];
+  const blocks: Block[] = [{ head: `${planFacts(plan)}\n\n${messageMarkdown(plan.reason)}${plan.errorGist ? `\n\nCassandra says: ${messageMarkdown(plan.errorGist)}` : ""}` }];
   if (plan.steps.length > 0) {
     blocks.push({
       head: "**Plan**",
-      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${escapeMarkdown(step.text)}`),
+      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${messageMarkdown(step.text)}`),
       more: (omitted) => `_${notShown(omitted, { one: "step", many: "steps" })}._`,
     });
   }
   if (plan.notes.length > 0) {
     blocks.push({
       head: "**Notes**",
-      rows: plan.notes.map((note) => `- ${escapeMarkdown(note)}`),
+      rows: plan.notes.map((note) => `- ${messageMarkdown(note)}`),
       more: (omitted) => `_${notShown(omitted, { one: "note", many: "notes" })}._`,
     });
   }
@@ -286,7 +287,7 @@ function planBlocks(plan: QueryPlan): Block[] {
 function estimateBlock(table: string, estimate: PartitionEstimate | undefined): Block[] {
   if (!estimate) return [];
   const lines = [
-    `**Partition estimate** for ${codeSpan(table)}: ${escapeMarkdown(estimate.basisText)}`,
+    `**Partition estimate** for ${codeSpan(table)}: ${messageMarkdown(estimate.basisText)}`,
     "",
     tableHeader(["", "Rows", "Values", "Bytes", "Engine bytes"], ["left", "right", "right", "right", "right"]),
     ...(["average", "worst"] as const).map((which) => {
@@ -295,10 +296,10 @@ function estimateBlock(table: string, estimate: PartitionEstimate | undefined): 
     }),
   ];
   if (estimate.unbounded) {
-    const crossings = Object.entries(estimate.crossesLimitsAfter ?? {}).map(([limit, after]) => `${escapeMarkdown(limit)} ${escapeMarkdown(after)}`);
+    const crossings = Object.entries(estimate.crossesLimitsAfter ?? {}).map(([limit, after]) => `${escapeMarkdown(limit)} ${messageMarkdown(after)}`);
     lines.push("", `**Unbounded:** partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}.`);
   }
-  if (estimate.bucket) lines.push("", `**Bucket suggestion:** ${escapeMarkdown(estimate.bucket.explanation)}`);
+  if (estimate.bucket) lines.push("", `**Bucket suggestion:** ${messageMarkdown(estimate.bucket.explanation)}`);
   return [{ head: lines.join("\n") }];
 }
 
@@ -309,7 +310,7 @@ function findingsList(findings: readonly Finding[]): Block[] {
       head: "**Findings**",
       rows: [...findings].sort(compareFindings).map(
         (finding) =>
-          `- ${BADGE[finding.severity]} [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)}) ${codeSpan(location(finding))}: ${escapeMarkdown(clipText(finding.message, 1_000))}${finding.existing ? " _(existing)_" : ""}`,
+          `- ${BADGE[finding.severity]} [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)}) ${codeSpan(location(finding))}: ${messageMarkdown(clipText(finding.message, 1_000))}${finding.existing ? " _(existing)_" : ""}`,
       ),
       more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}._`,
     },
@@ -317,7 +318,7 @@ function findingsList(findings: readonly Finding[]): Block[] {
 }
 
 function queryAnswer(answer: QueryExplanation): Block[] {
-  const title = `### ${codeSpan(answer.id)}${answer.description ? ` · ${escapeMarkdown(answer.description)}` : ""}`;
+  const title = `### ${codeSpan(answer.id)}${answer.description ? ` · ${messageMarkdown(answer.description)}` : ""}`;
   const served = answer.table
     ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}).`
     : `No table serves this query (Cassandra ${answer.version}).`;
@@ -326,7 +327,7 @@ function queryAnswer(answer: QueryExplanation): Block[] {
     blocks.push({
       head: `**Candidates**\n\n${tableHeader(["Table", "Verdict", "Partitions", "Why"])}`,
       rows: answer.candidates.map((candidate) =>
-        tableRow([tableCodeSpan(candidate.table), verdictCell(candidate.verdict), escapeMarkdown(formatPartitions(candidate.partitions)), escapeMarkdown(candidate.because)]),
+        tableRow([tableCodeSpan(candidate.table), verdictCell(candidate.verdict), escapeMarkdown(formatPartitions(candidate.partitions)), messageMarkdown(candidate.because, "table")]),
       ),
       more: (omitted) => `_${notShown(omitted, { one: "candidate", many: "candidates" })}._`,
     });
@@ -401,7 +402,7 @@ export function renderExplainMarkdown(answer: ExplainAnswer, options: { maxLengt
       break;
     case "not-found":
       blocks = [
-        { head: escapeMarkdown(answer.message) },
+        { head: messageMarkdown(answer.message) },
         answer.known.length === 0
           ? { head: answer.target === "query" ? "There are no queries to explain." : "There are no tables to explain." }
           : {
@@ -415,7 +416,7 @@ export function renderExplainMarkdown(answer: ExplainAnswer, options: { maxLengt
       blocks = [
         { head: `This statement cannot be explained:\n\n${fencedBlock(answer.cql, "sql")}` },
         {
-          rows: answer.errors.map((error) => `- line ${error.line}, column ${error.column}: ${escapeMarkdown(error.message)}`),
+          rows: answer.errors.map((error) => `- line ${error.line}, column ${error.column}: ${messageMarkdown(error.message)}`),
           more: (omitted) => `_${notShown(omitted, { one: "error", many: "errors" })}._`,
         },
       ];

@@ -7,7 +7,7 @@ import { rules as ruleCatalogue } from "../../rules/index.js";
 import { compareFindings, SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import type { RuleMeta } from "../rule-engine/types.js";
-import { ruleDocUrl, REPOSITORY_URL } from "./links.js";
+import { ruleDocUrl, REPOSITORY_URL, wellFormed } from "./links.js";
 import { notShown, takeWithin } from "./truncate.js";
 
 export const SARIF_SCHEMA_URL = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -62,7 +62,7 @@ function ruleName(id: string): string {
 
 /** Paths as code scanning wants them: POSIX, relative to the repository root, percent-encoded where a URI needs it. */
 function artifactUri(path: string): string {
-  return path
+  return wellFormed(path)
     .replace(/\\/g, "/")
     .replace(/^\.\//, "")
     .split("/")

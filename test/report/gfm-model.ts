@@ -97,3 +97,57 @@ export function readMermaidLabel(label: string): string | null {
   if (!/^"[^"]*"$/.test(label)) return null;
   return label.slice(1, -1).replace(/#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)));
 }
+
+/**
+ * Reads inline Markdown made of backslash escapes, code spans and literal text: the text a reader
+ * sees, and whether anything else (emphasis, links, HTML, an unmatched backtick) could start.
+ */
+export function readInline(markdown: string): { text: string; codeSpans: string[]; active: boolean } {
+  let text = "";
+  const codeSpans: string[] = [];
+  let active = false;
+  let i = 0;
+  while (i < markdown.length) {
+    const char = markdown[i];
+    if (char === "\\" && i + 1 < markdown.length && ASCII_PUNCTUATION.has(markdown[i + 1])) {
+      text += markdown[i + 1];
+      i += 2;
+      continue;
+    }
+    if (char === "`") {
+      let end = i;
+      while (markdown[end] === "`") end++;
+      const run = end - i;
+      let close = end;
+      let found = -1;
+      while (close < markdown.length) {
+        if (markdown[close] !== "`") {
+          close++;
+          continue;
+        }
+        let closeEnd = close;
+        while (markdown[closeEnd] === "`") closeEnd++;
+        if (closeEnd - close === run) {
+          found = close;
+          break;
+        }
+        close = closeEnd;
+      }
+      if (found < 0) {
+        active = true; // an unmatched backtick run: our renderers never leave one
+        text += markdown.slice(i, end);
+        i = end;
+        continue;
+      }
+      const content = readCodeSpan(markdown.slice(i, found + run))!;
+      codeSpans.push(content);
+      text += content;
+      i = found + run;
+      continue;
+    }
+    if ("*_[]<>!&$~\\".includes(char)) active = true;
+    text += char;
+    i++;
+  }
+  return { text, codeSpans, active };
+}

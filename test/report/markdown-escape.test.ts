@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codeSpan, escapeMarkdown, fencedBlock, mermaidLabel, tableCodeSpan, tableRow } from "../../src/report/markdown-escape.js";
-import { readCodeSpan, readEscapedText, readFencedBlock, readMermaidLabel, splitTableRow } from "./gfm-model.js";
+import { codeSpan, escapeMarkdown, fencedBlock, mermaidLabel, messageMarkdown, tableCodeSpan, tableRow } from "../../src/report/markdown-escape.js";
+import { readCodeSpan, readEscapedText, readFencedBlock, readInline, readMermaidLabel, splitTableRow } from "./gfm-model.js";
 
 // Fixed seed and bounded runs: reproducible, and cheap on a shared two-core machine.
 const PROPERTY = { seed: 20_261_121, numRuns: 300 } as const;
@@ -58,6 +58,46 @@ describe("escapeMarkdown", () => {
     expect(escapeMarkdown("killrvideo.videos_by_user")).toBe("killrvideo.videos\\_by\\_user");
     expect(escapeMarkdown("- not a list")).toBe("\\- not a list");
     expect(escapeMarkdown("1. not a list either")).toBe("1\\. not a list either");
+  });
+});
+
+describe("messageMarkdown", () => {
+  const withoutBackticks = (text: string) => asOneLine(text).trim().replace(/`/g, "");
+
+  it("renders quoted fragments as code and keeps every other character literal", () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        const markdown = messageMarkdown(text);
+        const read = readInline(markdown);
+        expect(read.active).toBe(false);
+        // what a reader sees is the message, less the backticks that delimited code
+        expect(read.text.replace(/`/g, "")).toBe(withoutBackticks(text));
+        expect(markdown).not.toMatch(/^(\s|[-+*>#=_]|\d+[.)])/);
+      }),
+      PROPERTY,
+    );
+  });
+
+  it("stays inside a table cell", () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        const cells = splitTableRow(tableRow(["before", messageMarkdown(text, "table"), "after"]));
+        expect(cells).toHaveLength(3);
+        expect(cells[2]).toBe("after");
+        const read = readInline(cells[1]);
+        expect(read.active).toBe(false);
+        expect(read.text.replace(/`/g, "").trim()).toBe(withoutBackticks(text).trim());
+      }),
+      PROPERTY,
+    );
+  });
+
+  it("turns the core's quoting into code spans", () => {
+    expect(messageMarkdown("expected `)` to close PRIMARY KEY, found `;`")).toBe("expected `)` to close PRIMARY KEY, found `;`");
+    expect(messageMarkdown("`a|b` in *bold*", "table")).toBe("`a\\|b` in \\*bold\\*");
+    expect(readInline(messageMarkdown("quoted `x` and `y`")).codeSpans).toEqual(["x", "y"]);
+    expect(messageMarkdown("`a``b`")).toBe("`a`\\`b\\`");
+    expect(messageMarkdown("one ` unpaired")).toBe("one \\` unpaired");
   });
 });
 
