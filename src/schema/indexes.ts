@@ -51,6 +51,8 @@ export function createIndex(ctx: BuildContext, statement: CreateIndexStatement):
   if (table.kind === "view") {
     ctx.report(statement.table.range, "Secondary indexes on materialized views aren't supported", `${entity}:on-view`);
   }
+  // Cassandra refuses the table before looking at the targets.
+  if (ctx.findings.length > before) return;
   if (statement.custom && statement.using === undefined) {
     ctx.report(at, "CUSTOM index requires specifying the index class", `${entity}:custom-without-class`);
   }

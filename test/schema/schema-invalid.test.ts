@@ -468,3 +468,86 @@ function expectInvalidAndBuild(cql: string, message: string, at: string) {
   expectOneFinding(built.findings, { message, at: locate(cql, at) });
   return built;
 }
+
+describe("less common refusals", () => {
+  const base = "CREATE TABLE t (k int, c int, v int, PRIMARY KEY (k, c));\n";
+  const view = "CREATE MATERIALIZED VIEW t_by_v AS SELECT * FROM t WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c);\n";
+
+  it("indexes on views and several targets without CUSTOM", () => {
+    expectInvalid(base + view + "CREATE INDEX ON t_by_v (v);", "Secondary indexes on materialized views aren't supported", "t_by_v (v)");
+    expectInvalid(base + "CREATE INDEX ON t (c, v);", "Only CUSTOM indexes support multiple columns", "v);");
+  });
+
+  it("views on counter tables, with a mismatched clustering order, or filtering a non-key column", () => {
+    expectInvalid(
+      "CREATE TABLE hits (page text, day date, n counter, PRIMARY KEY (page, day));\nCREATE MATERIALIZED VIEW h AS SELECT * FROM hits WHERE page IS NOT NULL AND day IS NOT NULL PRIMARY KEY (day, page);",
+      "Materialized views are not supported on counter tables",
+      "hits WHERE",
+    );
+    expectInvalid(
+      base + "CREATE MATERIALIZED VIEW t_by_v AS SELECT * FROM t WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c) WITH CLUSTERING ORDER BY (c DESC);",
+      "Clustering key columns must exactly match columns in CLUSTERING ORDER BY directive",
+      "CLUSTERING ORDER",
+    );
+    expectInvalid(
+      "CREATE TABLE t (k int, c int, v int, w int, PRIMARY KEY (k, c));\nCREATE MATERIALIZED VIEW t_by_v AS SELECT * FROM t WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL AND w = 3 PRIMARY KEY (v, k, c);",
+      "Non-primary key columns can only be restricted with 'IS NOT NULL' (got: w restricted illegally)",
+      "w = 3",
+    );
+  });
+
+  it("DROP TABLE on a view, and dropping a column of a table with views", () => {
+    expectInvalid(base + view + "DROP TABLE t_by_v;", "Cannot use DROP TABLE on a materialized view. Please use DROP MATERIALIZED VIEW instead.", "t_by_v;");
+    expectInvalid(base + "ALTER TABLE t ADD w int;\n" + view + "ALTER TABLE t DROP w;", "Cannot drop column w on base table t with materialized views", "w;");
+  });
+
+  it("dropping a non-frozen user-type column", () => {
+    expectInvalid(
+      "CREATE TYPE p (x int);\nCREATE TABLE t (k int PRIMARY KEY, at p);\nALTER TABLE t DROP at;",
+      "Cannot drop non-frozen column at of user type p",
+      "at;",
+    );
+  });
+
+  it("COMPACT STORAGE rules", () => {
+    expectInvalid(
+      "CREATE TABLE t (k int, c int, a int, b int, PRIMARY KEY (k, c)) WITH COMPACT STORAGE;",
+      "COMPACT STORAGE with composite PRIMARY KEY allows no more than one column not part of the PRIMARY KEY (got: a, b)",
+      "COMPACT STORAGE",
+    );
+    expectInvalid(
+      "CREATE TABLE t (k int PRIMARY KEY, tags set<text>) WITH COMPACT STORAGE;",
+      "Non-frozen collections and UDTs are not supported with COMPACT STORAGE",
+      "set<text>",
+    );
+    expectInvalid("CREATE TABLE t (k int PRIMARY KEY) WITH COMPACT STORAGE;", /^COMPACT STORAGE with non-composite PRIMARY KEY require one column/, "COMPACT STORAGE");
+    expectInvalid("CREATE TABLE t (k int PRIMARY KEY, v int) WITH COMPACT STORAGE;\nALTER TABLE t ADD w int;", "Cannot add new column to a COMPACT STORAGE table", "w int");
+  });
+
+  it("ALTER TYPE that would nest the type in itself, or change a partition key", () => {
+    expectInvalid(
+      "CREATE TYPE p (x int);\nALTER TYPE p ADD self frozen<p>;",
+      "Cannot add new field self of type frozen<p> to user type p as it would create a circular reference",
+      "frozen<p>",
+    );
+    expectInvalid(
+      "CREATE TYPE p (x int);\nCREATE TABLE t (at frozen<p> PRIMARY KEY, v int);\nALTER TYPE p ADD y int;",
+      "Cannot add new field y of type int to user type p as the type is being used in partition key by the following tables: t",
+      "y int",
+    );
+  });
+
+  it("functions: a repeated signature, OR REPLACE with IF NOT EXISTS, an ambiguous DROP, a missing state function", () => {
+    const f = "CREATE FUNCTION twice (x int) RETURNS NULL ON NULL INPUT RETURNS int LANGUAGE java AS 'return x * 2;';\n";
+    expectInvalid(f + f, "Function twice(int) already exists", "twice", 2);
+    expect(build(f + f.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION")).findings).toEqual([]);
+    expectInvalid(f.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION IF NOT EXISTS"), "Cannot use both 'OR REPLACE' and 'IF NOT EXISTS' directives", "twice");
+    const overload = "CREATE FUNCTION twice (x text) RETURNS NULL ON NULL INPUT RETURNS text LANGUAGE java AS 'return x + x;';\n";
+    expectInvalid(f + overload + "DROP FUNCTION twice;", /^'DROP FUNCTION twice' matches multiple function definitions/, "twice;");
+    expectInvalid(
+      "CREATE AGGREGATE total (int) SFUNC add_up STYPE int INITCOND 0;",
+      "State function add_up doesn't exist",
+      "add_up",
+    );
+  });
+});
