@@ -129,7 +129,7 @@ function mergeManifests(manifests: Manifest[]): Manifest | undefined {
 
 /** Everything up to the rules: parse, model, plans and estimates for one commit. */
 export function analyse(input: ReviewInput): AnalysedModel {
-  const { config, findings: configFindings } = loadConfig(input.configFile);
+  const { config, findings: configFindings, ruleLocations } = loadConfig(input.configFile);
   const selected = selectFiles(input.files, config, input.manifestPath);
   const inputFindings: Finding[] = [...configFindings, ...selected.limitFindings];
 
@@ -177,7 +177,8 @@ export function analyse(input: ReviewInput): AnalysedModel {
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
 
   const manifestFiles = selected.manifests.map((f) => f.path);
-  return { version, config, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings };
+  const configFile = input.configFile ? { path: input.configFile.path, ruleLocations } : undefined;
+  return { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings };
 }
 
 function reviewedFiles(model: AnalysedModel): ReviewedFile[] {
