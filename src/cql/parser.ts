@@ -2,7 +2,8 @@
 // language area (grammar/*.ts), with production names taken from Cassandra's Parser.g.
 //
 // Self-analysis (lookahead computation and grammar validation) runs once, when this module loads.
-// The grammar stays LL(k) with k ≤ 4; the few decisions LL(k) cannot make use bounded hand-written
+// The grammar is LL(1) except where a keyword is also a name (LL(2), marked MAX_LOOKAHEAD) and in
+// the statement dispatcher (LL(4)); the few decisions LL(k) cannot make use bounded hand-written
 // lookahead (grammar/lookahead.ts), never backtracking.
 import { CstParser, type CstNode, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import { CqlErrorMessageProvider } from "./errors.js";
@@ -35,7 +36,7 @@ class CqlParser extends CstParser {
     super(T.parserVocabulary, {
       recoveryEnabled: true,
       nodeLocationTracking: "full",
-      maxLookahead: 4,
+      maxLookahead: 1,
       errorMessageProvider: messages,
     });
     this.messages = messages;

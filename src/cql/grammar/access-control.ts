@@ -285,6 +285,7 @@ export function defineAccessControlRules(grammar: Grammar): void {
   // also names, so the keyword forms come first and a plain table name is tried last.
   defineRule(grammar, "resource", () => {
     $.OR({
+      MAX_LOOKAHEAD: 2,
       IGNORE_AMBIGUITIES: true,
       DEF: [
         {

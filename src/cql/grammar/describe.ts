@@ -12,6 +12,7 @@ export function defineDescribeRules(grammar: Grammar): void {
     // Several targets are also names (`DESCRIBE types` vs a table called types): keyword forms
     // first; a bare name is DESCRIBE's generic form.
     $.OR1({
+      MAX_LOOKAHEAD: 2,
       IGNORE_AMBIGUITIES: true,
       DEF: [
         {

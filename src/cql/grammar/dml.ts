@@ -1,6 +1,7 @@
 // Writes (Parser.g `insertStatement`, `normalInsertStatement`, `jsonInsertStatement`,
 // `usingClause`, `updateStatement`, `columnOperation`, `deleteStatement`, `deleteSelection`,
 // `batchStatement`, `updateConditions`).
+import type { IOrAlt } from "chevrotain";
 import * as T from "../tokens.js";
 import { defineRule, type Grammar } from "./api.js";
 import { ifExistsAhead } from "./lookahead.js";
@@ -8,14 +9,16 @@ import { ifExistsAhead } from "./lookahead.js";
 export function defineDmlRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
+  // Alternatives are built once, not on every call.
+  const insertForms: IOrAlt<unknown>[] = [
+    { ALT: () => $.SUBRULE(rules.normalInsertStatement) },
+    { ALT: () => $.SUBRULE(rules.jsonInsertStatement) },
+  ];
   defineRule(grammar, "insertStatement", () => {
     $.CONSUME(T.Insert);
     $.CONSUME(T.Into);
     $.SUBRULE(rules.qualifiedName, { LABEL: "table" });
-    $.OR([
-      { ALT: () => $.SUBRULE(rules.normalInsertStatement) },
-      { ALT: () => $.SUBRULE(rules.jsonInsertStatement) },
-    ]);
+    $.OR(insertForms);
   });
 
   defineRule(grammar, "normalInsertStatement", () => {
@@ -51,37 +54,39 @@ export function defineDmlRules(grammar: Grammar): void {
   });
 
   // `[IF NOT EXISTS] [USING …]`, in either order (Scylla and old drivers write USING first).
+  const insertOptionForms: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.If, { LABEL: "ifNotExists" });
+        $.CONSUME(T.Not);
+        $.CONSUME(T.Exists);
+      },
+    },
+    { ALT: () => $.SUBRULE(rules.usingClause) },
+  ];
+  const insertOption = () => $.OR(insertOptionForms);
   defineRule(grammar, "insertOptions", () => {
-    $.MANY(() => {
-      $.OR([
-        {
-          ALT: () => {
-            $.CONSUME(T.If, { LABEL: "ifNotExists" });
-            $.CONSUME(T.Not);
-            $.CONSUME(T.Exists);
-          },
-        },
-        { ALT: () => $.SUBRULE(rules.usingClause) },
-      ]);
-    });
+    $.MANY(insertOption);
   });
 
+  const moreUsingObjectives = () => {
+    $.CONSUME(T.And);
+    $.SUBRULE1(rules.usingClauseObjective);
+  };
   defineRule(grammar, "usingClause", () => {
     $.CONSUME(T.Using);
     $.SUBRULE(rules.usingClauseObjective);
-    $.MANY(() => {
-      $.CONSUME(T.And);
-      $.SUBRULE1(rules.usingClauseObjective);
-    });
+    $.MANY(moreUsingObjectives);
   });
 
   // `TIMESTAMP t`, `TTL n`, and ScyllaDB's `TIMEOUT d` (recognised to be reported).
+  const usingKinds: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Timestamp, { LABEL: "kind" }) },
+    { ALT: () => $.CONSUME(T.Ttl, { LABEL: "kind" }) },
+    { ALT: () => $.CONSUME(T.Timeout, { LABEL: "kind" }) },
+  ];
   defineRule(grammar, "usingClauseObjective", () => {
-    $.OR([
-      { ALT: () => $.CONSUME(T.Timestamp, { LABEL: "kind" }) },
-      { ALT: () => $.CONSUME(T.Ttl, { LABEL: "kind" }) },
-      { ALT: () => $.CONSUME(T.Timeout, { LABEL: "kind" }) },
-    ]);
+    $.OR(usingKinds);
     $.SUBRULE(rules.term, { LABEL: "value" });
   });
 
@@ -101,30 +106,31 @@ export function defineDmlRules(grammar: Grammar): void {
   });
 
   // `c = v`, `c = c + 1`, `c += v`, `m[k] = v`, `u.f = v` (Parser.g `columnOperation`).
+  const elementOrFieldForms: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.LBracket);
+        $.SUBRULE(rules.term, { LABEL: "key" });
+        $.CONSUME(T.RBracket);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Dot);
+        $.CONSUME1(T.Name, { LABEL: "field" });
+      },
+    },
+  ];
+  const elementOrField = () => $.OR(elementOrFieldForms);
+  const assignmentOperators: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Equals, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.PlusEquals, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.MinusEquals, { LABEL: "operator" }) },
+  ];
   defineRule(grammar, "columnOperation", () => {
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.OPTION(() => {
-      $.OR([
-        {
-          ALT: () => {
-            $.CONSUME(T.LBracket);
-            $.SUBRULE(rules.term, { LABEL: "key" });
-            $.CONSUME(T.RBracket);
-          },
-        },
-        {
-          ALT: () => {
-            $.CONSUME(T.Dot);
-            $.CONSUME1(T.Name, { LABEL: "field" });
-          },
-        },
-      ]);
-    });
-    $.OR1([
-      { ALT: () => $.CONSUME(T.Equals, { LABEL: "operator" }) },
-      { ALT: () => $.CONSUME(T.PlusEquals, { LABEL: "operator" }) },
-      { ALT: () => $.CONSUME(T.MinusEquals, { LABEL: "operator" }) },
-    ]);
+    $.OPTION(elementOrField);
+    $.OR1(assignmentOperators);
     $.SUBRULE1(rules.term, { LABEL: "value" });
   });
 
@@ -165,23 +171,7 @@ export function defineDmlRules(grammar: Grammar): void {
   // `col`, `col[key]`, `col.field` (Parser.g `deleteOp`).
   defineRule(grammar, "deleteOp", () => {
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.OPTION(() => {
-      $.OR([
-        {
-          ALT: () => {
-            $.CONSUME(T.LBracket);
-            $.SUBRULE(rules.term, { LABEL: "key" });
-            $.CONSUME(T.RBracket);
-          },
-        },
-        {
-          ALT: () => {
-            $.CONSUME(T.Dot);
-            $.CONSUME1(T.Name, { LABEL: "field" });
-          },
-        },
-      ]);
-    });
+    $.OPTION(elementOrField);
   });
 
   defineRule(grammar, "batchStatement", () => {
@@ -202,11 +192,12 @@ export function defineDmlRules(grammar: Grammar): void {
     $.CONSUME1(T.Batch);
   });
 
+  const batchMembers: IOrAlt<unknown>[] = [
+    { ALT: () => $.SUBRULE(rules.insertStatement) },
+    { ALT: () => $.SUBRULE(rules.updateStatement) },
+    { ALT: () => $.SUBRULE(rules.deleteStatement) },
+  ];
   defineRule(grammar, "batchStatementObjective", () => {
-    $.OR([
-      { ALT: () => $.SUBRULE(rules.insertStatement) },
-      { ALT: () => $.SUBRULE(rules.updateStatement) },
-      { ALT: () => $.SUBRULE(rules.deleteStatement) },
-    ]);
+    $.OR(batchMembers);
   });
 }

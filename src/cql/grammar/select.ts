@@ -1,4 +1,5 @@
 // Reads (Parser.g `selectStatement`, `selectClause`, `selector`, `groupByClause`, `orderByClause`).
+import type { DSLMethodOpts, IOrAlt } from "chevrotain";
 import * as T from "../tokens.js";
 import { defineRule, type Grammar } from "./api.js";
 import { selectModifierAhead } from "./lookahead.js";
@@ -6,11 +7,16 @@ import { selectModifierAhead } from "./lookahead.js";
 export function defineSelectRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
+  // json and distinct are valid column names: `SELECT json FROM t` selects a column.
+  const json: DSLMethodOpts<unknown> = { GATE: () => selectModifierAhead($), DEF: () => $.CONSUME(T.Json, { LABEL: "json" }) };
+  const distinct: DSLMethodOpts<unknown> = {
+    GATE: () => selectModifierAhead($),
+    DEF: () => $.CONSUME(T.Distinct, { LABEL: "distinct" }),
+  };
   defineRule(grammar, "selectStatement", () => {
     $.CONSUME(T.Select);
-    // json and distinct are valid column names: `SELECT json FROM t` selects a column.
-    $.OPTION({ GATE: () => selectModifierAhead($), DEF: () => $.CONSUME(T.Json, { LABEL: "json" }) });
-    $.OPTION1({ GATE: () => selectModifierAhead($), DEF: () => $.CONSUME(T.Distinct, { LABEL: "distinct" }) });
+    $.OPTION(json);
+    $.OPTION1(distinct);
     $.SUBRULE(rules.selectClause);
     $.CONSUME(T.From);
     $.SUBRULE(rules.qualifiedName, { LABEL: "table" });
@@ -58,19 +64,21 @@ export function defineSelectRules(grammar: Grammar): void {
     $.OPTION9(() => $.SUBRULE(rules.usingClause));
   });
 
-  defineRule(grammar, "selectClause", () => {
-    $.OR([
-      { ALT: () => $.CONSUME(T.Star, { LABEL: "star" }) },
-      {
-        ALT: () => {
-          $.SUBRULE(rules.selector);
-          $.MANY(() => {
-            $.CONSUME(T.Comma);
-            $.SUBRULE1(rules.selector);
-          });
-        },
+  const moreSelectors = () => {
+    $.CONSUME(T.Comma);
+    $.SUBRULE1(rules.selector);
+  };
+  const selectionForms: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Star, { LABEL: "star" }) },
+    {
+      ALT: () => {
+        $.SUBRULE(rules.selector);
+        $.MANY(moreSelectors);
       },
-    ]);
+    },
+  ];
+  defineRule(grammar, "selectClause", () => {
+    $.OR(selectionForms);
   });
 
   defineRule(grammar, "selector", () => {
@@ -82,20 +90,20 @@ export function defineSelectRules(grammar: Grammar): void {
   });
 
   // `col [ASC|DESC]`, `col ANN OF [..]` (5.0 vector search).
+  const orderings: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Asc, { LABEL: "direction" }) },
+    { ALT: () => $.CONSUME(T.Desc, { LABEL: "direction" }) },
+    {
+      ALT: () => {
+        $.CONSUME(T.Ann, { LABEL: "ann" });
+        $.CONSUME(T.Of);
+        $.SUBRULE(rules.term, { LABEL: "annValue" });
+      },
+    },
+  ];
+  const ordering = () => $.OR(orderings);
   defineRule(grammar, "orderByClause", () => {
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.OPTION(() => {
-      $.OR([
-        { ALT: () => $.CONSUME(T.Asc, { LABEL: "direction" }) },
-        { ALT: () => $.CONSUME(T.Desc, { LABEL: "direction" }) },
-        {
-          ALT: () => {
-            $.CONSUME(T.Ann, { LABEL: "ann" });
-            $.CONSUME(T.Of);
-            $.SUBRULE(rules.term, { LABEL: "annValue" });
-          },
-        },
-      ]);
-    });
+    $.OPTION(ordering);
   });
 }

@@ -1,4 +1,5 @@
 // The statement dispatcher (Parser.g `cqlStatement`).
+import type { OrMethodOpts } from "chevrotain";
 import * as T from "../tokens.js";
 import { defineRule, type Grammar } from "./api.js";
 import { permissionAhead } from "./lookahead.js";
@@ -56,18 +57,22 @@ export const STATEMENT_RULES = [
 export function defineStatementRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
+  // GRANT/REVOKE of permissions versus of roles are told apart by permissionAhead.
+  // Four tokens tell CREATE OR REPLACE FUNCTION from CREATE OR REPLACE AGGREGATE.
+  const statements: OrMethodOpts<unknown> = {
+    MAX_LOOKAHEAD: 4,
+    IGNORE_AMBIGUITIES: true,
+    DEF: STATEMENT_RULES.map((name) => {
+      const rule = () => rules[name]!;
+      if (name === "grantPermissionsStatement" || name === "revokePermissionsStatement") {
+        return { GATE: () => permissionAhead($, 2), ALT: () => $.SUBRULE(rule()) };
+      }
+      return { ALT: () => $.SUBRULE(rule()) };
+    }),
+  };
+  const semicolon = () => $.CONSUME(T.Semicolon);
   defineRule(grammar, "cqlStatement", () => {
-    $.OR({
-      // GRANT/REVOKE/LIST of permissions versus of roles are told apart by permissionAhead.
-      IGNORE_AMBIGUITIES: true,
-      DEF: STATEMENT_RULES.map((name) => {
-        const rule = () => rules[name]!;
-        if (name === "grantPermissionsStatement" || name === "revokePermissionsStatement") {
-          return { GATE: () => permissionAhead($, 2), ALT: () => $.SUBRULE(rule()) };
-        }
-        return { ALT: () => $.SUBRULE(rule()) };
-      }),
-    });
-    $.OPTION(() => $.CONSUME(T.Semicolon));
+    $.OR(statements);
+    $.OPTION(semicolon);
   });
 }

@@ -1,5 +1,6 @@
 // Tables (Parser.g `createTableStatement`, `cfamDefinition`, `cfamColumns`, `pkDef`, `cfamProperty`,
 // `cfamOrdering`, `alterTableStatement`, `dropTableStatement`, `truncateStatement`).
+import type { IOrAlt, OrMethodOpts } from "chevrotain";
 import * as T from "../tokens.js";
 import { defineRule, type Grammar } from "./api.js";
 
@@ -30,134 +31,152 @@ export function defineTableRules(grammar: Grammar): void {
 
   // `( column, …, PRIMARY KEY (…) ) [WITH …]`; like Parser.g, empty entries between commas are
   // accepted, which is what lets a trailing comma through.
+  // Alternatives and repetition bodies are built once, not on every call: these rules run for
+  // every column of every table.
+  const optionalColumns = () => $.SUBRULE1(rules.cfamColumns);
+  const moreColumns = () => {
+    $.CONSUME(T.Comma);
+    $.OPTION(optionalColumns);
+  };
+  const withProperties = () => $.SUBRULE(rules.tableProperties);
   defineRule(grammar, "cfamDefinition", () => {
     $.CONSUME(T.LParen, { LABEL: "open" });
     $.SUBRULE(rules.cfamColumns);
-    $.MANY(() => {
-      $.CONSUME(T.Comma);
-      $.OPTION(() => $.SUBRULE1(rules.cfamColumns));
-    });
+    $.MANY(moreColumns);
     $.CONSUME(T.RParen, { LABEL: "close" });
-    $.OPTION1(() => $.SUBRULE(rules.tableProperties));
+    $.OPTION1(withProperties);
   });
 
+  const columnsOrKey: IOrAlt<unknown>[] = [
+    { ALT: () => $.SUBRULE(rules.primaryKeyDefinition) },
+    { ALT: () => $.SUBRULE(rules.columnDefinition) },
+  ];
   defineRule(grammar, "cfamColumns", () => {
-    $.OR([
-      { ALT: () => $.SUBRULE(rules.primaryKeyDefinition) },
-      { ALT: () => $.SUBRULE(rules.columnDefinition) },
-    ]);
+    $.OR(columnsOrKey);
   });
 
   // `name type [STATIC] [PRIMARY KEY] [MASKED WITH …]`, modifiers in any order (a superset).
+  const columnModifiers: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Static, { LABEL: "static" }) },
+    {
+      ALT: () => {
+        $.CONSUME(T.Primary, { LABEL: "primary" });
+        $.CONSUME(T.Key);
+      },
+    },
+    { ALT: () => $.SUBRULE(rules.columnMask) },
+  ];
+  const columnModifier = () => $.OR(columnModifiers);
   defineRule(grammar, "columnDefinition", () => {
     $.CONSUME(T.Name, { LABEL: "name" });
     $.SUBRULE(rules.comparatorType, { LABEL: "type" });
-    $.MANY(() => {
-      $.OR([
-        { ALT: () => $.CONSUME(T.Static, { LABEL: "static" }) },
-        {
-          ALT: () => {
-            $.CONSUME(T.Primary, { LABEL: "primary" });
-            $.CONSUME(T.Key);
-          },
-        },
-        { ALT: () => $.SUBRULE(rules.columnMask) },
-      ]);
-    });
+    $.MANY(columnModifier);
   });
 
   // Cassandra 5.0 dynamic data masking: `MASKED WITH DEFAULT` or `MASKED WITH fn(args)`.
+  const maskForms: OrMethodOpts<unknown> = {
+    IGNORE_AMBIGUITIES: true,
+    DEF: [
+      { GATE: () => $.LA(2).tokenType !== T.LParen, ALT: () => $.CONSUME(T.Default, { LABEL: "default" }) },
+      {
+        ALT: () => {
+          $.SUBRULE(rules.functionName);
+          $.SUBRULE(rules.functionArgs);
+        },
+      },
+    ],
+  };
   defineRule(grammar, "columnMask", () => {
     $.CONSUME(T.Masked);
     $.CONSUME(T.With);
-    $.OR({
-      IGNORE_AMBIGUITIES: true,
-      DEF: [
-        { GATE: () => $.LA(2).tokenType !== T.LParen, ALT: () => $.CONSUME(T.Default, { LABEL: "default" }) },
-        {
-          ALT: () => {
-            $.SUBRULE(rules.functionName);
-            $.SUBRULE(rules.functionArgs);
-          },
-        },
-      ],
-    });
+    $.OR(maskForms);
   });
 
   // Deviation: Parser.g inlines `PRIMARY KEY '(' pkDef (',' ident)* ')'` in cfamColumns; a rule of
   // its own lets messages say which parenthesis is missing and lets views share it.
+  const clusteringColumn = () => {
+    $.CONSUME(T.Comma);
+    $.CONSUME(T.Name, { LABEL: "clustering" });
+  };
   defineRule(grammar, "primaryKeyDefinition", () => {
     $.CONSUME(T.Primary);
     $.CONSUME(T.Key);
     $.CONSUME(T.LParen);
     $.SUBRULE(rules.pkDef);
-    $.MANY(() => {
-      $.CONSUME(T.Comma);
-      $.CONSUME(T.Name, { LABEL: "clustering" });
-    });
+    $.MANY(clusteringColumn);
     $.CONSUME(T.RParen);
   });
 
   // The partition key: one column, or `(a, b)` for a composite key.
-  defineRule(grammar, "pkDef", () => {
-    $.OR([
-      { ALT: () => $.CONSUME(T.Name, { LABEL: "partition" }) },
-      {
-        ALT: () => {
-          $.CONSUME(T.LParen);
-          $.CONSUME1(T.Name, { LABEL: "partition" });
-          $.MANY(() => {
-            $.CONSUME(T.Comma);
-            $.CONSUME2(T.Name, { LABEL: "partition" });
-          });
-          $.CONSUME(T.RParen);
-        },
+  const morePartitionColumns = () => {
+    $.CONSUME(T.Comma);
+    $.CONSUME2(T.Name, { LABEL: "partition" });
+  };
+  const partitionKeyForms: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Name, { LABEL: "partition" }) },
+    {
+      ALT: () => {
+        $.CONSUME(T.LParen);
+        $.CONSUME1(T.Name, { LABEL: "partition" });
+        $.MANY(morePartitionColumns);
+        $.CONSUME(T.RParen);
       },
-    ]);
+    },
+  ];
+  defineRule(grammar, "pkDef", () => {
+    $.OR(partitionKeyForms);
   });
 
   // `WITH property AND …` for tables and views.
+  const moreTableProperties = () => {
+    $.CONSUME(T.And);
+    $.SUBRULE1(rules.cfamProperty);
+  };
   defineRule(grammar, "tableProperties", () => {
     $.CONSUME(T.With);
     $.SUBRULE(rules.cfamProperty);
-    $.MANY(() => {
-      $.CONSUME(T.And);
-      $.SUBRULE1(rules.cfamProperty);
-    });
+    $.MANY(moreTableProperties);
   });
 
+  const moreOrderings = () => {
+    $.CONSUME(T.Comma);
+    $.SUBRULE1(rules.cfamOrdering);
+  };
+  // COMPACT and CLUSTERING are also names (`compact = …` would be an option): two tokens decide.
+  const tablePropertyForms: OrMethodOpts<unknown> = {
+    MAX_LOOKAHEAD: 2,
+    DEF: [
+    {
+      ALT: () => {
+        $.CONSUME(T.Compact, { LABEL: "compact" });
+        $.CONSUME(T.Storage);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Clustering, { LABEL: "clustering" });
+        $.CONSUME(T.Order);
+        $.CONSUME(T.By);
+        $.CONSUME(T.LParen);
+        $.SUBRULE(rules.cfamOrdering);
+        $.MANY(moreOrderings);
+        $.CONSUME(T.RParen, { LABEL: "close" });
+      },
+    },
+    { ALT: () => $.SUBRULE(rules.property) },
+    ],
+  };
   defineRule(grammar, "cfamProperty", () => {
-    $.OR([
-      {
-        ALT: () => {
-          $.CONSUME(T.Compact, { LABEL: "compact" });
-          $.CONSUME(T.Storage);
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME(T.Clustering, { LABEL: "clustering" });
-          $.CONSUME(T.Order);
-          $.CONSUME(T.By);
-          $.CONSUME(T.LParen);
-          $.SUBRULE(rules.cfamOrdering);
-          $.MANY(() => {
-            $.CONSUME(T.Comma);
-            $.SUBRULE1(rules.cfamOrdering);
-          });
-          $.CONSUME(T.RParen, { LABEL: "close" });
-        },
-      },
-      { ALT: () => $.SUBRULE(rules.property) },
-    ]);
+    $.OR(tablePropertyForms);
   });
 
+  const directions: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Asc, { LABEL: "direction" }) },
+    { ALT: () => $.CONSUME(T.Desc, { LABEL: "direction" }) },
+  ];
   defineRule(grammar, "cfamOrdering", () => {
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.OR([
-      { ALT: () => $.CONSUME(T.Asc, { LABEL: "direction" }) },
-      { ALT: () => $.CONSUME(T.Desc, { LABEL: "direction" }) },
-    ]);
+    $.OR(directions);
   });
 
   defineRule(grammar, "alterTableStatement", () => {

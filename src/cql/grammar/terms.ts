@@ -5,200 +5,217 @@
 // Binary operators are read as a flat list and given their precedence in to-ast.ts, which keeps the
 // tree shallow and every decision LL(1).
 import * as T from "../tokens.js";
+import type { DSLMethodOpts, IOrAlt, OrMethodOpts } from "chevrotain";
 import { defineRule, type Grammar } from "./api.js";
 import { customIndexExpressionAhead, relationGroupAhead, typeHintAhead } from "./lookahead.js";
 
 export function defineTermRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
+  // Alternatives are built once, not on every call: rule bodies run for every token.
+  const binaryOperators: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Plus, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.Minus, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.Star, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.Slash, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.Percent, { LABEL: "operator" }) },
+  ];
+  const binaryOperation = () => {
+    $.OR(binaryOperators);
+    $.SUBRULE1(rules.operand);
+  };
   defineRule(grammar, "term", () => {
     $.SUBRULE(rules.operand);
-    $.MANY(() => {
-      $.OR([
-        { ALT: () => $.CONSUME(T.Plus, { LABEL: "operator" }) },
-        { ALT: () => $.CONSUME(T.Minus, { LABEL: "operator" }) },
-        { ALT: () => $.CONSUME(T.Star, { LABEL: "operator" }) },
-        { ALT: () => $.CONSUME(T.Slash, { LABEL: "operator" }) },
-        { ALT: () => $.CONSUME(T.Percent, { LABEL: "operator" }) },
-      ]);
-      $.SUBRULE1(rules.operand);
-    });
+    $.MANY(binaryOperation);
   });
+
+  const qualifiedCall: DSLMethodOpts<unknown> = {
+    GATE: () => $.LA(1).tokenType === T.Dot && $.LA(3).tokenType === T.LParen,
+    DEF: () => {
+      $.CONSUME(T.Dot, { LABEL: "qualifier" });
+      $.CONSUME2(T.Name, { LABEL: "name" });
+    },
+  };
+  const callArguments = () => $.SUBRULE1(rules.functionArgs);
+  const primaries: OrMethodOpts<unknown> = {
+    IGNORE_AMBIGUITIES: true,
+    DEF: [
+      {
+        ALT: () => {
+          $.CONSUME(T.Minus, { LABEL: "negate" });
+          $.SUBRULE(rules.operand, { LABEL: "negated" });
+        },
+      },
+      { ALT: () => $.CONSUME(T.Constant, { LABEL: "constant" }) },
+      { ALT: () => $.CONSUME(T.Null, { LABEL: "constant" }) },
+      { ALT: () => $.CONSUME(T.NanKw, { LABEL: "constant" }) },
+      { ALT: () => $.CONSUME(T.InfinityKw, { LABEL: "constant" }) },
+      { ALT: () => $.CONSUME(T.QuestionMark, { LABEL: "marker" }) },
+      {
+        ALT: () => {
+          $.CONSUME(T.Colon, { LABEL: "marker" });
+          $.CONSUME(T.Name, { LABEL: "markerName" });
+        },
+      },
+      { ALT: () => $.SUBRULE(rules.parenthesizedTerm) },
+      { ALT: () => $.SUBRULE(rules.listLiteral) },
+      { ALT: () => $.SUBRULE(rules.braceLiteral) },
+      {
+        // `token(a, b)`: TOKEN is reserved but is a function in selectors and relations.
+        ALT: () => {
+          $.CONSUME(T.Token, { LABEL: "functionName" });
+          $.SUBRULE(rules.functionArgs);
+        },
+      },
+      {
+        // a column, `fn(…)` or `ks.fn(…)`; `CAST(x AS type)` is a call whose argument has `AS type`.
+        ALT: () => {
+          $.CONSUME1(T.Name, { LABEL: "name" });
+          $.OPTION(qualifiedCall);
+          $.OPTION1(callArguments);
+        },
+      },
+    ],
+  };
+  const accessors: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME1(T.Dot, { LABEL: "fieldDot" });
+        $.CONSUME3(T.Name, { LABEL: "field" });
+      },
+    },
+    { ALT: () => $.SUBRULE(rules.subscript) },
+  ];
+  const accessor = () => $.OR1(accessors);
 
   // A primary value with its postfix accessors (`.field`, `[key]`, `[from..to]`).
   defineRule(grammar, "operand", () => {
-    $.OR({
-      IGNORE_AMBIGUITIES: true,
-      DEF: [
-        {
-          ALT: () => {
-            $.CONSUME(T.Minus, { LABEL: "negate" });
-            $.SUBRULE(rules.operand, { LABEL: "negated" });
-          },
-        },
-        { ALT: () => $.CONSUME(T.Constant, { LABEL: "constant" }) },
-        { ALT: () => $.CONSUME(T.Null, { LABEL: "constant" }) },
-        { ALT: () => $.CONSUME(T.NanKw, { LABEL: "constant" }) },
-        { ALT: () => $.CONSUME(T.InfinityKw, { LABEL: "constant" }) },
-        { ALT: () => $.CONSUME(T.QuestionMark, { LABEL: "marker" }) },
-        {
-          ALT: () => {
-            $.CONSUME(T.Colon, { LABEL: "marker" });
-            $.CONSUME(T.Name, { LABEL: "markerName" });
-          },
-        },
-        { ALT: () => $.SUBRULE(rules.parenthesizedTerm) },
-        { ALT: () => $.SUBRULE(rules.listLiteral) },
-        { ALT: () => $.SUBRULE(rules.braceLiteral) },
-        {
-          // `token(a, b)`: TOKEN is reserved but is a function in selectors and relations.
-          ALT: () => {
-            $.CONSUME(T.Token, { LABEL: "functionName" });
-            $.SUBRULE(rules.functionArgs);
-          },
-        },
-        {
-          // a column, `fn(…)` or `ks.fn(…)`; `CAST(x AS type)` is a call whose argument has `AS type`.
-          ALT: () => {
-            $.CONSUME1(T.Name, { LABEL: "name" });
-            $.OPTION({
-              GATE: () => $.LA(1).tokenType === T.Dot && $.LA(3).tokenType === T.LParen,
-              DEF: () => {
-                $.CONSUME(T.Dot, { LABEL: "qualifier" });
-                $.CONSUME2(T.Name, { LABEL: "name" });
-              },
-            });
-            $.OPTION1(() => $.SUBRULE1(rules.functionArgs));
-          },
-        },
-      ],
-    });
-    $.MANY(() => {
-      $.OR1([
-        {
-          ALT: () => {
-            $.CONSUME1(T.Dot, { LABEL: "fieldDot" });
-            $.CONSUME3(T.Name, { LABEL: "field" });
-          },
-        },
-        { ALT: () => $.SUBRULE(rules.subscript) },
-      ]);
-    });
+    $.OR(primaries);
+    $.MANY(accessor);
   });
 
   // `[key]`, `[from..to]`, `[..to]`, `[from..]` (Parser.g `collectionSubSelection`).
+  const sliceTail = () => {
+    $.CONSUME1(T.Range);
+    $.OPTION1(() => $.SUBRULE2(rules.term, { LABEL: "to" }));
+  };
+  const subscriptForms: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.Range);
+        $.SUBRULE(rules.term, { LABEL: "to" });
+      },
+    },
+    {
+      ALT: () => {
+        $.SUBRULE1(rules.term, { LABEL: "from" });
+        $.OPTION(sliceTail);
+      },
+    },
+  ];
   defineRule(grammar, "subscript", () => {
     $.CONSUME(T.LBracket);
-    $.OR([
-      {
-        ALT: () => {
-          $.CONSUME(T.Range);
-          $.SUBRULE(rules.term, { LABEL: "to" });
-        },
-      },
-      {
-        ALT: () => {
-          $.SUBRULE1(rules.term, { LABEL: "from" });
-          $.OPTION(() => {
-            $.CONSUME1(T.Range);
-            $.OPTION1(() => $.SUBRULE2(rules.term, { LABEL: "to" }));
-          });
-        },
-      },
-    ]);
+    $.OR(subscriptForms);
     $.CONSUME(T.RBracket);
   });
 
   // `( … )`: a type hint `(int) ?`, a tuple `(1, 'a')`, or a parenthesised expression.
+  const moreElements = () => {
+    $.CONSUME(T.Comma);
+    $.SUBRULE1(rules.term, { LABEL: "element" });
+  };
+  // Both forms start with `(` and a name; the gate decides, so one token of lookahead is enough.
+  const parenthesizedForms: OrMethodOpts<unknown> = {
+    MAX_LOOKAHEAD: 1,
+    IGNORE_AMBIGUITIES: true,
+    DEF: [
+    {
+      GATE: () => typeHintAhead($),
+      ALT: () => {
+        $.CONSUME(T.LParen);
+        $.SUBRULE(rules.comparatorType, { LABEL: "hint" });
+        $.CONSUME(T.RParen);
+        $.SUBRULE(rules.operand, { LABEL: "hinted" });
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME1(T.LParen);
+        $.SUBRULE(rules.term, { LABEL: "element" });
+        $.MANY(moreElements);
+        $.CONSUME1(T.RParen);
+      },
+    },
+    ],
+  };
   defineRule(grammar, "parenthesizedTerm", () => {
-    $.OR([
-      {
-        GATE: () => typeHintAhead($),
-        ALT: () => {
-          $.CONSUME(T.LParen);
-          $.SUBRULE(rules.comparatorType, { LABEL: "hint" });
-          $.CONSUME(T.RParen);
-          $.SUBRULE(rules.operand, { LABEL: "hinted" });
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME1(T.LParen);
-          $.SUBRULE(rules.term, { LABEL: "element" });
-          $.MANY(() => {
-            $.CONSUME(T.Comma);
-            $.SUBRULE1(rules.term, { LABEL: "element" });
-          });
-          $.CONSUME1(T.RParen);
-        },
-      },
-    ]);
+    $.OR(parenthesizedForms);
   });
 
+  const listElements = () => {
+    $.SUBRULE(rules.term, { LABEL: "element" });
+    $.MANY(moreElements);
+  };
   defineRule(grammar, "listLiteral", () => {
     $.CONSUME(T.LBracket);
-    $.OPTION(() => {
-      $.SUBRULE(rules.term, { LABEL: "element" });
-      $.MANY(() => {
-        $.CONSUME(T.Comma);
-        $.SUBRULE1(rules.term, { LABEL: "element" });
-      });
-    });
+    $.OPTION(listElements);
     $.CONSUME(T.RBracket);
   });
 
   // `{}`, `{a, b}` (set), `{k: v, …}` (map, or a user type literal when every key is a bare name).
+  const moreEntries = () => {
+    $.CONSUME(T.Comma);
+    $.SUBRULE2(rules.term, { LABEL: "key" });
+    $.CONSUME1(T.Colon);
+    $.SUBRULE3(rules.term, { LABEL: "value" });
+  };
+  const moreSetElements = () => {
+    $.CONSUME1(T.Comma);
+    $.SUBRULE4(rules.term, { LABEL: "key" });
+  };
+  const braceForms: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.Colon);
+        $.SUBRULE1(rules.term, { LABEL: "value" });
+        $.MANY(moreEntries);
+      },
+    },
+    { ALT: () => $.MANY1(moreSetElements) },
+  ];
+  const braceContent = () => {
+    $.SUBRULE(rules.term, { LABEL: "key" });
+    $.OR(braceForms);
+  };
   defineRule(grammar, "braceLiteral", () => {
     $.CONSUME(T.LBrace);
-    $.OPTION(() => {
-      $.SUBRULE(rules.term, { LABEL: "key" });
-      $.OR([
-        {
-          ALT: () => {
-            $.CONSUME(T.Colon);
-            $.SUBRULE1(rules.term, { LABEL: "value" });
-            $.MANY(() => {
-              $.CONSUME(T.Comma);
-              $.SUBRULE2(rules.term, { LABEL: "key" });
-              $.CONSUME1(T.Colon);
-              $.SUBRULE3(rules.term, { LABEL: "value" });
-            });
-          },
-        },
-        {
-          ALT: () => {
-            $.MANY1(() => {
-              $.CONSUME1(T.Comma);
-              $.SUBRULE4(rules.term, { LABEL: "key" });
-            });
-          },
-        },
-      ]);
-    });
+    $.OPTION(braceContent);
     $.CONSUME(T.RBrace);
   });
 
   // `( [* | term [AS type] (, term)*] )`: `count(*)`, `cast(x AS int)` and ordinary calls.
+  const castType = () => {
+    $.CONSUME(T.As);
+    $.SUBRULE(rules.comparatorType, { LABEL: "castType" });
+  };
+  const moreArguments = () => {
+    $.CONSUME(T.Comma);
+    $.SUBRULE1(rules.term, { LABEL: "argument" });
+  };
+  const argumentForms: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Star, { LABEL: "star" }) },
+    {
+      ALT: () => {
+        $.SUBRULE(rules.term, { LABEL: "argument" });
+        $.OPTION1(castType);
+        $.MANY(moreArguments);
+      },
+    },
+  ];
+  const argumentList = () => $.OR(argumentForms);
   defineRule(grammar, "functionArgs", () => {
     $.CONSUME(T.LParen);
-    $.OPTION(() => {
-      $.OR([
-        { ALT: () => $.CONSUME(T.Star, { LABEL: "star" }) },
-        {
-          ALT: () => {
-            $.SUBRULE(rules.term, { LABEL: "argument" });
-            $.OPTION1(() => {
-              $.CONSUME(T.As);
-              $.SUBRULE(rules.comparatorType, { LABEL: "castType" });
-            });
-            $.MANY(() => {
-              $.CONSUME(T.Comma);
-              $.SUBRULE1(rules.term, { LABEL: "argument" });
-            });
-          },
-        },
-      ]);
-    });
+    $.OPTION(argumentList);
     $.CONSUME(T.RParen);
   });
 
@@ -207,30 +224,38 @@ export function defineTermRules(grammar: Grammar): void {
 
   // Relations joined by AND. OR is not CQL (3.11–5.0) but SAI users write it: it is parsed and
   // recorded so the planner can explain the rejection, instead of failing the whole statement.
+  const connectives: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.And) },
+    { ALT: () => $.CONSUME(T.Or, { LABEL: "or" }) },
+  ];
+  const moreRelations = () => {
+    $.OR(connectives);
+    $.SUBRULE1(rules.relationOrExpression);
+  };
   defineRule(grammar, "whereClause", () => {
     $.SUBRULE(rules.relationOrExpression);
-    $.MANY(() => {
-      $.OR([
-        { ALT: () => $.CONSUME(T.And) },
-        { ALT: () => $.CONSUME(T.Or, { LABEL: "or" }) },
-      ]);
-      $.SUBRULE1(rules.relationOrExpression);
-    });
+    $.MANY(moreRelations);
   });
 
-  defineRule(grammar, "relationOrExpression", () => {
-    $.OR([
-      { GATE: () => customIndexExpressionAhead($), ALT: () => $.SUBRULE(rules.customIndexExpression) },
-      {
-        GATE: () => $.LA(1).tokenType === T.LParen && relationGroupAhead($),
-        ALT: () => {
-          $.CONSUME(T.LParen, { LABEL: "groupOpen" });
-          $.SUBRULE(rules.whereClause, { LABEL: "group" });
-          $.CONSUME(T.RParen);
-        },
+  // Gates decide between a custom expression, a group and a relation; one token of lookahead.
+  const relationForms: OrMethodOpts<unknown> = {
+    MAX_LOOKAHEAD: 1,
+    IGNORE_AMBIGUITIES: true,
+    DEF: [
+    { GATE: () => customIndexExpressionAhead($), ALT: () => $.SUBRULE(rules.customIndexExpression) },
+    {
+      GATE: () => $.LA(1).tokenType === T.LParen && relationGroupAhead($),
+      ALT: () => {
+        $.CONSUME(T.LParen, { LABEL: "groupOpen" });
+        $.SUBRULE(rules.whereClause, { LABEL: "group" });
+        $.CONSUME(T.RParen);
       },
-      { ALT: () => $.SUBRULE(rules.relation) },
-    ]);
+    },
+    { ALT: () => $.SUBRULE(rules.relation) },
+    ],
+  };
+  defineRule(grammar, "relationOrExpression", () => {
+    $.OR(relationForms);
   });
 
   defineRule(grammar, "customIndexExpression", () => {
@@ -242,165 +267,172 @@ export function defineTermRules(grammar: Grammar): void {
     $.CONSUME(T.RParen);
   });
 
+  const relationKinds: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.Token, { LABEL: "token" });
+        $.SUBRULE(rules.tupleOfIdentifiers);
+        $.SUBRULE(rules.relationOperation);
+      },
+    },
+    {
+      ALT: () => {
+        $.SUBRULE1(rules.tupleOfIdentifiers);
+        $.SUBRULE1(rules.relationOperation);
+      },
+    },
+    { ALT: () => $.SUBRULE(rules.columnCondition) },
+  ];
   defineRule(grammar, "relation", () => {
-    $.OR([
-      {
-        ALT: () => {
-          $.CONSUME(T.Token, { LABEL: "token" });
-          $.SUBRULE(rules.tupleOfIdentifiers);
-          $.SUBRULE(rules.relationOperation);
-        },
-      },
-      {
-        ALT: () => {
-          $.SUBRULE1(rules.tupleOfIdentifiers);
-          $.SUBRULE1(rules.relationOperation);
-        },
-      },
-      { ALT: () => $.SUBRULE(rules.columnCondition) },
-    ]);
+    $.OR(relationKinds);
   });
 
+  const moreColumns = () => {
+    $.CONSUME(T.Comma);
+    $.CONSUME1(T.Name, { LABEL: "column" });
+  };
   defineRule(grammar, "tupleOfIdentifiers", () => {
     $.CONSUME(T.LParen);
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.MANY(() => {
-      $.CONSUME(T.Comma);
-      $.CONSUME1(T.Name, { LABEL: "column" });
-    });
+    $.MANY(moreColumns);
     $.CONSUME(T.RParen);
   });
 
   // `col op …`, `col[key] op …`, `col.field op …`: relations in WHERE and conditions in IF
   // (Parser.g `columnCondition`, and the single-column forms of `relation`).
+  const elementOrField: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.LBracket);
+        $.SUBRULE(rules.term, { LABEL: "key" });
+        $.CONSUME(T.RBracket);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Dot);
+        $.CONSUME1(T.Name, { LABEL: "field" });
+      },
+    },
+  ];
+  const columnSelector = () => $.OR(elementOrField);
   defineRule(grammar, "columnCondition", () => {
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.OPTION(() => {
-      $.OR([
-        {
-          ALT: () => {
-            $.CONSUME(T.LBracket);
-            $.SUBRULE(rules.term, { LABEL: "key" });
-            $.CONSUME(T.RBracket);
-          },
-        },
-        {
-          ALT: () => {
-            $.CONSUME(T.Dot);
-            $.CONSUME1(T.Name, { LABEL: "field" });
-          },
-        },
-      ]);
-    });
+    $.OPTION(columnSelector);
     $.SUBRULE(rules.relationOperation);
   });
 
   // The operator and right-hand side (Parser.g `relationType`, `inOperator`, `containsOperator`, …).
+  const comparisons: IOrAlt<unknown>[] = [
+    { ALT: () => $.CONSUME(T.Equals, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.NotEquals, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.Less, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.LessEquals, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.Greater, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME(T.GreaterEquals, { LABEL: "operator" }) },
+  ];
+  const containsKey = () => $.CONSUME(T.Key, { LABEL: "key" });
+  const containsKeyAgain = () => $.CONSUME1(T.Key, { LABEL: "key" });
+  const negatedOperations: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME1(T.In, { LABEL: "in" });
+        $.SUBRULE1(rules.inValues);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Contains, { LABEL: "contains" });
+        $.OPTION(containsKey);
+        $.SUBRULE1(rules.term, { LABEL: "value" });
+      },
+    },
+  ];
+  const operations: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.OR1(comparisons);
+        $.SUBRULE(rules.term, { LABEL: "value" });
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.In, { LABEL: "in" });
+        $.SUBRULE(rules.inValues);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Not, { LABEL: "not" });
+        $.OR2(negatedOperations);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME1(T.Contains, { LABEL: "contains" });
+        $.OPTION1(containsKeyAgain);
+        $.SUBRULE2(rules.term, { LABEL: "value" });
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Like, { LABEL: "like" });
+        $.SUBRULE3(rules.term, { LABEL: "value" });
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Is, { LABEL: "is" });
+        $.CONSUME2(T.Not);
+        $.CONSUME(T.Null);
+      },
+    },
+    {
+      ALT: () => {
+        $.CONSUME(T.Between, { LABEL: "between" });
+        $.SUBRULE4(rules.term, { LABEL: "low" });
+        $.CONSUME(T.And);
+        $.SUBRULE5(rules.term, { LABEL: "high" });
+      },
+    },
+  ];
   defineRule(grammar, "relationOperation", () => {
-    $.OR([
-      {
-        ALT: () => {
-          $.OR1([
-            { ALT: () => $.CONSUME(T.Equals, { LABEL: "operator" }) },
-            { ALT: () => $.CONSUME(T.NotEquals, { LABEL: "operator" }) },
-            { ALT: () => $.CONSUME(T.Less, { LABEL: "operator" }) },
-            { ALT: () => $.CONSUME(T.LessEquals, { LABEL: "operator" }) },
-            { ALT: () => $.CONSUME(T.Greater, { LABEL: "operator" }) },
-            { ALT: () => $.CONSUME(T.GreaterEquals, { LABEL: "operator" }) },
-          ]);
-          $.SUBRULE(rules.term, { LABEL: "value" });
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME(T.In, { LABEL: "in" });
-          $.SUBRULE(rules.inValues);
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME(T.Not, { LABEL: "not" });
-          $.OR2([
-            {
-              ALT: () => {
-                $.CONSUME1(T.In, { LABEL: "in" });
-                $.SUBRULE1(rules.inValues);
-              },
-            },
-            {
-              ALT: () => {
-                $.CONSUME(T.Contains, { LABEL: "contains" });
-                $.OPTION(() => $.CONSUME(T.Key, { LABEL: "key" }));
-                $.SUBRULE1(rules.term, { LABEL: "value" });
-              },
-            },
-          ]);
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME1(T.Contains, { LABEL: "contains" });
-          $.OPTION1(() => $.CONSUME1(T.Key, { LABEL: "key" }));
-          $.SUBRULE2(rules.term, { LABEL: "value" });
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME(T.Like, { LABEL: "like" });
-          $.SUBRULE3(rules.term, { LABEL: "value" });
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME(T.Is, { LABEL: "is" });
-          $.CONSUME2(T.Not);
-          $.CONSUME(T.Null);
-        },
-      },
-      {
-        ALT: () => {
-          $.CONSUME(T.Between, { LABEL: "between" });
-          $.SUBRULE4(rules.term, { LABEL: "low" });
-          $.CONSUME(T.And);
-          $.SUBRULE5(rules.term, { LABEL: "high" });
-        },
-      },
-    ]);
+    $.OR(operations);
   });
 
   // `(a, b, …)`, `()`, `?`, `:name` after IN (Parser.g `singleColumnInValues`, `multiColumnInValues`).
+  const inListElements = () => {
+    $.SUBRULE(rules.term, { LABEL: "element" });
+    $.MANY(moreElements);
+  };
+  const inValueForms: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        $.CONSUME(T.LParen);
+        $.OPTION(inListElements);
+        $.CONSUME(T.RParen);
+      },
+    },
+    { ALT: () => $.CONSUME(T.QuestionMark, { LABEL: "marker" }) },
+    {
+      ALT: () => {
+        $.CONSUME(T.Colon, { LABEL: "marker" });
+        $.CONSUME(T.Name, { LABEL: "markerName" });
+      },
+    },
+  ];
   defineRule(grammar, "inValues", () => {
-    $.OR([
-      {
-        ALT: () => {
-          $.CONSUME(T.LParen);
-          $.OPTION(() => {
-            $.SUBRULE(rules.term, { LABEL: "element" });
-            $.MANY(() => {
-              $.CONSUME(T.Comma);
-              $.SUBRULE1(rules.term, { LABEL: "element" });
-            });
-          });
-          $.CONSUME(T.RParen);
-        },
-      },
-      { ALT: () => $.CONSUME(T.QuestionMark, { LABEL: "marker" }) },
-      {
-        ALT: () => {
-          $.CONSUME(T.Colon, { LABEL: "marker" });
-          $.CONSUME(T.Name, { LABEL: "markerName" });
-        },
-      },
-    ]);
+    $.OR(inValueForms);
   });
 
   // `name = term AND …` (Parser.g `properties`, `property`); values are any term, judged later.
+  const moreProperties = () => {
+    $.CONSUME(T.And);
+    $.SUBRULE1(rules.property);
+  };
   defineRule(grammar, "properties", () => {
     $.SUBRULE(rules.property);
-    $.MANY(() => {
-      $.CONSUME(T.And);
-      $.SUBRULE1(rules.property);
-    });
+    $.MANY(moreProperties);
   });
 
   defineRule(grammar, "property", () => {
