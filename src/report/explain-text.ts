@@ -33,7 +33,7 @@ function estimateLines(table: string, estimate: PartitionEstimate | undefined, p
   if (!estimate) return [];
   const lines = [
     "",
-    `${paint("Partition estimate", "bold")} of ${terminalSafe(table)} (${estimate.basis}): ${terminalSafe(estimate.basisText)}`,
+    `${paint("Partition estimate", "bold")} of ${terminalSafe(table)}: ${terminalSafe(estimate.basisText)}`,
     ...columns([
       ["", "rows", "values", "bytes", "engine bytes"],
       ...(["average", "worst"] as const).map((which) => {
