@@ -1,12 +1,13 @@
 // End to end through a real Probot instance: webhook payloads from @octokit/webhooks-examples,
 // GitHub mocked with nock, every body sent to GitHub checked against its OpenAPI description.
 import nock from "nock";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import {
   Capture,
+  captureEachTest,
   changedFilesOf,
   nockCreateCheckRun,
   nockCreateReview,
@@ -23,18 +24,10 @@ import {
 import { BASE_SHA, checkRunEvent, checkSuiteRerequestedEvent, HEAD_SHA, pullRequestEvent } from "./helpers/payloads.js";
 import { testProbot } from "./helpers/probot.js";
 
+const github = captureEachTest();
 let capture: Capture;
-
 beforeEach(() => {
-  capture = new Capture();
-  nockInstallationToken(capture);
-});
-
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  capture.assertAllValid();
-  expect(pending).toEqual([]);
+  capture = github();
 });
 
 const baseRepository = {

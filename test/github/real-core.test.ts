@@ -1,11 +1,12 @@
 // The app with the real core (src/github/core.ts): parser, planner, rules and renderers, on the
 // test repository of test/fixtures/github, through Probot and nock as in production.
 import nock from "nock";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { realCore } from "../../src/github/core.js";
 import { fixture } from "./helpers/fixtures.js";
 import {
   Capture,
+  captureEachTest,
   nockGetPull,
   nockGraphqlFiles,
   nockInstallationToken,
@@ -19,16 +20,10 @@ import {
 import { issueCommentEvent, pullRequestEvent } from "./helpers/payloads.js";
 import { testProbot } from "./helpers/probot.js";
 
+const github = captureEachTest();
 let capture: Capture;
 beforeEach(() => {
-  capture = new Capture();
-  nockInstallationToken(capture);
-});
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  capture.assertAllValid();
-  expect(pending).toEqual([]);
+  capture = github();
 });
 
 const schema = {

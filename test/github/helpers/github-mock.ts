@@ -2,7 +2,7 @@
 // `Capture`, so tests assert the exact bodies afterwards (nock body matchers would also run for
 // unrelated requests) and every body can be checked against GitHub's OpenAPI description.
 import nock from "nock";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { unifiedPatch } from "./unified-diff.js";
 import { assertValidGitHubRequest } from "./openapi.js";
 import { BASE_SHA, DEFAULT_BRANCH, HEAD_SHA, INSTALLATION_ID, OWNER, PR_NUMBER, REPO } from "./payloads.js";
@@ -322,4 +322,23 @@ export function nockReviewOf(capture: Capture, state: RepositoryState, options: 
   nockGraphqlFiles(capture, state);
   if (options.review ?? true) nockCreateReview(capture);
   nockUpdateCheckRun(capture, 9001, options.updates ?? 1);
+}
+
+/**
+ * A fresh Capture for every test of the file; after each test, every body is checked against the
+ * OpenAPI description and no expected request may be left unmade.
+ */
+export function captureEachTest(options: { installationToken?: boolean } = {}): () => Capture {
+  let capture = new Capture();
+  beforeEach(() => {
+    capture = new Capture();
+    if (options.installationToken ?? true) nockInstallationToken(capture);
+  });
+  afterEach(() => {
+    const pending = nock.pendingMocks();
+    nock.cleanAll();
+    capture.assertAllValid();
+    expect(pending).toEqual([]);
+  });
+  return () => capture;
 }
