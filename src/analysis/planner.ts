@@ -1078,6 +1078,7 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
   let reason: string;
   let indexUsed: IndexModel | undefined;
   const tokenBounded = pk.onToken;
+  const keyNames = table.partitionKey.map((c) => c.name).join(", ");
 
   if (ev.usesIndex) {
     verdict = "index";
@@ -1105,12 +1106,13 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
       verdict = "multi-partition";
       partitions = count;
       addRule(ev, "B2");
-      reason = `B2: the partition key is bound by = and IN, so ${count === null ? "the number of partitions depends on the bound list" : `${count} partition${count === 1 ? "" : "s"}`} ${count === 1 ? "is" : "are"} read.`;
+      const counted = count === null ? "as many partitions as the bound lists hold distinct values are" : `${count} partition${count === 1 ? " is" : "s are"}`;
+      reason = `B2: the partition key (${keyNames}) is bound by = and IN, so ${counted} read${clusteringSummary(ev)}.`;
     } else {
       verdict = "single-partition";
       partitions = 1;
       addRule(ev, "B1");
-      reason = `B1: every partition key column is bound by =, so one partition is read${ev.nonKey.size > 0 || ev.clusteringInFilter ? " and filtered" : ""}.`;
+      reason = `B1: the partition key (${keyNames}) is bound by =, so one partition is read${clusteringSummary(ev)}${ev.nonKey.size > 0 || ev.clusteringInFilter ? ", filtering its rows" : ""}.`;
     }
     if (ev.token) reason += " The token() bound only filters the listed keys (T3).";
   }
@@ -1146,6 +1148,19 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
     notes,
     steps,
   };
+}
+
+/** ", within it a slice on c" — how the clustering restrictions narrow each partition. */
+function clusteringSummary(ev: Evaluation): string {
+  const restrictions = distinctRestrictions(ev.clustering);
+  if (restrictions.length === 0) return "";
+  const filtered = new Set(clusteringFilteredRestrictions(restrictions));
+  const served = restrictions.filter((r) => !filtered.has(r));
+  if (served.length === 0) return "";
+  const last = served[served.length - 1]!;
+  const columns = served.flatMap((r) => r.columns.map((c) => c.name)).join(", ");
+  const shape = last.op === "slice" ? "a slice" : served.some((r) => r.op === "in") ? "a set of rows" : "the rows";
+  return ` (C1: ${shape} selected by ${columns})`;
 }
 
 /** The index Cassandra would query: the one serving the first indexable restriction in filter order. */
