@@ -18,7 +18,7 @@ const queryAmbiguousTable: RuleModule = {
     description: "Several tables can serve the abstract access pattern; the review says which one it chose and why.",
     messages: {
       ambiguous:
-        "{count} tables can serve {query}: {tables}. The review plans it on {chosen} because {because}. Write the query as `cql:` naming its table, so the model says which one the application reads.",
+        "{count} tables can serve {query}: {tables}. The review plans it on {chosen} ({because}). Write the query as `cql:` naming its table, so the model says which one the application reads.",
     },
     fixable: false,
   },

@@ -12,6 +12,13 @@ function scopeWithFiltering(partitions: QueryPlan["partitions"]): string {
   return "read a range of partitions and discard the rows that do not match";
 }
 
+/** Cassandra's filtering message goes on to explain ALLOW FILTERING; the message says that itself. */
+function firstSentence(text: string): string {
+  const trimmed = text.trim();
+  const end = trimmed.search(/\.(\s|$)/);
+  return end === -1 ? trimmed : trimmed.slice(0, end);
+}
+
 const queryNeedsAllowFiltering: RuleModule = {
   meta: {
     id: "query-needs-allow-filtering",
@@ -33,7 +40,7 @@ const queryNeedsAllowFiltering: RuleModule = {
         data: {
           query: query.id,
           table: query.table ? tableLabel(context.model, query.table) : "its table",
-          gist: (plan.errorGist ?? plan.reason).trim().replace(/\.$/, ""),
+          gist: firstSentence(plan.errorGist ?? plan.reason),
           scope: scopeWithFiltering(plan.partitions),
           partitions: plan.partitions,
         },

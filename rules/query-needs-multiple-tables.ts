@@ -12,19 +12,27 @@ interface CoverPart {
 
 /**
  * The fewest tables (greedily) that together hold every wanted column, or undefined when no table
- * has some column at all (the manifest check reports unknown columns).
+ * has some column at all (the manifest check reports unknown columns). Among equal choices, a
+ * table the application could read by key (its partition key given by the query or by a table
+ * read before) is the join it would really make.
  */
-function coverColumns(tables: TableModel[], wanted: string[]): CoverPart[] | undefined {
+function coverColumns(tables: TableModel[], wanted: string[], given: string[]): CoverPart[] | undefined {
   const missing = new Set(wanted);
+  const known = new Set(given);
   const parts: CoverPart[] = [];
+  const readableByKey = (table: TableModel) => table.partitionKey.every((c) => known.has(c.name));
   while (missing.size > 0) {
     let best: CoverPart | undefined;
     for (const table of tables) {
       const columns = table.columns.map((c) => c.name).filter((name) => missing.has(name));
-      if (columns.length > (best?.columns.length ?? 0)) best = { table, columns };
+      const better =
+        columns.length > (best?.columns.length ?? 0) ||
+        (best !== undefined && columns.length === best.columns.length && readableByKey(table) && !readableByKey(best.table));
+      if (better) best = { table, columns };
     }
     if (!best) return undefined;
     for (const column of best.columns) missing.delete(column);
+    for (const column of best.table.columns) known.add(column.name);
     parts.push(best);
   }
   return parts;
@@ -59,7 +67,7 @@ const queryNeedsMultipleTables: RuleModule = {
       if (entry?.form !== "abstract") continue;
       const wanted = abstractQueryColumns(entry);
       if (tables.some((t) => wanted.every((name) => t.columns.some((c) => c.name === name)))) continue;
-      const parts = coverColumns(tables, wanted);
+      const parts = coverColumns(tables, wanted, entry.where.map((w) => w.column));
       if (!parts || parts.length < 2) continue;
       context.report({
         messageId: "clientJoin",

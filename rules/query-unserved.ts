@@ -35,37 +35,44 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
   const keyspace = statement.name.keyspace?.name ?? defaultKeyspace;
   const manifestEntry = manifestQuery(model, query.id);
   const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
-  let best: { file: ParsedSchemaFile; score: [number, number] } | undefined;
+  let best: { file: ParsedSchemaFile; score: number[] } | undefined;
   for (const file of model.schemaFiles) {
     // An unqualified name must resolve to the intended keyspace where it is appended.
     if (!statement.name.keyspace && keyspaceAtEnd(file, defaultKeyspace) !== keyspace) continue;
     const tables = [...model.schema.tables.values()].filter((t) => t.source.file === file.path && (keyspace === undefined || t.keyspace === keyspace));
     if (tables.length === 0) continue;
-    const sharing = tables.filter((t) => t.columns.some((c) => wanted.has(c.name))).length;
-    const score: [number, number] = [sharing, tables.length];
-    if (!best || score[0] > best.score[0] || (score[0] === best.score[0] && score[1] > best.score[1])) best = { file, score };
+    const overlaps = tables.map((t) => t.columns.filter((c) => wanted.has(c.name)).length);
+    // The file of the table closest to the query's entity first, then the most shared columns.
+    const score = [Math.max(...overlaps), overlaps.reduce((a, b) => a + b, 0), tables.length];
+    if (!best || isGreater(score, best.score)) best = { file, score };
   }
   return best?.file;
 }
 
-/** Appends the table at the end of the file, closing an unterminated last statement if needed; only when the result parses as before. */
+/** Lexicographic comparison of scores. */
+function isGreater(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return false;
+}
+
+/**
+ * Appends the table at the end of the file. A last statement without its `;` is closed first:
+ * cqlsh would otherwise read both as one statement. Offered only when the result parses as before.
+ */
 function appendFix(file: ParsedSchemaFile, createTable: string, queryId: string): RuleFix | undefined {
   const { text } = file;
-  const before = errorCount(text);
-  const gap = text.length === 0 ? "" : text.endsWith("\n") ? "\n" : "\n\n";
-  for (const terminator of ["", ";"]) {
-    const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${createTable};\n`;
-    const fixed = text + replacement;
-    if (errorCount(fixed) <= before && parseCql(fixed).statements.length === file.parse.statements.length + 1) {
-      return {
-        description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
-        file: file.path,
-        range: rangeBetween(text, text.length, text.length),
-        replacement,
-      };
-    }
-  }
-  return undefined;
+  const last = file.parse.statements[file.parse.statements.length - 1];
+  const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
+  const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
+  const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${createTable};\n`;
+  const fixed = text + replacement;
+  if (errorCount(fixed) > errorCount(text) || parseCql(fixed).statements.length !== file.parse.statements.length + 1) return undefined;
+  return {
+    description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
+    file: file.path,
+    range: rangeBetween(text, text.length, text.length),
+    replacement,
+  };
 }
 
 const queryUnserved: RuleModule = {
@@ -75,9 +82,9 @@ const queryUnserved: RuleModule = {
     defaultSeverity: "error",
     description: "No table can serve the access pattern; a CREATE TABLE shaped for it is suggested.",
     messages: {
-      unserved: "No table serves {query}: {reason}.",
-      unservedWithFix: "No table serves {query}: {reason}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.",
-      unservedInline: "No table serves {query}: {reason}. A table that would:\n{table}",
+      unserved: "{summary}.",
+      unservedWithFix: "{summary}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.",
+      unservedInline: "{summary}. A table that would:\n{table}",
     },
     fixable: true,
   },
@@ -87,18 +94,20 @@ const queryUnserved: RuleModule = {
       if (query.plan.verdict !== "unserved") continue;
       const base = { file: query.location.file, range: query.location.range, entity: queryEntity(query.id) };
       const reason = query.plan.reason.trim().replace(/\.$/, "");
+      // The planner's reason usually says it already ("No table serves Q3 …"); do not say it twice.
+      const summary = reason.includes(query.id) ? reason : `No table serves ${query.id}: ${reason}`;
       const suggestion = query.suggestedTable?.trim().replace(/;\s*$/, "");
       const statement = suggestion ? parseSuggestion(suggestion) : undefined;
       if (!suggestion || !statement) {
-        context.report({ ...base, messageId: "unserved", data: { query: query.id, reason } });
+        context.report({ ...base, messageId: "unserved", data: { query: query.id, summary } });
         continue;
       }
       const file = targetFile(model, query, statement);
       const fix = file ? appendFix(file, suggestion, query.id) : undefined;
       if (file && fix) {
-        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, reason, file: file.path }, fix });
+        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: file.path }, fix });
       } else {
-        context.report({ ...base, messageId: "unservedInline", data: { query: query.id, reason, table: suggestion } });
+        context.report({ ...base, messageId: "unservedInline", data: { query: query.id, summary, table: suggestion } });
       }
     }
   },

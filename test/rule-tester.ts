@@ -170,13 +170,13 @@ function assertNoDuplicates(id: string, tests: RuleTests): void {
   });
 }
 
-function checkValid(rule: RuleModule, testCase: RuleTestCase): void {
+export function checkValid(rule: RuleModule, testCase: RuleTestCase): void {
   const { model, findings } = runRule(rule, testCase);
   expect(inputProblems(model, rule), "the case's own schema/manifest has errors").toEqual([]);
   expect(findings.map((f) => `${f.location.range.start.line}:${f.location.range.start.column} ${f.messageId}: ${f.message}`)).toEqual([]);
 }
 
-function checkInvalid(rule: RuleModule, testCase: InvalidRuleTestCase): void {
+export function checkInvalid(rule: RuleModule, testCase: InvalidRuleTestCase): void {
   if (testCase.findings.length === 0) throw new Error("an invalid case must list the findings it expects");
   const files = sourceFiles(testCase.cql, testCase.manifest);
   const { model, findings } = runRule(rule, testCase, files);

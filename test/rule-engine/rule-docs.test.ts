@@ -100,7 +100,7 @@ describe("rule docs", () => {
       });
 
       it("names the source of why it matters", () => {
-        expect(section("Why it matters")).toMatch(/seed 00\d|Apache Cassandra docs|apache\/cassandra|cassandra-queries\.md|DESIGN §/);
+        expect(section("Why it matters")).toMatch(/seed 00\d|Apache Cassandra docs|apache\/cassandra|cassandra-queries\.md|DESIGN\s+§/);
       });
 
       it("gives each example as a cql block, with an optional manifest or config", () => {
