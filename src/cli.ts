@@ -289,7 +289,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
       : anchors.every((anchor) => isInside(io.cwd, anchor))
         ? io.cwd
         : commonParent(anchors);
-  const relativeToRoot = (absolute: string) => toPosix(path.relative(root, absolute)) || path.basename(absolute);
+  const relativeToRoot = (absolute: string) => toPosix(path.relative(root, absolute));
 
   let unreadable = 0;
   const readText = async (absolute: string, size?: number): Promise<string | undefined> => {
@@ -408,15 +408,20 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
 }
 
 /**
- * Splits `explain`'s arguments into paths and the target: `table NAME` at the end, a trailing
- * argument that starts with SELECT, or else the last argument as a query id.
+ * Splits `explain`'s arguments into paths and the target: `table NAME` at the end; a statement
+ * from the argument that starts with SELECT to the end (quoted as one argument, or left unquoted
+ * as several); or else the last argument as a query id.
  */
 function explainTarget(positionals: string[]): { paths: string[]; request: ExplainRequest; text: string } {
   const last = positionals.at(-1);
   if (last === undefined) throw new UsageError('explain needs a target: a query id, "SELECT …" or table <name>');
+  const select = positionals.findIndex((argument) => /^\s*select\b/i.test(argument));
   let paths: string[];
   let text: string;
-  if (positionals.length >= 2 && positionals.at(-2)!.toLowerCase() === "table") {
+  if (select >= 0) {
+    paths = positionals.slice(0, select);
+    text = positionals.slice(select).join(" ");
+  } else if (positionals.length >= 2 && positionals.at(-2)!.toLowerCase() === "table") {
     paths = positionals.slice(0, -2);
     text = `table ${last}`;
   } else {

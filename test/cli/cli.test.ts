@@ -253,6 +253,12 @@ describe("cql-review explain", () => {
     expect(result.stdout).toContain("**Verdict:** ✅ single-partition");
   });
 
+  it("takes an unquoted statement as the words from SELECT to the end", async () => {
+    const result = await run(["explain", SHOP, "SELECT", "total", "FROM", "orders_by_customer", "WHERE", "customer_id", "=", "?", "--format", "json"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).answer).toMatchObject({ kind: "select", cql: "SELECT total FROM orders_by_customer WHERE customer_id = ?", table: "shop.orders_by_customer" });
+  });
+
   it("explains a table: key layout and the queries that hit it", async () => {
     const result = await run(["explain", SHOP, "table", "orders_by_customer"]);
     expect(result.code).toBe(0);
