@@ -171,8 +171,11 @@ function context(ruleName: string): string {
   return RULE_CONTEXT[ruleName] ?? ruleName;
 }
 
+/** Rules too small to name in a message ("expected a name, found `$`" says enough). */
+const GENERIC_RULES = new Set(["cqlStatement", "qualifiedName", "functionName", "term", "operand", "comparatorType", "property", "properties"]);
+
 function inContext(ruleName: string): string {
-  return ruleName === "cqlStatement" ? "" : ` in ${context(ruleName)}`;
+  return GENERIC_RULES.has(ruleName) ? "" : ` in ${context(ruleName)}`;
 }
 
 function listExpected(types: Iterable<TokenType>): string {
@@ -202,9 +205,39 @@ function firstMismatch(paths: TokenType[][], actual: IToken[]): { expected: Toke
   return { expected, index: Math.min(best, actual.length - 1) };
 }
 
+/**
+ * What may follow the first word of a statement. The dispatcher decides with 4 tokens of
+ * lookahead, but chevrotain reports its paths with the global lookahead of 1, which would only
+ * say "expected a statement, found CREATE".
+ */
+const STATEMENT_SECOND_WORDS = new Map<TokenType, string>([
+  [T.Create, "KEYSPACE, TABLE, TYPE, INDEX, CUSTOM INDEX, MATERIALIZED VIEW, FUNCTION, AGGREGATE, TRIGGER, ROLE or USER"],
+  [T.Alter, "KEYSPACE, TABLE, TYPE, MATERIALIZED VIEW, ROLE or USER"],
+  [T.Drop, "KEYSPACE, TABLE, TYPE, INDEX, MATERIALIZED VIEW, FUNCTION, AGGREGATE, TRIGGER, ROLE, USER or IDENTITY"],
+  [T.ListKw, "ROLES, USERS, SUPERUSERS or a permission"],
+  [T.Begin, "BATCH, UNLOGGED BATCH or COUNTER BATCH"],
+  [T.Add, "IDENTITY"],
+  [T.Comment, "ON"],
+  [T.Security, "LABEL"],
+]);
+
 export class CqlErrorMessageProvider implements IParserErrorMessageProvider {
   /** for each "no viable alternative" / "early exit" error, in order: the token it is about */
   readonly focusTokens: IToken[] = [];
+  /**
+   * The tokens being parsed. Chevrotain passes only as many tokens as the global lookahead (1)
+   * to the messages, while the statement dispatcher looks 4 ahead: the rest are read from here.
+   */
+  input: IToken[] = [];
+
+  private lookahead(actual: IToken[], count: number): IToken[] {
+    const first = actual[0];
+    if (!first || actual.length >= count) return actual;
+    const at = this.input.indexOf(first);
+    if (at < 0) return actual;
+    const tokens = this.input.slice(at, at + count);
+    return tokens.length > 0 ? tokens : actual;
+  }
 
   buildMismatchTokenMessage(options: { expected: TokenType; actual: IToken; previous: IToken; ruleName: string }): string {
     const { expected, actual, ruleName } = options;
@@ -224,13 +257,24 @@ export class CqlErrorMessageProvider implements IParserErrorMessageProvider {
     customUserDescription?: string;
     ruleName: string;
   }): string {
-    const { expected, index } = firstMismatch(options.expectedPathsPerAlt.flat(), options.actual);
-    const found = options.actual[index] ?? options.actual[0]!;
+    const paths = options.expectedPathsPerAlt.flat();
+    const actual = this.lookahead(options.actual, Math.max(2, ...paths.map((p) => p.length)));
+    if (options.ruleName === "cqlStatement") {
+      const first = actual[0]!;
+      const words = STATEMENT_SECOND_WORDS.get(first.tokenType);
+      const second = actual[1];
+      if (words && second) {
+        this.focusTokens.push(second);
+        return `expected ${words} after ${describeFound(first)}, found ${describeFound(second)}`;
+      }
+    }
+    const { expected, index } = firstMismatch(paths, actual);
+    const found = actual[index] ?? options.actual[0]!;
     this.focusTokens.push(found);
     if (options.ruleName === "cqlStatement" && index === 0) {
       return `expected a statement (SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, …), found ${describeFound(found)}`;
     }
-    const after = index > 0 ? ` after ${describeFound(options.actual[index - 1]!)}` : "";
+    const after = index > 0 ? ` after ${describeFound(actual[index - 1]!)}` : "";
     return `expected ${listExpected(expected)}${after}${inContext(options.ruleName)}, found ${describeFound(found)}`;
   }
 
@@ -241,8 +285,9 @@ export class CqlErrorMessageProvider implements IParserErrorMessageProvider {
     customUserDescription?: string;
     ruleName: string;
   }): string {
-    const { expected, index } = firstMismatch(options.expectedIterationPaths, options.actual);
-    const found = options.actual[index] ?? options.actual[0]!;
+    const actual = this.lookahead(options.actual, Math.max(1, ...options.expectedIterationPaths.map((p) => p.length)));
+    const { expected, index } = firstMismatch(options.expectedIterationPaths, actual);
+    const found = actual[index] ?? options.actual[0]!;
     this.focusTokens.push(found);
     return `expected ${listExpected(expected)}${inContext(options.ruleName)}, found ${describeFound(found)}`;
   }

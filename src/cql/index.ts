@@ -65,9 +65,7 @@ function parseOne(tokens: IToken[], index: number, text: string, result: ParseRe
   }
   const vendor = vendorStatementAt(tokens, index);
   if (vendor) {
-    result.diagnostics.push(
-      info(`${vendor.what} is a ${vendor.vendor} statement, not Apache Cassandra CQL; cql-review skips it`, tokens, index, vendor.end),
-    );
+    result.diagnostics.push(info(`${vendor.description}, not Apache Cassandra 3.11–5.0 CQL; cql-review skips it`, tokens, index, vendor.end));
     return vendor.end;
   }
 
@@ -77,7 +75,12 @@ function parseOne(tokens: IToken[], index: number, text: string, result: ParseRe
   const context: AstContext = { text, notes: [], parenthesized: new WeakMap() };
 
   if (parse.errors.length === 0) {
-    addStatement(parse.cst, context, result, slice);
+    const statement = addStatement(parse.cst, context, result, slice);
+    // The chunk ended at a line that starts a new statement, not at a `;`: one is missing.
+    const next = tokens[end];
+    if (statement && next && slice.at(-1)!.tokenType !== T.Semicolon) {
+      result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(next)}: expected \`;\` after the statement`, tokenRange(next)));
+    }
     return end;
   }
 
@@ -225,19 +228,23 @@ function hintFor(slice: IToken[], at: number): string | undefined {
   if (token.tokenType === T.UnknownCharacters) {
     if (image.startsWith("$") && next?.tokenType === T.LBrace) return "template placeholder `${…}` is not CQL";
     if (image.startsWith("#")) return "`#` does not start a comment in CQL (use `--` or `//`)";
-    if (image.startsWith("|")) return "this looks like pasted cqlsh output, which is not CQL";
+    if (image.startsWith("|")) return PASTED_OUTPUT;
     return `\`${image}\` is not a CQL character`;
   }
   if (token.tokenType === T.LBrace && next?.tokenType === T.LBrace) return "template placeholder `{{…}}` is not CQL";
   if (token.tokenType === T.Less && next?.tokenType === T.IntegerLiteral && slice[at + 2]?.tokenType === T.Greater) {
     return "documentation callout `<n>` is not CQL";
   }
-  if (token.tokenType === T.Minus && sameTokenRun(slice, at, 3)) return "this looks like pasted cqlsh output, which is not CQL";
-  if (isToken(token, T.Name) && next?.tokenType === T.LParen && /^\d+$/.test(slice[at + 2]?.image ?? "") && /^rows?$/i.test(slice[at + 3]?.image ?? "")) {
-    return "this looks like pasted cqlsh output, which is not CQL";
+  if (token.tokenType === T.Minus && sameTokenRun(slice, at, 3)) return PASTED_OUTPUT;
+  if (token.tokenType === T.LParen && /^\d+$/.test(next?.image ?? "") && /^rows?$/i.test(slice[at + 2]?.image ?? "")) return PASTED_OUTPUT;
+  // A table row: `value | value` on the line of the error.
+  for (let i = at + 1; i < slice.length && slice[i]!.startLine === token.startLine; i++) {
+    if (slice[i]!.tokenType === T.UnknownCharacters && slice[i]!.image.startsWith("|")) return PASTED_OUTPUT;
   }
   return undefined;
 }
+
+const PASTED_OUTPUT = "this looks like pasted cqlsh output, which is not CQL";
 
 /** `count` adjacent tokens of the same type with no space between (`<<<<<<<`, `-----`). */
 function sameTokenRun(slice: IToken[], at: number, count: number): boolean {

@@ -75,6 +75,7 @@ export interface StatementParse {
 /** Parses one statement (optionally followed by `;`) from `tokens`. */
 export function parseStatementTokens(tokens: IToken[]): StatementParse {
   parser.messages.focusTokens.length = 0;
+  parser.messages.input = tokens;
   parser.input = tokens;
   const cst = parser.rules.cqlStatement!.call(parser);
   return { cst, errors: parser.errors, focusTokens: [...parser.messages.focusTokens] };

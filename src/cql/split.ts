@@ -53,11 +53,12 @@ export function cqlshCommandAt(tokens: IToken[], index: number): CqlshCommand | 
 // Vendor statements
 
 export interface VendorStatement {
-  vendor: string;
-  /** e.g. `CREATE SEARCH INDEX` */
-  what: string;
+  /** e.g. "CREATE SEARCH INDEX is DataStax Enterprise syntax" */
+  description: string;
   end: number;
 }
+
+const vendorSyntax = (what: string, vendor: string, end: number): VendorStatement => ({ description: `${what} is ${vendor} syntax`, end });
 
 /** Statements of DataStax Enterprise, ScyllaDB, Amazon Keyspaces and Cassandra's Accord, by their first words. */
 export function vendorStatementAt(tokens: IToken[], index: number): VendorStatement | undefined {
@@ -65,31 +66,32 @@ export function vendorStatementAt(tokens: IToken[], index: number): VendorStatem
   const first = w(0);
   const end = () => statementEnd(tokens, index);
   if (["CREATE", "ALTER", "DROP", "COMMIT", "RELOAD", "REBUILD"].includes(first) && w(1) === "SEARCH" && w(2) === "INDEX") {
-    return { vendor: "DataStax Enterprise", what: `${first} SEARCH INDEX`, end: end() };
+    return vendorSyntax(`${first} SEARCH INDEX`, "DataStax Enterprise", end());
   }
   if ((first === "RESTRICT" || first === "UNRESTRICT") && tokens[index + 1] !== undefined) {
-    return { vendor: "DataStax Enterprise", what: w(1) === "ROWS" ? `${first} ROWS` : first, end: end() };
+    return vendorSyntax(w(1) === "ROWS" ? `${first} ROWS` : first, "DataStax Enterprise", end());
   }
   if (["CREATE", "ALTER", "DROP", "ATTACH", "DETACH"].includes(first) && w(1) === "SERVICE" && w(2).startsWith("LEVEL")) {
-    return { vendor: "ScyllaDB", what: `${first} SERVICE LEVEL`, end: end() };
+    return vendorSyntax(`${first} SERVICE LEVEL`, "ScyllaDB", end());
   }
   if (first === "LIST" && (w(1) === "SERVICE" || ((w(1) === "ATTACHED" || w(1) === "ALL") && w(2) === "SERVICE"))) {
-    return { vendor: "ScyllaDB", what: "LIST SERVICE LEVELS", end: end() };
+    return vendorSyntax("LIST SERVICE LEVELS", "ScyllaDB", end());
   }
   if (first === "PRUNE" && w(1) === "MATERIALIZED" && w(2) === "VIEW") {
-    return { vendor: "ScyllaDB", what: "PRUNE MATERIALIZED VIEW", end: end() };
+    return vendorSyntax("PRUNE MATERIALIZED VIEW", "ScyllaDB", end());
   }
   // Amazon Keyspaces: ALTER TABLE|KEYSPACE name ADD TAGS {…} / DROP TAGS {…}
   if (first === "ALTER" && (w(1) === "TABLE" || w(1) === "KEYSPACE")) {
     const stop = end();
     for (let i = index + 2; i < stop - 1; i++) {
       if ((word(tokens[i]) === "ADD" || word(tokens[i]) === "DROP") && word(tokens[i + 1]) === "TAGS" && tokens[i + 2]?.tokenType === T.LBrace) {
-        return { vendor: "Amazon Keyspaces", what: `ALTER ${w(1)} … ${word(tokens[i])} TAGS`, end: stop };
+        return vendorSyntax(`ALTER ${w(1)} … ${word(tokens[i])} TAGS`, "Amazon Keyspaces", stop);
       }
     }
   }
   if (first === "BEGIN" && w(1) === "TRANSACTION") {
-    return { vendor: "Apache Cassandra's Accord (after 5.0)", what: "BEGIN TRANSACTION … COMMIT TRANSACTION", end: transactionEnd(tokens, index) };
+    // Accord transactions are Apache Cassandra, but only after 5.0 (the versions reviewed are 3.11–5.0).
+    return { description: "BEGIN TRANSACTION … COMMIT TRANSACTION is an Accord transaction (Apache Cassandra after 5.0)", end: transactionEnd(tokens, index) };
   }
   return undefined;
 }
