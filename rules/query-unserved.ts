@@ -7,10 +7,6 @@ import { abstractQueryColumns, manifestQuery, queryEntity, rangeBetween } from "
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
 
-function errorCount(text: string): number {
-  return parseCql(text).diagnostics.filter((d) => d.severity === "error").length;
-}
-
 /** The suggested CREATE TABLE, if it parses as exactly that. */
 function parseSuggestion(text: string): CreateTableStatement | undefined {
   const parsed = parseCql(text);
@@ -65,8 +61,10 @@ function appendFix(file: ParsedSchemaFile, createTable: string, queryId: string)
   const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
   const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
   const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${createTable};\n`;
-  const fixed = text + replacement;
-  if (errorCount(fixed) > errorCount(text) || parseCql(fixed).statements.length !== file.parse.statements.length + 1) return undefined;
+  const fixed = parseCql(text + replacement);
+  const errorsBefore = file.parse.diagnostics.filter((d) => d.severity === "error").length;
+  const errorsAfter = fixed.diagnostics.filter((d) => d.severity === "error").length;
+  if (errorsAfter > errorsBefore || fixed.statements.length !== file.parse.statements.length + 1) return undefined;
   return {
     description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
     file: file.path,

@@ -39,5 +39,27 @@ export function renderRuleIndex(rules: readonly RuleModule[]): string {
       lines.push(`| [${meta.id}](${meta.id}.md) | ${meta.category} | ${meta.defaultSeverity} | ${meta.fixable ? "yes" : ""} | ${cell(meta.description)} |`);
     }
   }
+  lines.push("", ...ADDING_A_RULE);
   return `${lines.join("\n")}\n`;
 }
+
+const ADDING_A_RULE = [
+  "## Adding a rule",
+  "",
+  "1. `rules/<id>.ts`: a `RuleModule` (src/rule-engine/types.ts) as its default export: `meta` (id, category, default",
+  "   severity, one-line description, `messages` with `{placeholders}`, a zod `options` schema if it takes options,",
+  "   `fixable`) and `check(context)`, which calls `context.report({ messageId, data, file, range, entity, fix? })`.",
+  "   The `entity` names what the finding is about (`query:Q1`, `table:ks.t`): the fingerprint is `<id>:<entity>`,",
+  "   so it must not contain line numbers. Rules never import one another; shared lookups go in",
+  "   src/rule-engine/helpers.ts.",
+  "2. Register it in `rules/index.ts`, then regenerate this file:",
+  "   `UPDATE_RULE_INDEX=1 npx vitest run test/rule-engine/rule-index.test.ts`.",
+  "3. `rules/<id>.md`: `# <id>`, the rule's description as the first paragraph, then `## Why it matters` (naming its",
+  "   source), `## Bad example`, `## Good example`, `## How to fix`, `## Options`, `## When not to use it`. Each",
+  "   example has one ```` ```cql ```` block, optionally a ```` ```yaml ```` manifest and a",
+  "   ```` ```yaml .github/cql-review.yml ```` config; ```` ```cql repeat=N ```` repeats its text N times.",
+  "   test/rule-engine/rule-docs.test.ts runs both examples: the bad one must report the rule, the good one must not.",
+  "4. `test/rules/<id>.test.ts`: `ruleTester.run(id, rule, { valid, invalid })` (test/rule-tester.ts), with the",
+  "   fixed `output` of every case whose findings offer a fix.",
+  "5. Add one realistic mistake for it to test/fixtures/bad-model/.",
+];

@@ -1,5 +1,6 @@
 import rule from "../../rules/query-order-against-clustering.js";
-import { ruleTester } from "../rule-tester.js";
+import { describe, expect, it } from "vitest";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const table = (options = "") => `CREATE TABLE group_join_dates (
@@ -82,4 +83,14 @@ ruleTester.run("query-order-against-clustering", rule, {
       output: table(" WITH CLUSTERING ORDER BY (joined DESC)"),
     },
   ],
+});
+
+describe("query-order-against-clustering on a table that already exists at the base commit", () => {
+  it("says that reversing the order means a new table and a data migration", () => {
+    const manifest = manifestWith([{ id: "Q1", cql: newest }]);
+    const added = runRule(rule, { cql: table(), manifest });
+    const existing = runRule(rule, { cql: table(), manifest, base: { cql: table(), manifest } });
+    expect(added.findings[0]?.fix?.description).toBe("Declare CLUSTERING ORDER BY (joined DESC) on group_join_dates, so its queries read forwards.");
+    expect(existing.findings[0]?.fix?.description).toMatch(/already exists: the clustering order cannot be altered, so this means a new table and a data migration/);
+  });
 });
