@@ -179,11 +179,10 @@ function unique(ids: string[]): string[] {
 }
 
 function rejectedPlan(select: SelectStatement, table: TableModel, decisive: Rejection, gist: string, firstRule: string): QueryPlan {
-  const cure = decisive === undefined ? "" : "";
   return {
     verdict: "invalid",
     partitions: null,
-    reason: `${decisive.ruleId}: ${decisive.explanation}; Cassandra rejects the query${select.allowFiltering || decisive.stage === "syntax" ? "" : " even with ALLOW FILTERING"}.${cure}`,
+    reason: `${decisive.ruleId}: ${decisive.explanation}; Cassandra rejects the query${select.allowFiltering || decisive.stage === "syntax" ? "" : " even with ALLOW FILTERING"}.`,
     ruleIds: unique([firstRule, decisive.ruleId]),
     errorGist: gist,
     direction: null,
@@ -303,7 +302,7 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
 
   // Non-key columns (N1–N5, E9).
   if (ev.nonKey.size > 0 || ev.ann) {
-    checkAnnRestrictions(ev, table, indexes, pk, clusteringRestrictions, clusteringNeedsFiltering);
+    checkAnnRestrictions(ev, table, indexes, pk, clusteringNeedsFiltering);
     if (ev.hasQueriableIndex) {
       ev.usesIndex = true;
     } else if (!allowFiltering) {
@@ -324,9 +323,12 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
     reject("E5", "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported", "an index query cannot also have IN on the partition key");
   }
 
+  // Before 5.0 the ORDER BY columns are looked up once the restrictions are built (getOrderingColumns).
+  if (version !== "5.0") for (const o of select.orderBy) existingColumn(ctx, o.column.name, "ORDER BY");
+
   // §2 step 4: DISTINCT, GROUP BY, PER PARTITION LIMIT with aggregates.
   if (select.distinct) checkDistinct(ev, select, table, selection, clusteringRestrictions);
-  const grouping = checkGroupBy(ev, select, table, version, ctx);
+  const grouping = checkGroupBy(ev, select, table, ctx);
   if (select.perPartitionLimit && !grouping && selection.aggregate) {
     reject("L1", "PER PARTITION LIMIT is not allowed with aggregate queries.", "PER PARTITION LIMIT cannot be combined with an aggregate without GROUP BY");
   }
@@ -708,7 +710,6 @@ function checkAnnRestrictions(
   table: TableModel,
   indexes: IndexModel[],
   pk: PartitionKeyShape,
-  clusteringRestrictions: Restriction[],
   clusteringNeedsFiltering: boolean,
 ): void {
   const ann = ev.ann;
@@ -736,7 +737,6 @@ function checkAnnRestrictions(
         );
       }
     }
-    void clusteringRestrictions;
     return;
   }
   for (const column of ev.nonKey.keys()) {
@@ -814,7 +814,7 @@ function restrictedByEq(ev: Evaluation, column: ColumnModel): boolean {
   return r !== undefined && r.op === "eq";
 }
 
-function checkGroupBy(ev: Evaluation, select: SelectStatement, table: TableModel, version: CassandraVersion, ctx: RelationContext): boolean {
+function checkGroupBy(ev: Evaluation, select: SelectStatement, table: TableModel, ctx: RelationContext): boolean {
   if (select.groupBy.length === 0) return false;
   addRule(ev, "G1");
   const primaryKey = [...table.partitionKey, ...table.clustering];
@@ -861,7 +861,6 @@ function checkGroupBy(ev: Evaluation, select: SelectStatement, table: TableModel
   if (clusteringPrefix > 0 && select.distinct) {
     reject("G3", "Grouping on clustering columns is not allowed for SELECT DISTINCT queries", "DISTINCT cannot group on clustering columns");
   }
-  void version;
   return true;
 }
 
@@ -1134,7 +1133,7 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
     }
   }
 
-  const notes = planNotes(select, table, version, ev, verdict, selection, indexUsed, indexes, pk);
+  const notes = planNotes(select, table, version, ev, verdict, selection, indexUsed, pk);
   const steps = planSteps(select, table, version, ev, verdict, partitions, indexUsed, rowsRead, selection);
   return {
     verdict,
@@ -1186,7 +1185,6 @@ function planNotes(
   verdict: QueryPlan["verdict"],
   selection: Selection,
   indexUsed: IndexModel | undefined,
-  indexes: IndexModel[],
   pk: PartitionKeyShape,
 ): string[] {
   const notes: string[] = [];
@@ -1232,7 +1230,6 @@ function planNotes(
     const alreadyServed = !ev.usesIndex && !ev.isKeyRange && ev.nonKey.size === 0 && !ev.clusteringInFilter;
     if (alreadyServed) notes.push("ALLOW FILTERING is written but not needed: the primary key serves every restriction.");
   }
-  void indexes;
   return notes;
 }
 
