@@ -223,7 +223,6 @@ function describeError(error: unknown): string {
 }
 
 interface Inputs {
-  root: string;
   files: SourceFile[];
   configFile?: SourceFile;
   manifestPath?: string;
@@ -353,7 +352,6 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     if (content !== undefined) files.push({ path: relativeToRoot(absolute), content });
   }
   return {
-    root,
     files,
     configFile,
     manifestPath: explicitManifest ? relativeToRoot(explicitManifest) : undefined,

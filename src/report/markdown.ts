@@ -26,7 +26,6 @@ export const CHECK_SUMMARY_MAX_LENGTH = 65_000;
 export const COMMENT_MAX_LENGTH = 65_000;
 
 const BADGE: Record<Severity, string> = { error: "🔴", warning: "🟡", info: "🔵" };
-const SEVERITY_LABEL: Record<Severity, string> = { error: "error", warning: "warning", info: "info" };
 const SEVERITY_PLURAL: Record<Severity, string> = { error: "Errors", warning: "Warnings", info: "Infos" };
 
 /** Verdicts that read about one (or a few enumerated) partitions are fine; the rest need a look. */
@@ -95,7 +94,7 @@ const DATA_VALUE_MAX = 500;
 const SUGGESTION_MAX = 40_000;
 
 export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
-  const header = `${BADGE[finding.severity]} **${SEVERITY_LABEL[finding.severity]}** · [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`;
+  const header = `${BADGE[finding.severity]} **${finding.severity}** · [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`;
   const blocks: Block[] = [{ head: `${header}\n\n${messageMarkdown(clipText(finding.message, MESSAGE_MAX))}` }];
 
   const data = Object.entries(finding.data ?? {});
