@@ -57,7 +57,7 @@ class FindingCollector {
     const meta = this.rulesById.get(ruleId)?.meta;
     let message = report.message;
     if (message === undefined) {
-      const template = meta?.messages[report.messageId];
+      const template = meta && Object.prototype.hasOwnProperty.call(meta.messages, report.messageId) ? meta.messages[report.messageId] : undefined;
       if (template === undefined) throw new Error(`rule ${ruleId} reported unknown message id "${report.messageId}"`);
       message = formatMessage(template, report.data);
     }
@@ -109,9 +109,9 @@ class FindingCollector {
   }
 }
 
-/** A file every review has, to hang findings about the review as a whole on. */
+/** A file of the review to hang findings about the review as a whole on: the manifest first, as every query meets it. */
 function anchorFile(model: AnalysedModel): string {
-  return model.configFile?.path ?? model.manifest?.file ?? model.manifestFiles[0] ?? model.schemaFiles[0]?.path ?? DEFAULT_CONFIG_PATH;
+  return model.manifest?.file ?? model.manifestFiles[0] ?? model.schemaFiles[0]?.path ?? model.configFile?.path ?? DEFAULT_CONFIG_PATH;
 }
 
 function ruleSettingLocation(model: AnalysedModel, ruleId: string): SourceLocation {
@@ -190,12 +190,11 @@ export function runRules(model: AnalysedModel, options: RunRulesOptions = {}): F
     if (rule.meta.id !== SUPPRESSION_UNUSED) collector.run(rule, { base: options.base });
   }
 
-  // A stage may report under an id the registry does not know yet: keep it rather than lose it.
+  // A stage may report under an id the registry does not know yet: keep it, as the stage wrote it,
+  // rather than lose it (config cannot address an unknown id; it is reported as config-invalid).
   if (!options.rules) {
     for (const finding of model.inputFindings) {
-      if (rulesById.has(finding.rule)) continue;
-      const severity = collector.severityOf(finding.rule);
-      if (severity !== "off") collector.findings.push({ ...finding, severity });
+      if (!rulesById.has(finding.rule)) collector.findings.push(finding);
     }
   }
 

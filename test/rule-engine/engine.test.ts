@@ -202,7 +202,7 @@ describe("runRules: input findings", () => {
   });
 
   it("keeps an input finding whose rule the registry does not know, so nothing is lost", () => {
-    const stray = inputFinding("manifest-stray-check", 2, "queries[0]");
+    const stray = inputFinding("manifest-stray-check", 2, "queries[0]", { severity: "warning" });
     expect(runRules(emptyModel({ inputFindings: [stray] }))).toEqual([stray]);
   });
 
