@@ -44,6 +44,8 @@ export class BuildContext {
 
   private readonly fingerprintCounts = new Map<string, number>();
   private readonly reportedKeyspaces = new Set<string>();
+  /** `ks.index` → the table holding it, so index names resolve without scanning every table */
+  private readonly indexTables = new Map<string, TableModel>();
 
   constructor(
     readonly schema: SchemaModel,
@@ -127,12 +129,17 @@ export class BuildContext {
 
   /** Index names are unique per keyspace. */
   lookupIndex(keyspace: string, name: string): { table: TableModel; index: IndexModel } | undefined {
-    for (const table of this.schema.tables.values()) {
-      if (table.keyspace !== keyspace) continue;
-      const index = table.indexes.find((i) => i.name === name);
-      if (index) return { table, index };
-    }
-    return undefined;
+    // The registry is a hint: an entry whose table or index has since been dropped is ignored,
+    // so DROP paths need not keep it in step.
+    const table = this.indexTables.get(qualify(keyspace, name));
+    if (!table || this.schema.tables.get(table.qualifiedName) !== table) return undefined;
+    const index = table.indexes.find((i) => i.name === name);
+    return index ? { table, index } : undefined;
+  }
+
+  addIndex(table: TableModel, index: IndexModel): void {
+    table.indexes.push(index);
+    this.indexTables.set(qualify(index.keyspace, index.name), table);
   }
 
   private lookup<T extends { keyspace: string; name: string }>(map: Map<string, T>, name: QualifiedName): T | undefined {

@@ -63,21 +63,22 @@ function resolveCollection(
   env: TypeEnvironment,
   depth: number,
 ): ColumnType {
-  const written = formatType(frozen ? { kind: "frozen", inner: type, range: type.range } : type);
+  // Printed only when a problem is reported: most columns have none.
+  const written = () => formatType(frozen ? { kind: "frozen", inner: type, range: type.range } : type);
   const [first, second] = type.elements;
   for (const element of type.elements) {
     if (!frozen && element.kind === "collection") {
-      env.report?.(element.range, `Non-frozen collections are not allowed inside collections: ${written}`, "nested-non-frozen");
+      env.report?.(element.range, `Non-frozen collections are not allowed inside collections: ${written()}`, "nested-non-frozen");
     } else if (!frozen && element.kind === "user") {
-      env.report?.(element.range, `Non-frozen UDTs are not allowed inside collections: ${written}`, "nested-non-frozen");
+      env.report?.(element.range, `Non-frozen UDTs are not allowed inside collections: ${written()}`, "nested-non-frozen");
     }
-    if (isCounter(element)) env.report?.(element.range, `Counters are not allowed inside collections: ${written}`, "counter-in-collection");
+    if (isCounter(element)) env.report?.(element.range, `Counters are not allowed inside collections: ${written()}`, "counter-in-collection");
   }
   if (type.collection === "set" && first && isNative(first, "duration")) {
-    env.report?.(first.range, `Durations are not allowed inside sets: ${written}`, "duration-in-set");
+    env.report?.(first.range, `Durations are not allowed inside sets: ${written()}`, "duration-in-set");
   }
   if (type.collection === "map" && first && isNative(first, "duration")) {
-    env.report?.(first.range, `Durations are not allowed as map keys: ${written}`, "duration-map-key");
+    env.report?.(first.range, `Durations are not allowed as map keys: ${written()}`, "duration-map-key");
   }
   // A malformed tree (missing element) resolves to an unknown element rather than throwing.
   const element = (t: CqlType | undefined): ColumnType =>
@@ -92,7 +93,6 @@ function resolveUserType(
   env: TypeEnvironment,
   depth: number,
 ): ColumnType {
-  const written = formatType(type);
   const referenced = type.name.keyspace?.name;
   if (referenced !== undefined && env.keyspace !== "" && referenced !== env.keyspace) {
     env.report?.(
@@ -105,6 +105,7 @@ function resolveUserType(
   const keyspace = referenced ?? env.keyspace;
   const udt = lookupByName(env.schema.types, keyspace, type.name.name.name, referenced !== undefined);
   if (!udt) {
+    const written = formatType(type);
     env.report?.(type.range, `Unknown type ${display(keyspace, type.name.name.name)}`, `unknown-type:${written}`);
     return { kind: "unknown", name: written };
   }

@@ -92,7 +92,7 @@ export function createIndex(ctx: BuildContext, statement: CreateIndexStatement):
     if (!statement.ifNotExists) ctx.report(at, `Index ${index.name} is a duplicate of existing index ${twin.name}`, `${entity}:twin`);
     return;
   }
-  table.indexes.push(index);
+  ctx.addIndex(table, index);
 }
 
 function checkTarget(

@@ -96,6 +96,20 @@ CREATE TABLE media.comments (comment_id timeuuid PRIMARY KEY, body text);`,
     expect(comments.indexes).toEqual([]);
   });
 
+  it("an index name is free again once its index or its table is dropped", () => {
+    const { schema, findings } = build(`
+CREATE TABLE t (k int, c int, v int, PRIMARY KEY (k, c));
+CREATE INDEX by_v ON t (v);
+DROP INDEX by_v;
+CREATE INDEX by_v ON t (v);
+DROP TABLE t;
+CREATE TABLE u (k int, c int, v int, PRIMARY KEY (k, c));
+CREATE INDEX by_v ON u (c);
+CREATE INDEX ON u (v);`);
+    expect(findings).toEqual([]);
+    expect(table(schema, ".u").indexes.map((i) => [i.name, i.column])).toEqual([["by_v", "c"], ["u_v_idx", "v"]]);
+  });
+
   it("DROP KEYSPACE removes everything in it", () => {
     const { schema, findings } = build({ ...files, "cql/099_teardown.cql": "DROP KEYSPACE media;" });
     expect(findings).toEqual([]);
