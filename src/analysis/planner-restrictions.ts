@@ -164,8 +164,16 @@ export interface RelationContext {
 export function existingColumn(ctx: RelationContext, name: string, where: string): ColumnModel {
   const column = ctx.columnsByName.get(name);
   if (column) return column;
-  const alias = ctx.aliases.has(name) ? ` (${name} is a select-clause alias; aliases cannot be used in ${where})` : "";
-  return reject("A10", `Undefined column name ${name}`, `column ${name} does not exist in ${ctx.table.qualifiedName}${alias}`);
+  const isAlias = ctx.aliases.has(name);
+  const alias = isAlias ? ` (${name} is a select-clause alias; aliases cannot be used in ${where})` : "";
+  // 3.x names the alias; 4.0 onwards reports every unknown name alike.
+  const gist =
+    isAlias && ctx.version === "3.11" && where !== "GROUP BY"
+      ? where === "WHERE"
+        ? "Aliases aren't allowed in the where clause"
+        : "Aliases are not allowed in order by clause"
+      : `Undefined column name ${name}`;
+  return reject("A10", gist, `column ${name} does not exist in ${ctx.table.qualifiedName}${alias}`);
 }
 
 const SLICE_OPERATORS = new Set(["<", "<=", ">", ">="]);

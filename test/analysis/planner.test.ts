@@ -152,6 +152,7 @@ describe("relation legality (A1–A10)", () => {
     const aliased = plan(simple, "SELECT v AS value FROM t WHERE id = 1 AND value = 2 ALLOW FILTERING");
     expectPlan(aliased, { verdict: "invalid", gist: "Undefined column name value" });
     expect(aliased.reason).toContain("alias");
+    expect(plan(simple, "SELECT v AS value FROM t WHERE id = 1 AND value = 2 ALLOW FILTERING", "3.11").errorGist).toBe("Aliases aren't allowed in the where clause");
     expectPlan(plan(simple, "SELECT missing FROM t WHERE id = 1"), { verdict: "invalid", gist: "Undefined column name missing" });
     expectPlan(plan(simple, "SELECT * FROM t WHERE id = 1 ORDER BY nope DESC"), { verdict: "invalid", gist: "Undefined column name nope" });
     expectPlan(plan(simple, "SELECT * FROM t WHERE id = 'one'"), { verdict: "invalid", gist: 'Invalid STRING constant (one) for "id" of type int' });
