@@ -246,14 +246,17 @@ function createTableStatement(node: CstNode, context: AstContext): CreateTableSt
     primaryKey = key;
   }
   const open = requiredTok(definition, "open");
-  const close = requiredTok(definition, "close");
+  const close = tok(definition, "close");
+  // A `)` inserted by error recovery has no position: the body then ends with its last entry.
+  const lastEntry = childNodes(definition, "cfamColumns").at(-1);
+  const bodyEnd = close && !close.isInsertedInRecovery ? startOf(close) : lastEntry ? nodeRange(lastEntry).end : endOf(open);
   return {
     kind: "create-table",
     name,
     ifNotExists: ifExists(node),
     columns,
     ...(primaryKey ? { primaryKey } : {}),
-    bodyRange: { start: endOf(open), end: startOf(close) },
+    bodyRange: { start: endOf(open), end: bodyEnd },
     ...tableProperties,
     ...base(node, context),
   };
@@ -585,7 +588,8 @@ function insertStatement(node: CstNode, context: AstContext): InsertStatement {
     const values = childNodes(normal, "value").map((v) => term(v, context));
     if (columns.length !== values.length) {
       const open = requiredTok(normal, "valuesOpen");
-      const close = tok(normal, "valuesClose") ?? open;
+      const closing = tok(normal, "valuesClose");
+      const close = closing && !closing.isInsertedInRecovery ? closing : open;
       throw new AstSyntaxError(
         `INSERT names ${columns.length} column${columns.length === 1 ? "" : "s"} but gives ${values.length} value${values.length === 1 ? "" : "s"}`,
         span(tokenRange(open), tokenRange(close)),

@@ -52,9 +52,15 @@ export const UnterminatedBlockComment = createToken({
 // ---------------------------------------------------------------------------------------------
 // Literals
 
+/**
+ * `'…'` with `''` as an escaped quote. Like Cassandra's ANTLR lexer, a `''` is always read as an
+ * escape, never given back to close the string (`'''` at the end of a file is unterminated, not an
+ * empty string and a stray quote): the lookahead-and-backreference makes the repetition atomic.
+ */
 export const StringLiteral = createToken({
   name: "StringLiteral",
-  pattern: /'[^']*(?:''[^']*)*'/,
+  pattern: /'(?=((?:[^']|'')*))\1'/,
+  start_chars_hint: ["'"],
   categories: [Constant],
   line_breaks: true,
 });
@@ -77,9 +83,11 @@ export const UnterminatedDollarString = createToken({
   group: "unterminated",
   line_breaks: true,
 });
+/** `"Name"` with `""` as an escaped quote, read like strings (see StringLiteral). */
 export const QuotedIdentifier = createToken({
   name: "QuotedIdentifier",
-  pattern: /"[^"]*(?:""[^"]*)*"/,
+  pattern: /"(?=((?:[^"]|"")*))\1"/,
+  start_chars_hint: ['"'],
   categories: [Name],
   line_breaks: true,
 });
