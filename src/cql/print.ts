@@ -1,13 +1,14 @@
 // Printing AST types and terms back to CQL, for fixes and suggested statements. Everything printed
 // here parses again to the same AST (see test/cql/print.test.ts).
-import type { BinaryExpression, CqlType, QualifiedName, Term } from "./ast.js";
+import { NATIVE_TYPES, type BinaryExpression, type CqlType, type QualifiedName, type Term } from "./ast.js";
 import { reservedKeywordNames } from "./tokens.js";
 
-/** True for words Cassandra reserves (`select`, `order`, `table`, …), in any case. */
+/**
+ * True for words that cannot be unquoted names: Cassandra's reserved keywords (`select`, `order`,
+ * `table`, …) and the literals `true` and `false`, in any case.
+ */
 export function isReservedKeyword(word: string): boolean {
-  const lower = word.toLowerCase();
-  // true/false lex as literals, so they cannot be names either.
-  return reservedKeywordNames.has(lower);
+  return reservedKeywordNames.has(word.toLowerCase());
 }
 
 /**
@@ -26,10 +27,12 @@ function quoteString(value: string): string {
 
 function formatQualifiedName(name: QualifiedName): string {
   const last = name.name.name;
-  // `token(…)` is a reserved word that still names a function.
-  const printed = last === "token" && !name.name.quoted ? "token" : quoteName(last);
+  // `token(…)` is a reserved word that still names a function (unqualified only).
+  const printed = last === "token" && !name.name.quoted && !name.keyspace ? "token" : quoteName(last);
   return name.keyspace ? `${quoteName(name.keyspace.name)}.${printed}` : printed;
 }
+
+const TYPE_WORDS = new Set<string>([...NATIVE_TYPES, "map", "list", "set", "frozen", "tuple", "vector"]);
 
 export function formatType(type: CqlType): string {
   switch (type.kind) {
@@ -43,8 +46,12 @@ export function formatType(type: CqlType): string {
       return `tuple<${type.elements.map(formatType).join(", ")}>`;
     case "vector":
       return `vector<${formatType(type.element)}, ${type.dimension}>`;
-    case "user":
-      return type.name.keyspace ? `${quoteName(type.name.keyspace.name)}.${quoteName(type.name.name.name)}` : quoteName(type.name.name.name);
+    case "user": {
+      // A user type (or its keyspace) called like a built-in type is quoted, or it would read as
+      // the built-in.
+      const part = (name: string) => (TYPE_WORDS.has(name) ? `"${name}"` : quoteName(name));
+      return type.name.keyspace ? `${part(type.name.keyspace.name)}.${part(type.name.name.name)}` : part(type.name.name.name);
+    }
     case "custom":
       return quoteString(type.className);
   }
@@ -87,8 +94,12 @@ export function formatTerm(term: Term): string {
       return `${formatOperand(term.target)}.${quoteName(term.field.name)}`;
     case "element":
       return `${formatOperand(term.target)}[${formatTerm(term.index)}]`;
-    case "slice":
-      return `${formatOperand(term.target)}[${term.from ? formatTerm(term.from) : ""}..${term.to ? formatTerm(term.to) : ""}]`;
+    case "slice": {
+      const from = term.from ? formatTerm(term.from) : "";
+      // `1...` would lex as `1`, `..`, `.`: a float ending in a dot needs a space before the range.
+      const range = from.endsWith(".") ? " .." : "..";
+      return `${formatOperand(term.target)}[${from}${range}${term.to ? formatTerm(term.to) : ""}]`;
+    }
     case "binary": {
       const own = PRECEDENCE[term.operator];
       const left = term.left.kind === "binary" && PRECEDENCE[term.left.operator] < own ? `(${formatTerm(term.left)})` : formatTerm(term.left);

@@ -45,10 +45,13 @@ export function allRanges(result: ParseResult): { path: string; range: { start: 
   return found;
 }
 
-/** The (line, column) of an offset, counting \n, \r\n and \r as line breaks. */
+/**
+ * The (line, column) of an offset, counting \n, \r\n and \r as line breaks; a byte order mark
+ * at the start takes no column.
+ */
 export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
   let line = 1;
-  let column = 1;
+  let column = text.startsWith("\uFEFF") && offset > 0 ? 0 : 1;
   for (let i = 0; i < offset; i++) {
     const c = text[i];
     if (c === "\n" || (c === "\r" && text[i + 1] !== "\n")) {
