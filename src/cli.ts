@@ -46,9 +46,14 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   cwd: string;
   fs: CliFileSystem;
+  /** a monotonic clock in milliseconds, for the review's time budget (performance.now by default) */
+  now?: () => number;
 }
 
 export const EXIT = { ok: 0, gateFails: 1, usage: 2 } as const;
+
+/** Compute time a review may take before it stops and reports an `input-limit-exceeded` finding: never a hang. */
+export const REVIEW_TIME_BUDGET_MS = 120_000;
 
 /** Files larger than this are not read at all (the core's own per-file limit is 1 MiB and is reported as a finding). */
 export const READ_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -369,11 +374,14 @@ async function runReview(io: CliIo, options: CommonOptions): Promise<Review | nu
   if (inputs.files.length === 0) {
     io.stderr(`cql-review: no schema (.cql) or manifest files found under ${options.paths.join(", ")}\n`);
   }
+  const now = io.now ?? (() => performance.now());
+  const deadline = now() + REVIEW_TIME_BUDGET_MS;
   return review({
     files: inputs.files,
     configFile: inputs.configFile,
     manifestPath: inputs.manifestPath,
     cassandra: options.cassandra,
+    pastDeadline: () => now() > deadline,
   });
 }
 

@@ -5,7 +5,7 @@ import { analyseQueries } from "./analysis/queries.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { parseCql } from "./cql/index.js";
-import { compareFindings, FILE_START, type Finding } from "./findings.js";
+import { compareFindings, FILE_START, type Finding, type SourceLocation } from "./findings.js";
 import { matchesAny } from "./globs.js";
 import { checkManifestAgainstSchema } from "./manifest/check.js";
 import { loadManifest } from "./manifest/load.js";
@@ -13,7 +13,7 @@ import type { Manifest } from "./manifest/types.js";
 import { runRules } from "./rule-engine/engine.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
 import { buildSchema } from "./schema/builder.js";
-import { DEFAULT_CASSANDRA_VERSION, type CassandraVersion, type SchemaModel } from "./schema/model.js";
+import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 
 /** A file of the repository at one commit. Paths are POSIX, relative to the repository root. */
 export interface SourceFile {
@@ -31,6 +31,12 @@ export interface ReviewInput {
   /** overrides (CLI flags) */
   manifestPath?: string;
   cassandra?: CassandraVersion;
+  /**
+   * Asked between files, queries and stages; once it answers true the review stops and says so
+   * in an `input-limit-exceeded` finding. The core has no clock: shells pass a wall-clock budget,
+   * tests a counter.
+   */
+  pastDeadline?: () => boolean;
 }
 
 export interface ReviewedFile {
@@ -129,12 +135,39 @@ function mergeManifests(manifests: Manifest[]): Manifest | undefined {
 
 /** Everything up to the rules: parse, model, plans and estimates for one commit. */
 export function analyse(input: ReviewInput): AnalysedModel {
+  return analyseWithinDeadline(input).model;
+}
+
+/**
+ * The model of a review stopped by its deadline: what was read and its syntax, manifest and
+ * config findings, but no schema, plans or estimates. Rules over a half-read model would be
+ * wrong (a query whose table sits in an unread file would look unserved).
+ */
+function stoppedModel(model: Pick<AnalysedModel, "version" | "config" | "configFile" | "manifestFiles" | "inputFindings">, at: SourceLocation, what: string): AnalysedModel {
+  const finding: Finding = {
+    ...limitFinding(at.file, `The review ran out of time ${what}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "time-budget"),
+    location: at,
+  };
+  return { ...model, schemaFiles: [], schema: emptySchema(), queries: [], estimates: new Map(), inputFindings: [...model.inputFindings, finding] };
+}
+
+function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stopped: boolean } {
   const { config, findings: configFindings, ruleLocations } = loadConfig(input.configFile);
   const selected = selectFiles(input.files, config, input.manifestPath);
   const inputFindings: Finding[] = [...configFindings, ...selected.limitFindings];
+  const manifestFiles = selected.manifests.map((f) => f.path);
+  const configFile = input.configFile ? { path: input.configFile.path, ruleLocations } : undefined;
+  const pastDeadline = input.pastDeadline ?? (() => false);
+  const stop = (at: SourceLocation, what: string) => ({
+    model: stoppedModel({ version: input.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION, config, configFile, manifestFiles, inputFindings }, at, what),
+    stopped: true,
+  });
+  const atFile = (file: string): SourceLocation => ({ file, range: FILE_START });
+  const andLater = (count: number, one: string, many: string) => (count === 0 ? "" : ` and the ${count} ${count === 1 ? one : many} after it`);
 
   const manifests: Manifest[] = [];
-  for (const file of selected.manifests) {
+  for (const [index, file] of selected.manifests.entries()) {
+    if (pastDeadline()) return stop(atFile(file.path), `before reading ${file.path}${andLater(selected.manifests.length - index - 1, "manifest", "manifests")}`);
     const loaded = loadManifest(file);
     inputFindings.push(...loaded.findings);
     if (loaded.manifest) manifests.push(loaded.manifest);
@@ -142,7 +175,8 @@ export function analyse(input: ReviewInput): AnalysedModel {
   const manifest = mergeManifests(manifests);
 
   const schemaFiles: ParsedSchemaFile[] = [];
-  for (const file of selected.schema) {
+  for (const [index, file] of selected.schema.entries()) {
+    if (pastDeadline()) return stop(atFile(file.path), `before parsing ${file.path}${andLater(selected.schema.length - index - 1, "schema file", "schema files")}`);
     const parse = parseCql(file.content);
     if (parse.statements.length > REVIEW_LIMITS.statementsPerFile) {
       inputFindings.push(
@@ -169,16 +203,22 @@ export function analyse(input: ReviewInput): AnalysedModel {
 
   const version = input.cassandra ?? manifest?.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
   const keyspace = manifest?.keyspace;
+  const firstFile = atFile(selected.schema[0]?.path ?? manifestFiles[0] ?? input.configFile?.path ?? "");
+  if (pastDeadline()) return stop(firstFile, "before building the schema model");
   const built = buildSchema(schemaFiles, { defaultKeyspace: keyspace });
   inputFindings.push(...built.findings);
   if (manifest) inputFindings.push(...checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
 
-  const queries = analyseQueries(manifest, built.schema, { version, keyspace });
+  // Query by query, so the deadline is asked between them.
+  const queries: QueryAnalysis[] = [];
+  for (const [index, query] of (manifest?.queries ?? []).entries()) {
+    if (pastDeadline()) return stop(query.location, `before planning query ${query.id}${andLater(manifest!.queries.length - index - 1, "query", "queries")}`);
+    queries.push(...analyseQueries({ ...manifest!, queries: [query] }, built.schema, { version, keyspace }));
+  }
+  if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
 
-  const manifestFiles = selected.manifests.map((f) => f.path);
-  const configFile = input.configFile ? { path: input.configFile.path, ruleLocations } : undefined;
-  return { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings };
+  return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings }, stopped: false };
 }
 
 function reviewedFiles(model: AnalysedModel): ReviewedFile[] {
@@ -198,12 +238,25 @@ function gateFails(findings: Finding[], failOn: ReviewConfig["failOn"]): boolean
 
 /** The whole review of one change: the head model, its findings, and which of them are new. */
 export function review(input: ReviewInput): Review {
-  const model = analyse(input);
+  const head = analyseWithinDeadline(input);
+  const model = head.model;
   let base: AnalysedModel | undefined;
   let baseFingerprints = new Set<string>();
-  if (input.baseFiles) {
-    base = analyse({ ...input, files: input.baseFiles });
-    baseFingerprints = new Set(runRules(base).map((f) => f.fingerprint));
+  if (input.baseFiles && !head.stopped) {
+    const analysedBase = analyseWithinDeadline({ ...input, files: input.baseFiles });
+    if (analysedBase.stopped) {
+      // The head was reviewed in full; only the comparison is lost, so every finding counts as new.
+      model.inputFindings.push(
+        limitFinding(
+          model.manifestFiles[0] ?? model.schemaFiles[0]?.path ?? "",
+          "The review ran out of time while reading the base commit, so findings are not compared with it: findings that already existed count as new.",
+          "time-budget:base",
+        ),
+      );
+    } else {
+      base = analysedBase.model;
+      baseFingerprints = new Set(runRules(base).map((f) => f.fingerprint));
+    }
   }
   const findings = runRules(model, { base })
     .map((f) => (base ? { ...f, existing: baseFingerprints.has(f.fingerprint) } : f))

@@ -13,8 +13,22 @@ import { review } from "../review.js";
 import { HELP_TEXT } from "./commands.js";
 import type { ReviewCore } from "./port.js";
 
+/**
+ * Compute time one review may take before it stops with an `input-limit-exceeded` finding, so a
+ * huge repository never holds a delivery open: GitHub gives up on a webhook after 10 s.
+ */
+export const REVIEW_TIME_BUDGET_MS = 8_000;
+
+/** `review` with a wall-clock budget: the pure core asks `pastDeadline` between files, queries and stages. */
+export function reviewWithinBudget(budgetMs: number, now: () => number = () => performance.now()): ReviewCore["review"] {
+  return (input) => {
+    const deadline = now() + budgetMs;
+    return review({ pastDeadline: () => now() > deadline, ...input });
+  };
+}
+
 export const realCore: ReviewCore = {
-  review,
+  review: reviewWithinBudget(REVIEW_TIME_BUDGET_MS),
   loadConfig,
   matchesAny,
   renderCheckSummary,
