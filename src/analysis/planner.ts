@@ -250,7 +250,7 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
         `LIKE on ${firstColumn(restriction).name} needs a SASI index that supports LIKE; ALLOW FILTERING cannot evaluate it`,
       );
     }
-    addRestriction(ev, restriction);
+    addRestriction(ev, restriction, version, indexes);
   }
 
   // ORDER BY … ANN OF (5.0): the ordering becomes a restriction on the vector column.
@@ -487,7 +487,7 @@ function mergeInto(map: Map<ColumnModel, Restriction>, incoming: Restriction): v
   }
 }
 
-function addRestriction(ev: Evaluation, restriction: Restriction): void {
+function addRestriction(ev: Evaluation, restriction: Restriction, version: CassandraVersion, indexes: IndexModel[]): void {
   const first = firstColumn(restriction);
   if (restriction.onToken) {
     ev.token = ev.token ? mergeRestrictions(ev.token, restriction) : restriction;
@@ -500,8 +500,10 @@ function addRestriction(ev: Evaluation, restriction: Restriction): void {
   if (first.kind === "clustering") {
     const before = distinctRestrictions(ev.clustering);
     mergeInto(ev.clustering, restriction);
-    // ClusteringColumnRestrictions.mergeWith: without ALLOW FILTERING, nothing may follow a slice.
-    if (before.length > 0 && !ev.allowFiltering) {
+    // ClusteringColumnRestrictions.mergeWith: without ALLOW FILTERING, nothing may follow a slice;
+    // 5.0 lets an index-supported restriction through (the index answers it).
+    const indexed = version === "5.0" && restrictionSupported(restriction, indexes);
+    if (before.length > 0 && !ev.allowFiltering && !indexed) {
       const last = before[before.length - 1]!;
       const lastStart = firstColumn(last);
       if (last.op === "slice" && first.position > lastStart.position) {
@@ -1075,16 +1077,17 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
   let verdict: QueryPlan["verdict"];
   let partitions: QueryPlan["partitions"];
   let reason: string;
-  let indexUsed: IndexModel | undefined;
+  // The index Cassandra queries comes from the row filter; when no filtered restriction is
+  // indexed (4.x can accept such a query), the read is a plain key read that filters.
+  const indexUsed = ev.usesIndex ? chooseIndex(ev, indexes) : undefined;
   const tokenBounded = pk.onToken;
   const keyNames = table.partitionKey.map((c) => c.name).join(", ");
 
-  if (ev.usesIndex) {
+  if (indexUsed) {
     verdict = "index";
-    indexUsed = chooseIndex(ev, indexes);
     partitions = pk.fullyBoundByEq && !tokenBounded ? 1 : tokenBounded ? null : "all";
     const where = partitions === 1 ? "inside the one partition whose key is bound" : tokenBounded ? "over the token range" : "across every token range (scatter to all replicas)";
-    const name = indexUsed ? `${indexUsed.name} (${describeIndex(indexUsed)})` : "a custom index expression";
+    const name = `${indexUsed.name} (${describeIndex(indexUsed)})`;
     reason = `E1: the read goes through the index ${name} ${where}${select.allowFiltering ? ", filtering what the index does not cover" : ""}.`;
   } else if (ev.isKeyRange) {
     verdict = "scan";
@@ -1162,14 +1165,18 @@ function clusteringSummary(ev: Evaluation): string {
   return ` (C1: ${shape} selected by ${columns})`;
 }
 
-/** The index Cassandra would query: the one serving the first indexable restriction in filter order. */
+/** The index Cassandra would query: the one serving the first indexable restriction of the row filter. */
 function chooseIndex(ev: Evaluation, indexes: IndexModel[]): IndexModel | undefined {
   if (ev.customExpressions.length > 0) return ev.customExpressions[0]!.index;
   if (ev.ann) {
     const vector = supportingIndexes(ev.ann, indexes)[0];
     if (vector) return vector;
   }
-  const order = [...new Set(ev.nonKey.values()), ...distinctRestrictions(ev.clustering), ...new Set(ev.partition.values())];
+  const order = [
+    ...new Set(ev.nonKey.values()),
+    ...(ev.clusteringInFilter ? distinctRestrictions(ev.clustering) : []),
+    ...(ev.partitionInFilter ? new Set(ev.partition.values()) : []),
+  ];
   for (const r of order) {
     const index = supportingIndexes(r, indexes)[0];
     if (index) return index;
@@ -1291,7 +1298,7 @@ function planSteps(
     const served = indexUsed && supportingIndexes(r, [indexUsed]).length > 0;
     steps.push({
       topic: "filter",
-      text: `${relationsText(r)}: ${served ? `answered by the index ${indexUsed!.name}` : ev.usesIndex ? "filtered after the index lookup" : verdict === "scan" ? "filtered on every row read" : "filtered inside the partition"}.`,
+      text: `${relationsText(r)}: ${served ? `answered by the index ${indexUsed!.name}` : indexUsed ? "filtered after the index lookup" : verdict === "scan" ? "filtered on every row read" : "filtered inside the partition"}.`,
     });
   }
   if (indexUsed) steps.push({ topic: "index", text: `Index ${indexUsed.name} (${describeIndex(indexUsed)}) on ${indexUsed.column}${indexUsed.target !== "simple" ? ` (${indexUsed.target})` : ""} is used.` });

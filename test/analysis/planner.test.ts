@@ -310,6 +310,21 @@ describe("secondary indexes (E1–E11)", () => {
     expectPlan(plan(t, "SELECT * FROM t WHERE c = 1 AND v = 2"), { verdict: "needs-allow-filtering", partitions: "all" });
     expectPlan(plan(t, "SELECT * FROM t WHERE id = 1 AND c = 1 AND v = 2"), { verdict: "index", partitions: 1 });
   });
+  it("E2 (5.0): a clustering restriction an index answers may follow a range", () => {
+    const body = "k1 int, k2 int, c1 int, c2 int, c3 int, c4 int, v1 int, PRIMARY KEY ((k1, k2), c1, c2, c3, c4)";
+    const sai = makeTable(body, { indexes: [{ column: "c2", using: "sai" }, { column: "c4", using: "sai" }] });
+    expectPlan(plan(sai, "SELECT * FROM t WHERE c2 > 0 AND c4 = 0"), { verdict: "index", partitions: "all" });
+    const legacy = makeTable(body, { indexes: [{ column: "c2" }, { column: "c4" }] });
+    expectPlan(plan(legacy, "SELECT * FROM t WHERE c2 > 0 AND c4 = 0", "4.1"), { verdict: "needs-allow-filtering", gist: 'Clustering column "c4" cannot be restricted' });
+  });
+  it("E3: 4.x counts row-filter expressions, so a lone unindexed filter beside an index passes as a filtered key read", () => {
+    const t = makeTable("k1 int, k2 int, c1 int, c2 int, v1 int, PRIMARY KEY ((k1, k2), c1, c2)", { indexes: [{ column: "c1" }] });
+    const q = "SELECT * FROM t WHERE k1 = 0 AND k2 = 0 AND c1 = 0 AND c2 = 0 AND v1 = 0";
+    const old = plan(t, q, "4.1");
+    expectPlan(old, { verdict: "single-partition", partitions: 1 });
+    expect(old.index).toBeUndefined();
+    expectPlan(plan(t, q, "5.0"), { verdict: "needs-allow-filtering", partitions: 1 });
+  });
   it("E4/E7: an index on a key column is used only when the key path cannot serve", () => {
     const t = makeTable("a int, b int, c int, v int, PRIMARY KEY ((a, b), c)", { indexes: [{ column: "b" }, { column: "c" }] });
     expectPlan(plan(t, "SELECT * FROM t WHERE a = 1 AND b = 2 AND c = 3"), { verdict: "single-partition", partitions: 1 });
