@@ -31,6 +31,8 @@ const suppressionUnused: RuleModule = {
     const judged = context.afterRules;
     // Without the other rules' findings there is nothing to judge against (the engine always passes them).
     if (!judged) return;
+    // A rule that failed reported nothing, so its suppressions cannot be judged this time.
+    const failed = new Set(judged.findings.filter((f) => f.rule === "internal-error").map((f) => f.data?.["rule"]));
     const { suppressions, empty } = collectSuppressions(context.model);
     for (const directive of empty) {
       context.report({
@@ -53,7 +55,7 @@ const suppressionUnused: RuleModule = {
         context.report({ ...base, messageId: "unknownRule", data: { ...data, suggestion: suggestion ? ` (did you mean "${suggestion}"?)` : "" } });
         continue;
       }
-      if (judged.findings.some((finding) => suppresses(suppression, finding))) continue;
+      if (failed.has(suppression.rule) || judged.findings.some((finding) => suppresses(suppression, finding))) continue;
       const turnedOff = context.model.config.rules[suppression.rule]?.severity === "off";
       context.report({ ...base, messageId: turnedOff ? "ruleOff" : "unused", data });
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rules as registry } from "../../rules/index.js";
 import { compareFindings } from "../../src/findings.js";
+import { analyse } from "../../src/review.js";
 import { formatMessage, runRules } from "../../src/rule-engine/engine.js";
 import type { RuleModule } from "../../src/rule-engine/types.js";
 import { emptyModel, inputFinding, lineRule, rangeAt, withRules } from "./model-fixtures.js";
@@ -176,6 +177,12 @@ describe("runRules: a rule that throws", () => {
     const findings = runRules(emptyModel(), { rules: [rule] });
     expect(findings.map((f) => f.rule)).toEqual(["internal-error"]);
     expect(findings[0]!.message).toContain('unknown message id "fonud"');
+  });
+
+  it("does not call the crashed rule's suppressions unused: they could not be judged", () => {
+    const model = analyse({ files: [{ path: "schema.cql", content: "-- cql-review-disable fragile -- known noise\nCREATE TABLE t (id uuid PRIMARY KEY);\n" }] });
+    const findings = runRules(model, { rules: [...registry, throwing] });
+    expect(findings.map((f) => f.rule)).toEqual(["internal-error"]);
   });
 
   it("lets config silence internal errors like any rule", () => {

@@ -22,6 +22,12 @@ ruleTester.run("config-invalid", rule, {
       findings: [{ messageId: "unknownRule", line: 1, data: { rule: "query-ful-scan", suggestion: ' (did you mean "query-full-scan"?)' } }],
     },
     {
+      name: "an unknown rule id in the config file is reported where it is written",
+      cql: table,
+      config: "fail_on: error\nrules:\n  query-full-scan: warning\n  query-allow-filtering: error\n",
+      findings: [{ messageId: "unknownRule", line: 4, column: 3, file: ".github/cql-review.yml", data: { rule: "query-allow-filtering" } }],
+    },
+    {
       name: "options for a rule that takes none",
       cql: table,
       config: { rules: { "query-full-scan": { severity: "error", options: { max: 3 } } } },
