@@ -1,8 +1,20 @@
 // Lookups the rules share. Rules never import one another; what two of them need lives here.
 import type { QueryAnalysis } from "../analysis/types.js";
-import type { Position, SourceRange } from "../cql/ast.js";
-import type { AbstractQuery, ManifestQuery } from "../manifest/types.js";
-import type { TableModel } from "../schema/model.js";
+import type {
+  BatchStatement,
+  CreateTableStatement,
+  DeleteStatement,
+  InsertStatement,
+  Position,
+  QualifiedName,
+  SelectStatement,
+  SourceRange,
+  Statement,
+  Term,
+  UpdateStatement,
+} from "../cql/ast.js";
+import type { AbstractQuery, ManifestQuery, ManifestWrite, TableVolume } from "../manifest/types.js";
+import type { ColumnType, TableModel } from "../schema/model.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./model.js";
 import type { RuleContext } from "./types.js";
 
@@ -68,7 +80,8 @@ export function schemaFileOf(model: AnalysedModel, path: string): ParsedSchemaFi
 export function tableLabel(model: AnalysedModel, qualifiedName: string): string {
   const table = model.schema.tables.get(qualifiedName);
   if (!table) return qualifiedName;
-  return model.manifest?.keyspace === table.keyspace ? table.name : table.qualifiedName;
+  // A table of no keyspace (no USE, no manifest) has nothing to qualify it with.
+  return model.manifest?.keyspace === table.keyspace || table.keyspace === "" ? table.name : table.qualifiedName;
 }
 
 /** `a`, `a and b`, `a, b and c`. */
@@ -111,4 +124,253 @@ export function closestRuleId(id: string, known: Iterable<string>): string | und
 /** The columns an abstract query names (select, where, order by), each once, in that order. */
 export function abstractQueryColumns(query: AbstractQuery): string[] {
   return [...new Set([...query.select, ...query.where.map((w) => w.column), ...query.orderBy.map((o) => o.column)])];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables, write paths and changes (the table, write and change rules)
+
+/** The entity of a table, for fingerprints: `table:ks.t`. */
+export function tableEntity(qualifiedName: string): string {
+  return `table:${qualifiedName}`;
+}
+
+/** The entity of a column: `column:ks.t.c`. */
+export function columnEntity(qualifiedName: string, column: string): string {
+  return `column:${qualifiedName}.${column}`;
+}
+
+/** The entity of a manifest write path; `ignore:` on the write matches it and everything under it. */
+export function writeEntity(writeId: string): string {
+  return `write:${writeId}`;
+}
+
+/** The table a statement names: `ks.t` as written, else `t` in the given keyspace, else in the manifest's. */
+export function resolveTable(model: AnalysedModel, name: QualifiedName, keyspace?: string): TableModel | undefined {
+  const space = name.keyspace?.name ?? keyspace ?? model.manifest?.keyspace;
+  if (space !== undefined) return model.schema.tables.get(`${space}.${name.name.name}`);
+  const matches = [...model.schema.tables.values()].filter((t) => t.name === name.name.name);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+export type ModificationStatement = InsertStatement | UpdateStatement | DeleteStatement;
+
+/** One INSERT, UPDATE or DELETE the application runs: from a write path of the manifest, or seed DML in a schema file. */
+export interface WriteStatement {
+  /** the manifest write path; absent for seed DML */
+  write?: ManifestWrite;
+  statement: ModificationStatement;
+  /** the batch it is part of, if any */
+  batch?: BatchStatement;
+  /** the table it writes, when the schema has it */
+  table?: TableModel;
+  /** the file its ranges are in (the manifest, or the schema file) */
+  file: string;
+}
+
+/** Every write the manifest's write paths (and the schema files' seed DML) make, batches flattened, in order. */
+export function writeStatements(model: AnalysedModel): WriteStatement[] {
+  const result: WriteStatement[] = [];
+  const add = (statement: Statement | undefined, file: string, keyspace: string | undefined, write?: ManifestWrite) => {
+    if (!statement) return;
+    const inner = statement.kind === "batch" ? statement.statements : statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement] : [];
+    for (const s of inner) {
+      const table = resolveTable(model, s.table, keyspace);
+      result.push({
+        statement: s,
+        file,
+        ...(write ? { write } : {}),
+        ...(statement.kind === "batch" ? { batch: statement } : {}),
+        ...(table ? { table } : {}),
+      });
+    }
+  };
+  for (const write of model.manifest?.writes ?? []) {
+    for (const { statement } of write.statements) add(statement, write.location.file, undefined, write);
+  }
+  for (const dml of model.schema.dml) add(dml.statement, dml.source.file, dml.keyspace);
+  return result;
+}
+
+/** Whether a write is a lightweight transaction (`IF NOT EXISTS`, `IF EXISTS`, `IF <conditions>`). */
+export function isLightweightTransaction(statement: ModificationStatement): boolean {
+  if (statement.kind === "insert") return statement.ifNotExists;
+  return statement.ifExists || statement.conditions.length > 0;
+}
+
+/** The manifest's volume figures for a table (`tables:` entry named `ks.t`, or `t` in the manifest keyspace). */
+export function volumeOf(model: AnalysedModel, table: TableModel): TableVolume | undefined {
+  const volumes = model.manifest?.tables ?? [];
+  const fold = (name: string) => (name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toLowerCase());
+  const qualified = volumes.find((v) => {
+    const dot = v.name.indexOf(".");
+    return dot > 0 && !v.name.startsWith('"') && `${fold(v.name.slice(0, dot))}.${fold(v.name.slice(dot + 1))}` === table.qualifiedName;
+  });
+  if (qualified) return qualified;
+  const inKeyspace = model.manifest?.keyspace === undefined || model.manifest.keyspace === table.keyspace;
+  const sameName = [...model.schema.tables.values()].filter((t) => t.name === table.name).length;
+  return inKeyspace || sameName === 1 ? volumes.find((v) => !v.name.includes(".") && fold(v.name) === table.name) : undefined;
+}
+
+/** The write paths that write a table, with the stated rates summed (undefined when no writing path states a rate). */
+export function writePathsOf(model: AnalysedModel, table: TableModel): { writes: ManifestWrite[]; ratePerSecond?: number } {
+  const writes = [...new Set(writeStatements(model).filter((w) => w.write && w.table === table).map((w) => w.write!))];
+  const rated = writes.filter((w) => w.ratePerSecond !== undefined && Number.isFinite(w.ratePerSecond));
+  return rated.length > 0 ? { writes, ratePerSecond: rated.reduce((sum, w) => sum + w.ratePerSecond!, 0) } : { writes };
+}
+
+/** The CREATE TABLE of a table (undefined for views and `CREATE TABLE … LIKE`). */
+export function createTableStatement(table: TableModel): CreateTableStatement | undefined {
+  return table.statement.kind === "create-table" && !table.statement.like ? table.statement : undefined;
+}
+
+/** Where a finding about a whole table goes: its name in the CREATE statement. */
+export function tableLocation(table: TableModel): { file: string; range: SourceRange } {
+  return { file: table.source.file, range: table.source.range };
+}
+
+/** A type as CQL writes it, from the schema model (`frozen<list<text>>`, `map<text, int>`). */
+export function typeText(type: ColumnType): string {
+  switch (type.kind) {
+    case "native":
+      return type.name;
+    case "list":
+    case "set": {
+      const inner = `${type.kind}<${typeText(type.element)}>`;
+      return type.frozen ? `frozen<${inner}>` : inner;
+    }
+    case "map": {
+      const inner = `map<${typeText(type.key)}, ${typeText(type.value)}>`;
+      return type.frozen ? `frozen<${inner}>` : inner;
+    }
+    case "tuple":
+      return `tuple<${type.elements.map(typeText).join(", ")}>`;
+    case "udt":
+      return type.frozen ? `frozen<${type.name}>` : type.name;
+    case "vector":
+      return `vector<${typeText(type.element)}, ${type.dimension}>`;
+    case "custom":
+      return `'${type.className}'`;
+    case "unknown":
+      return type.name;
+  }
+}
+
+/** Whether a column holds a non-frozen (multi-cell) list, set or map. */
+export function isNonFrozenCollection(type: ColumnType): type is Extract<ColumnType, { kind: "list" | "set" | "map" }> {
+  return (type.kind === "list" || type.kind === "set" || type.kind === "map") && !type.frozen;
+}
+
+/** The columns a SELECT names: selectors, WHERE, ORDER BY (each once). */
+export function selectColumns(select: SelectStatement): string[] {
+  const names = new Set<string>();
+  const visit = (term: Term | undefined): void => {
+    if (!term) return;
+    switch (term.kind) {
+      case "column":
+        names.add(term.name.name);
+        return;
+      case "function":
+        term.args.forEach(visit);
+        return;
+      case "cast":
+      case "type-hint":
+        visit(term.value);
+        return;
+      case "field":
+      case "element":
+      case "slice":
+        visit(term.target);
+        return;
+      case "binary":
+        visit(term.left);
+        visit(term.right);
+        return;
+      case "negate":
+        visit(term.operand);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const selector of select.selectors) visit(selector.expression);
+  for (const relation of select.where?.relations ?? []) {
+    if (relation.kind === "column") names.add(relation.column.name);
+    else if (relation.kind === "multi-column" || relation.kind === "token") relation.columns.forEach((c) => names.add(c.name));
+  }
+  for (const ordering of select.orderBy) names.add(ordering.column.name);
+  return [...names];
+}
+
+/** The columns a write sets or removes, besides those naming its row. */
+export function writtenColumns(statement: ModificationStatement): string[] {
+  if (statement.kind === "insert") return statement.columns.map((c) => c.name);
+  if (statement.kind === "update") return [...new Set(statement.assignments.map((a) => a.column.name))];
+  return [...new Set(statement.selections.map((s) => s.column.name))];
+}
+
+/** The columns a write binds with `=` in its WHERE clause (UPDATE, DELETE), or its primary key columns (INSERT). */
+export function rowKeyColumns(statement: ModificationStatement, table: TableModel | undefined): string[] {
+  if (statement.kind === "insert") {
+    const written = new Set(statement.columns.map((c) => c.name));
+    return table ? [...table.partitionKey, ...table.clustering].map((c) => c.name).filter((c) => written.has(c)) : [];
+  }
+  return statement.where.relations.flatMap((r) => (r.kind === "column" && (r.operator === "=" || r.operator === "IN") && !r.key ? [r.column.name] : []));
+}
+
+/**
+ * What a write does to one non-frozen collection column:
+ * `append`/`prepend` (`l = l + [x]`, `l = [x] + l`, `s += {x}`, `m[k] = v` counts as `append`),
+ * `remove` (`c = c - x`, `c -= x`), `set-element` (`l[i] = v`), `remove-element` (`DELETE c[k]`),
+ * `replace` (`c = value`, or an INSERT of it) and `reset` (DELETE of the column or of the row).
+ */
+export type CollectionOperationKind = "append" | "prepend" | "remove" | "set-element" | "remove-element" | "replace" | "reset";
+
+export interface CollectionOperation {
+  column: string;
+  kind: CollectionOperationKind;
+  /** what to point at: the assignment, the deleted element, or the statement */
+  range: SourceRange;
+}
+
+function refersTo(term: Term, column: string): boolean {
+  return term.kind === "column" && term.name.name === column;
+}
+
+/** The operations a write makes on the table's non-frozen collections. */
+export function collectionOperations(statement: ModificationStatement, table: TableModel): CollectionOperation[] {
+  const collections = new Map(table.columns.filter((c) => isNonFrozenCollection(c.type)).map((c) => [c.name, c.type]));
+  if (collections.size === 0) return [];
+  const operations: CollectionOperation[] = [];
+  if (statement.kind === "insert") {
+    for (const column of statement.columns) if (collections.has(column.name)) operations.push({ column: column.name, kind: "replace", range: column.range });
+    return operations;
+  }
+  if (statement.kind === "delete") {
+    if (statement.selections.length === 0) {
+      for (const column of collections.keys()) operations.push({ column, kind: "reset", range: statement.range });
+      return operations;
+    }
+    for (const selection of statement.selections) {
+      if (!collections.has(selection.column.name)) continue;
+      operations.push({ column: selection.column.name, kind: selection.key ? "remove-element" : "reset", range: selection.range });
+    }
+    return operations;
+  }
+  for (const assignment of statement.assignments) {
+    const column = assignment.column.name;
+    const type = collections.get(column);
+    if (!type) continue;
+    const add = (kind: CollectionOperationKind) => operations.push({ column, kind, range: assignment.range });
+    if (assignment.key) {
+      add(type.kind === "list" ? "set-element" : "append");
+      continue;
+    }
+    if (assignment.operator === "+=") add("append");
+    else if (assignment.operator === "-=") add("remove");
+    else if (assignment.value.kind === "binary" && assignment.value.operator === "+" && refersTo(assignment.value.left, column)) add("append");
+    else if (assignment.value.kind === "binary" && assignment.value.operator === "+" && refersTo(assignment.value.right, column)) add("prepend");
+    else if (assignment.value.kind === "binary" && assignment.value.operator === "-" && refersTo(assignment.value.left, column)) add("remove");
+    else add("replace");
+  }
+  return operations;
 }

@@ -1,0 +1,64 @@
+// COMPACT STORAGE is the Thrift-era layout: deprecated in 3.x, refused by CREATE TABLE in 4.0.
+import { rangeBetween, schemaFileOf, tableEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
+import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
+import type { TableModel } from "../src/schema/model.js";
+
+/** Removes `COMPACT STORAGE` with the `WITH` or `AND` that joins it to the other properties. */
+function dropClauseFix(model: AnalysedModel, table: TableModel, existsAtBase: boolean): RuleFix | undefined {
+  const statement = table.statement;
+  if (statement.kind !== "create-table" || !statement.compactStorageRange) return undefined;
+  const file = schemaFileOf(model, table.source.file);
+  if (!file) return undefined;
+  const start = statement.compactStorageRange.start.offset;
+  const end = statement.compactStorageRange.end.offset;
+  const after = /^\s+AND\s+/i.exec(file.text.slice(end));
+  const before = /\s+AND\s+$/i.exec(file.text.slice(0, start)) ?? /\s*\bWITH\s+$/i.exec(file.text.slice(0, start));
+  let range: [number, number] | undefined;
+  if (after && (!before || /WITH\s+$/i.test(before[0]))) range = [start, end + after[0].length];
+  else if (before) range = [start - before[0].length, end];
+  if (!range) return undefined;
+  return {
+    description: existsAtBase
+      ? `Remove COMPACT STORAGE from ${table.name}. The table already exists: on 3.x run \`ALTER TABLE ${table.name} DROP COMPACT STORAGE\` on every node before upgrading to 4.0.`
+      : `Remove COMPACT STORAGE from ${table.name}.`,
+    file: file.path,
+    range: rangeBetween(file.text, range[0], range[1]),
+    replacement: "",
+  };
+}
+
+const tableCompactStorage: RuleModule = {
+  meta: {
+    id: "table-compact-storage",
+    category: "table",
+    defaultSeverity: "error",
+    description: "The table uses COMPACT STORAGE, which Cassandra 4.0 removed.",
+    messages: {
+      removed:
+        "{table} is declared WITH COMPACT STORAGE, which Cassandra 4.0 removed: a {version} node rejects the CREATE as a syntax error, and refuses to start while a compact table exists. Drop the clause; the table then stores rows in the regular CQL layout.",
+      deprecated:
+        "{table} is declared WITH COMPACT STORAGE, the Thrift-era layout that Cassandra 4.0 removed: it must be dropped (`ALTER TABLE … DROP COMPACT STORAGE`) before any upgrade, and it forbids static columns, non-frozen collections and more than one non-key column. Drop the clause.",
+    },
+    fixable: true,
+  },
+  check(context) {
+    const { model } = context;
+    for (const table of model.schema.tables.values()) {
+      if (!table.compactStorage || table.statement.kind !== "create-table") continue;
+      const existsAtBase = context.base?.schema.tables.has(table.qualifiedName) ?? false;
+      const fix = dropClauseFix(model, table, existsAtBase);
+      const range = table.statement.compactStorageRange ?? table.source.range;
+      context.report({
+        messageId: model.version === "3.11" ? "deprecated" : "removed",
+        data: { table: tableLabel(model, table.qualifiedName), version: model.version },
+        file: table.source.file,
+        range,
+        entity: tableEntity(table.qualifiedName),
+        ...(fix ? { fix } : {}),
+      });
+    }
+  },
+};
+
+export default tableCompactStorage;

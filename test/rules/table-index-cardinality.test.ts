@@ -1,0 +1,43 @@
+import rule from "../../rules/table-index-cardinality.js";
+import { ruleTester } from "../rule-tester.js";
+import { manifestWith } from "./manifest-text.js";
+
+const orders = `CREATE TABLE orders_by_customer (
+  customer_id uuid,
+  order_id timeuuid,
+  payment_id uuid,
+  shipped boolean,
+  status text,
+  PRIMARY KEY ((customer_id), order_id)
+);
+`;
+
+ruleTester.run("table-index-cardinality", rule, {
+  valid: [
+    { name: "a legacy index on a text status", cql: `${orders}CREATE INDEX ON orders_by_customer (status);\n` },
+    { name: "an SAI index on a uuid", cql: `${orders}CREATE INDEX ON orders_by_customer (payment_id) USING 'sai';\n` },
+    {
+      name: "a uuid index only ever read with the partition key",
+      cql: `${orders}CREATE INDEX payment_idx ON orders_by_customer (payment_id);\n`,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT order_id FROM orders_by_customer WHERE customer_id = ? AND payment_id = ?" }]),
+    },
+  ],
+  invalid: [
+    {
+      name: "a legacy index on a uuid, read without the partition key",
+      cql: `${orders}CREATE INDEX payment_idx ON orders_by_customer (payment_id);\n`,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT order_id FROM orders_by_customer WHERE payment_id = ?" }]),
+      findings: [{ messageId: "highCardinality", line: 9, data: { index: "payment_idx", type: "uuid", readers: " (Q1 reads through it)" } }],
+    },
+    {
+      name: "a legacy index on a boolean, with the default name",
+      cql: `${orders}CREATE INDEX ON orders_by_customer (shipped);\n`,
+      findings: [{ messageId: "lowCardinality", line: 9, data: { index: "orders_by_customer_shipped_idx", readers: "" } }],
+    },
+    {
+      name: "a legacy index on a timestamp no query uses",
+      cql: "CREATE TABLE logins (\n  user_id uuid PRIMARY KEY,\n  last_login timestamp\n);\nCREATE INDEX ON logins (last_login);\n",
+      findings: [{ messageId: "highCardinality", line: 5, data: { type: "timestamp" } }],
+    },
+  ],
+});

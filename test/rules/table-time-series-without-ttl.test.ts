@@ -1,0 +1,47 @@
+import rule from "../../rules/table-time-series-without-ttl.js";
+import { ruleTester } from "../rule-tester.js";
+
+const readings = (options = "") => `CREATE TABLE readings_by_sensor_day (
+  sensor_id text,
+  day date,
+  reading_time timestamp,
+  value double,
+  PRIMARY KEY ((sensor_id, day), reading_time)
+)${options};
+`;
+
+const twcs = " WITH compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS', 'compaction_window_size': 1}";
+
+function volume(figures: string, writes?: string): string {
+  const lines = ["version: 1", "keyspace: shop", "tables:", "  readings_by_sensor_day:", ...figures.split("\n").map((l) => `    ${l}`)];
+  if (writes) lines.push("writes:", "  - id: W1", "    cql:", `      - ${writes}`);
+  return `${lines.join("\n")}\n`;
+}
+
+ruleTester.run("table-time-series-without-ttl", rule, {
+  valid: [
+    { name: "a default TTL", cql: readings(" WITH default_time_to_live = 7776000") },
+    { name: "a TTL on every write", cql: readings(), manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL 7776000") },
+    { name: "a stated retention", cql: readings(), manifest: volume("growth: 1440/day\nretention: 90d") },
+    { name: "kept for ever on purpose", cql: readings(), manifest: volume("growth: 1440/day\nretention: forever") },
+    { name: "stated rows, no growth: an ordered list, not a series", cql: readings(), manifest: volume("rows_per_partition: { avg: 2, max: 400 }") },
+    { name: "not ordered by time", cql: "CREATE TABLE users_by_group (\n  group_name text,\n  user_name text,\n  PRIMARY KEY ((group_name), user_name)\n);\n" },
+    { name: "a counter table cannot expire", cql: "CREATE TABLE hits_by_day (\n  page text,\n  day date,\n  hits counter,\n  PRIMARY KEY ((page), day)\n);\n" },
+    { name: "TWCS with a TTL", cql: readings(`${twcs} AND default_time_to_live = 7776000`) },
+  ],
+  invalid: [
+    { name: "no TTL, no figures", cql: readings(), findings: [{ messageId: "noTtl", line: 1, column: 14, data: { column: "reading_time" } }] },
+    { name: "growth without retention", cql: readings(), manifest: volume("growth: 1440/day"), findings: [{ messageId: "noTtl", line: 1 }] },
+    {
+      name: "TWCS without a TTL",
+      cql: readings(twcs),
+      findings: [{ messageId: "twcsWithoutTtl", line: 7, column: 8, data: { writesTtl: "" } }],
+    },
+    {
+      name: "TWCS, and only some writes set a TTL",
+      cql: readings(twcs),
+      manifest: `${volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL 86400")}  - id: W2\n    cql:\n      - INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?)\n`,
+      findings: [{ messageId: "twcsWithoutTtl", line: 7, data: { writesTtl: " and only some writes set a TTL" } }],
+    },
+  ],
+});

@@ -1,0 +1,53 @@
+import rule from "../../rules/table-unread.js";
+import { ruleTester } from "../rule-tester.js";
+import { manifestWith } from "./manifest-text.js";
+
+const schema = `CREATE TABLE users (
+  user_id uuid PRIMARY KEY,
+  email text,
+  name text
+);
+
+CREATE TABLE users_by_email (
+  email text PRIMARY KEY,
+  user_id uuid
+);
+`;
+
+const byId = { id: "Q1", cql: "SELECT name FROM users WHERE user_id = ?" };
+
+ruleTester.run("table-unread", rule, {
+  valid: [
+    { name: "no manifest: nothing to judge by", cql: schema },
+    { name: "a manifest of volumes only", cql: schema, manifest: "version: 1\nkeyspace: shop\ntables:\n  users:\n    partitions: 1000\n" },
+    {
+      name: "every table read, one through an abstract query",
+      cql: schema,
+      manifest: manifestWith([byId, { id: "Q2", select: "[user_id]", where: '{ email: "=" }' }]),
+    },
+    {
+      name: "a uniqueness table read by its conditional insert",
+      cql: schema,
+      manifest: `${manifestWith([byId])}writes:\n  - id: W1\n    cql:\n      - INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS\n`,
+    },
+    {
+      name: "a query Cassandra rejects still names its table",
+      cql: schema,
+      manifest: manifestWith([byId, { id: "Q2", cql: "SELECT user_id FROM users_by_email WHERE user_id = ?" }]),
+    },
+  ],
+  invalid: [
+    {
+      name: "a lookup table nothing reads",
+      cql: schema,
+      manifest: manifestWith([byId]),
+      findings: [{ messageId: "unread", line: 7, column: 14, data: { table: "users_by_email", writtenBy: "" } }],
+    },
+    {
+      name: "written by a write path, read by none",
+      cql: schema,
+      manifest: `${manifestWith([byId])}writes:\n  - id: W1\n    cql:\n      - INSERT INTO users (user_id, email, name) VALUES (?, ?, ?)\n      - INSERT INTO users_by_email (email, user_id) VALUES (?, ?)\n`,
+      findings: [{ messageId: "unread", line: 7, data: { writtenBy: ", yet W1 writes it" } }],
+    },
+  ],
+});
