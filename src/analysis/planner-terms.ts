@@ -81,6 +81,19 @@ export function distinctCount(values: Term[]): number | null {
   return keys.size;
 }
 
+/** Whether the term is a vector literal of zeros (cosine similarity cannot compare it). */
+export function isZeroVector(term: Term): boolean {
+  const t = unwrapHint(term);
+  return (
+    t.kind === "list" &&
+    t.elements.length > 0 &&
+    t.elements.every((e) => {
+      const v = unwrapHint(e);
+      return v.kind === "literal" && (v.type === "integer" || v.type === "float") && Number(v.value) === 0;
+    })
+  );
+}
+
 /** The integer written as LIMIT / PER PARTITION LIMIT, or null for a marker or another term. */
 export function integerLiteral(term: Term | undefined): number | null {
   if (!term) return null;
@@ -176,6 +189,9 @@ export function assignmentError(term: Term, type: ColumnType, columnName: string
       return `Invalid ${LITERAL_NAMES[t.type]} constant (${shown}) for "${columnName}" of type ${type.name}`;
     }
     return null;
+  }
+  if (type.kind === "vector" && t.kind === "list" && t.elements.length !== type.dimension) {
+    return `Invalid vector literal for ${columnName} of type ${describeType(type)}; expected ${type.dimension} elements, but given ${t.elements.length}`;
   }
   const collectionName = COLLECTION_LITERAL_NAMES[t.kind];
   if (collectionName && type.kind === "native") {

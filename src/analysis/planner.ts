@@ -34,7 +34,7 @@ import {
   type RelationContext,
   type Restriction,
 } from "./planner-restrictions.js";
-import { containsNullLiteral, distinctCount, integerLiteral, unwrapHint } from "./planner-terms.js";
+import { assignmentError, containsNullLiteral, distinctCount, integerLiteral, isZeroVector, unwrapHint } from "./planner-terms.js";
 import type { PlanStep, QueryPlan } from "./types.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -535,6 +535,8 @@ function addAnnOrdering(ev: Evaluation, select: SelectStatement, ctx: RelationCo
   const ordering = ann[0]!;
   if (ordering.direction !== "asc") reject("E9", "Descending ANN ordering is not supported", "ANN ordering is ascending only");
   const column = existingColumn(ctx, ordering.column.name, "ORDER BY");
+  const vectorError = ordering.ann ? assignmentError(ordering.ann, column.type, column.name) : null;
+  if (vectorError) reject("E9", vectorError, `the ANN vector does not fit ${column.name}`);
   const restriction: Restriction = {
     op: "ann",
     columns: [column],
@@ -1013,8 +1015,13 @@ function checkExecution(ev: Evaluation, select: SelectStatement, version: Cassan
     }
   }
 
-  // ANN needs a LIMIT of at most 1000 (E9).
+  // ANN needs a LIMIT of at most 1000, and cosine similarity (the default) a non-zero vector (E9).
   if (ev.ann) {
+    const annIndex = indexes.find((i) => i.column === firstColumn(ev.ann!).name && i.implementation === "sai");
+    const similarity = (annIndex?.options["similarity_function"] ?? "cosine").toLowerCase();
+    if (ev.ann.value && similarity === "cosine" && isZeroVector(ev.ann.value)) {
+      reject("E9", "Zero vectors cannot be indexed or queried with cosine similarity", "cosine similarity is undefined for a zero vector", "execution");
+    }
     if (!select.limit) {
       reject("E9", "Top-K queries must have a limit specified and the limit must be less than the query page size", "an ANN query needs a LIMIT", "execution");
     }

@@ -360,6 +360,8 @@ describe("secondary indexes (E1–E11)", () => {
       gist: "requires all restricted column(s) to be indexed",
     });
     expectPlan(plan(t, "SELECT * FROM t WHERE emb = [0.1, 0.2, 0.3]"), { verdict: "invalid", gist: "Vector indexes only support ANN queries" });
+    expectPlan(plan(t, "SELECT * FROM t ORDER BY emb ANN OF [0.1, 0.2] LIMIT 5"), { verdict: "invalid", gist: "expected 3 elements, but given 2" });
+    expectPlan(plan(t, "SELECT * FROM t ORDER BY emb ANN OF [0, 0, 0] LIMIT 5"), { verdict: "invalid", gist: "Zero vectors" });
     expectPlan(plan(t, "SELECT * FROM t ORDER BY emb ANN OF [0.1, 0.2, 0.3] LIMIT 5", "4.1"), { verdict: "invalid", gist: "syntax error" });
     const unindexed = makeTable("id int PRIMARY KEY, emb vector<float, 3>");
     expectPlan(plan(unindexed, "SELECT * FROM t ORDER BY emb ANN OF [0.1, 0.2, 0.3] LIMIT 5"), { verdict: "invalid", gist: "requires the column to be indexed" });
