@@ -1,5 +1,5 @@
 // A query Cassandra rejects fails on every call: the application cannot have meant it.
-import { queryEntity } from "../src/rule-engine/helpers.js";
+import { isPlannerFailure, queryEntity } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const queryInvalid: RuleModule = {
@@ -16,7 +16,8 @@ const queryInvalid: RuleModule = {
   },
   check(context) {
     for (const query of context.model.queries) {
-      if (query.plan.verdict !== "invalid") continue;
+      // A plan the planner could not make is cql-review's failure, reported by internal-error.
+      if (query.plan.verdict !== "invalid" || isPlannerFailure(query.plan)) continue;
       const gist = query.plan.errorGist?.trim().replace(/\.$/, "");
       context.report({
         messageId: gist ? "rejected" : "rejectedNoGist",

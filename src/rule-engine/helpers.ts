@@ -1,5 +1,5 @@
 // Lookups the rules share. Rules never import one another; what two of them need lives here.
-import type { QueryAnalysis } from "../analysis/types.js";
+import type { QueryAnalysis, QueryPlan } from "../analysis/types.js";
 import type {
   BatchStatement,
   CreateTableStatement,
@@ -373,4 +373,44 @@ export function collectionOperations(statement: ModificationStatement, table: Ta
     else add("replace");
   }
   return operations;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query plans
+
+/** The planner's own failure (it never throws: an unexpected shape becomes this plan), not Cassandra's verdict. */
+export function isPlannerFailure(plan: QueryPlan): boolean {
+  return plan.verdict === "invalid" && plan.errorGist === PLANNER_FAILURE_GIST;
+}
+
+/** The errorGist src/analysis/planner.ts gives a plan it could not make. */
+export const PLANNER_FAILURE_GIST = "internal planner error";
+
+/** A BATCH of the manifest's write paths or of seed DML, with its statements resolved. */
+export interface WriteBatch {
+  batch: BatchStatement;
+  write?: ManifestWrite;
+  file: string;
+  statements: WriteStatement[];
+  /** its position among the batches of its write path (or file), for a stable entity */
+  index: number;
+}
+
+/** Every BATCH the write paths (and seed DML) run. */
+export function writeBatches(model: AnalysedModel): WriteBatch[] {
+  const batches: WriteBatch[] = [];
+  const counts = new Map<string, number>();
+  for (const write of writeStatements(model)) {
+    if (!write.batch) continue;
+    const last = batches[batches.length - 1];
+    if (last && last.batch === write.batch) {
+      last.statements.push(write);
+      continue;
+    }
+    const owner = write.write ? writeEntity(write.write.id) : `file:${write.file}`;
+    const index = (counts.get(owner) ?? 0) + 1;
+    counts.set(owner, index);
+    batches.push({ batch: write.batch, ...(write.write ? { write: write.write } : {}), file: write.file, statements: [write], index });
+  }
+  return batches;
 }
