@@ -2,8 +2,8 @@
 // only some operators (cassandra-queries.md E1, A5). The query then filters or is rejected, and
 // the index only costs writes.
 import type { ColumnRelation, Relation } from "../src/cql/ast.js";
-import { queryEntity } from "../src/rule-engine/helpers.js";
-import type { ColumnModel, ColumnType, IndexModel } from "../src/schema/model.js";
+import { isNonFrozenCollection, queryEntity } from "../src/rule-engine/helpers.js";
+import type { ColumnModel, IndexModel } from "../src/schema/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 type Operation = "=" | "IN" | "range" | "CONTAINS" | "CONTAINS KEY" | "entry" | "LIKE";
@@ -26,10 +26,6 @@ function operationOf(relation: ColumnRelation): Operation | undefined {
       // !=, NOT …, IS NOT NULL, BETWEEN: no index is involved; Cassandra rejects them (query-invalid).
       return undefined;
   }
-}
-
-function isNonFrozenCollection(type: ColumnType): boolean {
-  return (type.kind === "list" || type.kind === "set" || type.kind === "map") && !type.frozen;
 }
 
 /** The index's target as Cassandra reads it: an unqualified index on a non-frozen collection indexes its values. */
