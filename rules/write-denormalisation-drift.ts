@@ -1,0 +1,99 @@
+// A column name is the same attribute in every table (DESIGN §2.2). When a write path sets an
+// attribute of some rows in one table, every other table holding a copy of those rows' attribute
+// must be written in the same path, or the copies drift apart and queries disagree.
+import {
+  joinWords,
+  rowKeyColumns,
+  tableLabel,
+  writeEntity,
+  writeStatements,
+  writtenColumns,
+  type WriteStatement,
+} from "../src/rule-engine/helpers.js";
+import type { RuleModule } from "../src/rule-engine/types.js";
+import type { TableModel } from "../src/schema/model.js";
+
+interface Missed {
+  table: TableModel;
+  attributes: string[];
+}
+
+/** Non-key columns a statement changes: the columns it sets, or all of them for a row delete. */
+function changedAttributes(write: WriteStatement, table: TableModel, key: Set<string>): string[] {
+  const statement = write.statement;
+  const isKey = (name: string) => key.has(name) || table.partitionKey.some((c) => c.name === name) || table.clustering.some((c) => c.name === name);
+  if (statement.kind === "delete" && statement.selections.length === 0) return table.columns.filter((c) => !isKey(c.name)).map((c) => c.name);
+  return writtenColumns(statement).filter((c) => !isKey(c));
+}
+
+const writeDenormalisationDrift: RuleModule = {
+  meta: {
+    id: "write-denormalisation-drift",
+    category: "write",
+    defaultSeverity: "warning",
+    description: "A write path changes an attribute in one table but not in the other tables that hold a copy of it.",
+    messages: {
+      drift:
+        "{write} {action} {attributes} in {table} for the rows of one {key}, but not in {missed}, which also {hold} {missedAttributes} for the same {key}: after this write the tables disagree, and the queries reading {them} return the old value. Write {them} in {write} too (a logged batch keeps the copies together).",
+    },
+    fixable: false,
+  },
+  check(context) {
+    const { model } = context;
+    const all = writeStatements(model).filter((w) => w.write && w.table);
+    const tables = [...model.schema.tables.values()].filter((t) => t.kind === "table");
+    for (const write of all) {
+      const table = write.table!;
+      if (table.kind !== "table") continue;
+      const key = rowKeyColumns(write.statement, table);
+      if (key.length === 0) continue;
+      const keySet = new Set(key);
+      const changed = changedAttributes(write, table, keySet);
+      if (changed.length === 0) continue;
+      const sameWrite = all.filter((w) => w.write === write.write);
+      const missed: Missed[] = [];
+      for (const other of tables) {
+        if (other === table) continue;
+        const columns = new Set(other.columns.map((c) => c.name));
+        // A copy of these rows holds their identity (every column that names them here), and its own
+        // primary key is made of this table's columns, so one row here is at most one row there; a
+        // table that merely references these rows (alerts of a device) keys its rows by more.
+        if (!key.every((k) => columns.has(k))) continue;
+        const ownColumns = new Set(table.columns.map((c) => c.name));
+        if (![...other.partitionKey, ...other.clustering].every((c) => ownColumns.has(c.name))) continue;
+        const copies = changed.filter((c) => columns.has(c));
+        if (copies.length === 0) continue;
+        const writesOfOther = sameWrite.filter((w) => w.table === other);
+        const rowDeleted = writesOfOther.some((w) => w.statement.kind === "delete" && w.statement.selections.length === 0);
+        const covered = new Set(writesOfOther.flatMap((w) => writtenColumns(w.statement)));
+        const left = write.statement.kind === "delete" && write.statement.selections.length === 0
+          ? (rowDeleted ? [] : copies)
+          : copies.filter((c) => !covered.has(c) && !rowDeleted);
+        if (left.length > 0) missed.push({ table: other, attributes: left });
+      }
+      if (missed.length === 0) continue;
+      const rowDelete = write.statement.kind === "delete" && write.statement.selections.length === 0;
+      const code = (names: string[]) => joinWords(names.map((n) => `\`${n}\``));
+      const missedAttributes = [...new Set(missed.flatMap((m) => m.attributes))];
+      context.report({
+        messageId: "drift",
+        data: {
+          write: write.write!.id,
+          action: rowDelete ? "deletes" : write.statement.kind === "delete" ? "removes" : "sets",
+          attributes: rowDelete ? "the row" : code(changed),
+          table: tableLabel(model, table.qualifiedName),
+          key: code(key),
+          missed: joinWords(missed.map((m) => tableLabel(model, m.table.qualifiedName))),
+          hold: missed.length === 1 ? "holds" : "hold",
+          missedAttributes: code(missedAttributes),
+          them: missed.length === 1 ? "it" : "them",
+        },
+        file: write.file,
+        range: write.statement.range,
+        entity: `${writeEntity(write.write!.id)}:table:${table.qualifiedName}`,
+      });
+    }
+  },
+};
+
+export default writeDenormalisationDrift;

@@ -1,0 +1,107 @@
+import rule from "../../rules/write-denormalisation-drift.js";
+import { ruleTester } from "../rule-tester.js";
+
+const schema = `CREATE TABLE devices (
+  device_id uuid PRIMARY KEY,
+  site_id uuid,
+  name text,
+  firmware text
+);
+
+CREATE TABLE devices_by_site (
+  site_id uuid,
+  device_id uuid,
+  name text,
+  firmware text,
+  PRIMARY KEY ((site_id), device_id)
+);
+
+CREATE TABLE firmware_releases (
+  model text,
+  firmware text,
+  notes text,
+  PRIMARY KEY ((model), firmware)
+);
+
+CREATE TABLE alerts_by_site (
+  site_id uuid,
+  raised_at timeuuid,
+  device_id uuid,
+  message text,
+  PRIMARY KEY ((site_id), raised_at)
+);
+`;
+
+const writes = (...paths: string[][]) =>
+  `version: 1\nkeyspace: shop\nwrites:\n${paths.map((cql, i) => `  - id: W${i + 1}\n    cql:\n${cql.map((c) => `      - ${c}\n`).join("")}`).join("")}`;
+
+const updateDevice = "UPDATE devices SET firmware = ? WHERE device_id = ?";
+const updateBySite = "UPDATE devices_by_site SET firmware = ? WHERE site_id = ? AND device_id = ?";
+
+ruleTester.run("write-denormalisation-drift", rule, {
+  valid: [
+    { name: "both copies updated", cql: schema, manifest: writes([updateDevice, updateBySite]) },
+    { name: "both copies updated in a batch", cql: schema, manifest: writes([`BEGIN BATCH ${updateDevice}; ${updateBySite}; APPLY BATCH`]) },
+    {
+      name: "a table that shares a column name but not the rows (firmware_releases has no device_id)",
+      cql: schema,
+      manifest: writes(["INSERT INTO firmware_releases (model, firmware, notes) VALUES (?, ?, ?)"]),
+    },
+    {
+      name: "a row that references a device is not a copy of it",
+      cql: schema,
+      manifest: writes(["INSERT INTO alerts_by_site (site_id, raised_at, device_id, message) VALUES (?, now(), ?, ?)"]),
+    },
+    {
+      name: "a new device in both tables",
+      cql: schema,
+      manifest: writes([
+        "INSERT INTO devices (device_id, site_id, name, firmware) VALUES (?, ?, ?, ?)",
+        "INSERT INTO devices_by_site (site_id, device_id, name, firmware) VALUES (?, ?, ?, ?)",
+      ]),
+    },
+    { name: "both rows deleted", cql: schema, manifest: writes(["DELETE FROM devices WHERE device_id = ?", "DELETE FROM devices_by_site WHERE site_id = ? AND device_id = ?"]) },
+  ],
+  invalid: [
+    {
+      name: "firmware updated in devices only",
+      cql: schema,
+      manifest: writes([updateDevice]),
+      findings: [
+        {
+          messageId: "drift",
+          line: 6,
+          column: 9,
+          data: { write: "W1", attributes: "`firmware`", table: "devices", key: "`device_id`", missed: "devices_by_site", missedAttributes: "`firmware`" },
+        },
+      ],
+    },
+    {
+      name: "the by-site copy updated, the device record not; one attribute of two",
+      cql: schema,
+      manifest: writes([
+        "UPDATE devices_by_site SET firmware = ?, name = ? WHERE site_id = ? AND device_id = ?",
+        "UPDATE devices SET name = ? WHERE device_id = ?",
+      ]),
+      findings: [{ messageId: "drift", line: 6, data: { table: "devices_by_site", missed: "devices", missedAttributes: "`firmware`" } }],
+    },
+    {
+      name: "a device deleted from one table only",
+      cql: schema,
+      manifest: writes(["DELETE FROM devices WHERE device_id = ?"]),
+      findings: [{ messageId: "drift", line: 6, data: { action: "deletes", attributes: "the row", missed: "devices_by_site" } }],
+    },
+    {
+      name: "an email change must move the row of the lookup table keyed by email",
+      cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
+      manifest: writes(["UPDATE users SET email = ? WHERE user_id = ?"]),
+      findings: [{ messageId: "drift", line: 6, data: { table: "users", missed: "users_by_email", missedAttributes: "`email`", key: "`user_id`" } }],
+    },
+    {
+      name: "each write path judged on its own",
+      cql: schema,
+      manifest: writes([updateDevice, updateBySite], [updateDevice]),
+      findings: [{ messageId: "drift", line: 10, data: { write: "W2" } }],
+    },
+  ],
+});
