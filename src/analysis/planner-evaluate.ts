@@ -265,6 +265,10 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
     reject(ev.usesIndex ? (version === "5.0" ? "E2" : "E3") : "C3", ALLOW_FILTERING_GIST, why);
   }
 
+  // The limits are prepared last (prepareLimit): they must be integers.
+  checkLimitType(select.perPartitionLimit, "[per_partition_limit]");
+  checkLimitType(select.limit, "[limit]");
+
   // §2 step 7: execution-time checks on the literal values.
   checkExecution(ev, select, version, indexes, clusteringRestrictions);
 
@@ -859,6 +863,12 @@ function checkOrdering(ev: Evaluation, select: SelectStatement, table: TableMode
 
 // ---------------------------------------------------------------------------------------------
 // Execution-time checks (§2 step 7)
+
+function checkLimitType(term: Term | undefined, receiver: string): void {
+  if (!term) return;
+  const error = assignmentError(term, { kind: "native", name: "int" }, receiver);
+  if (error) reject("L1", error, `${receiver} must be an integer`);
+}
 
 function likePatternKind(pattern: string): LikePatternKind | "empty" {
   const starts = pattern.startsWith("%");

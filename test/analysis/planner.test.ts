@@ -441,6 +441,7 @@ describe("GROUP BY (G1–G3), DISTINCT (D1), limits and aggregates (L1, L2)", ()
     expectPlan(plan(simple, "SELECT count(*) FROM t WHERE id = 1 PER PARTITION LIMIT 2"), { verdict: "invalid", gist: "not allowed with aggregate queries" });
     expectPlan(plan(simple, "SELECT * FROM t PER PARTITION LIMIT 2 LIMIT 100"), { verdict: "scan", partitions: "all" });
     expectPlan(plan(simple, "SELECT * FROM t WHERE id = 1 LIMIT ?"), { verdict: "single-partition" });
+    expectPlan(plan(simple, "SELECT * FROM t WHERE id = 1 LIMIT 'ten'"), { verdict: "invalid", gist: 'Invalid STRING constant (ten) for "[limit]" of type int' });
   });
   it("L2: an aggregate over a scan is noted", () => {
     const p = plan(simple, "SELECT count(*) FROM t");
