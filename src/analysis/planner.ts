@@ -201,7 +201,10 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
     const perKey = select.distinct ? 1 : rowsPerBoundPartition(ev, table);
     const count = typeof partitions === "number" ? partitions : null;
     if (perKey !== null && count !== null) rowsRead = perKey * count;
-    const limitsRows = !selection.aggregate && !grouped;
+    // LIMIT bounds the rows read only when every row read is returned: not under aggregation,
+    // grouping or filtering (a filtered read may scan the whole partition to find LIMIT rows).
+    const filtered = ev.nonKey.size > 0 || ev.clusteringInFilter;
+    const limitsRows = !selection.aggregate && !grouped && !filtered;
     if (limitsRows && verdict === "single-partition") {
       for (const bound of [limit, perPartition]) if (bound !== null && bound > 0) rowsRead = rowsRead === null ? bound : Math.min(rowsRead, bound);
     }

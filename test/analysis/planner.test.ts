@@ -61,6 +61,8 @@ describe("verdicts and partition counts (B1, B2)", () => {
     expect(plan(simple, "SELECT * FROM t WHERE id = 1").rowsRead).toBeNull();
     // LIMIT bounds the result of an aggregate, not what it reads
     expect(plan(simple, "SELECT count(*) FROM t WHERE id = 1 LIMIT 1").rowsRead).toBeNull();
+    // nor does it bound a filtered read, which may scan the partition to find its rows
+    expect(plan(simple, "SELECT * FROM t WHERE id = 1 AND v = 2 LIMIT 1 ALLOW FILTERING").rowsRead).toBeNull();
   });
   it("explains the plan step by step", () => {
     const p = plan(events, "SELECT * FROM t WHERE tenant = ? AND day = ? AND at > ? ORDER BY at DESC LIMIT 10");
