@@ -82,7 +82,6 @@ const RULE_CONTEXT: Record<string, string> = {
   orderByClause: "ORDER BY",
   whereClause: "WHERE",
   relationOrExpression: "WHERE",
-  relation: "WHERE",
   columnCondition: "the condition",
   relationOperation: "the relation",
   tupleOfIdentifiers: "the column tuple",

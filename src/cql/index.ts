@@ -15,9 +15,9 @@ import { EOF } from "chevrotain";
 import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
 import { isToken } from "./grammar/lookahead.js";
-import { endOf, lexCql, tokenRange } from "./lexer.js";
+import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
 import { parseStatementTokens } from "./parser.js";
-import { cqlshCommandAt, looksLikeStatementStart, statementEnd, vendorStatementAt } from "./split.js";
+import { cqlshCommandAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
 import { AstSyntaxError, statementFromCst, type AstContext } from "./to-ast.js";
 import { IncompleteTreeError } from "./cst.js";
 import * as T from "./tokens.js";
@@ -29,10 +29,10 @@ const FILE_START: SourceRange = { start: { line: 1, column: 1, offset: 0 }, end:
 
 export function parseCql(text: string): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
+  const scanner = new CqlScanner(text);
   try {
-    const lexed = lexCql(text);
-    result.comments = lexed.comments;
-    parseTokens(lexed.tokens, text, result);
+    parseTokens(new TokenStream(scanner), text, result);
+    result.comments = commentsOf(scanner);
   } catch (error) {
     result.diagnostics.push({
       code: "cql-syntax-error",
@@ -44,18 +44,19 @@ export function parseCql(text: string): ParseResult {
   return result;
 }
 
-function parseTokens(tokens: IToken[], text: string, result: ParseResult): void {
+function parseTokens(tokens: TokenStream, text: string, result: ParseResult): void {
   let index = 0;
-  while (index < tokens.length) {
+  while (tokens.at(index) !== undefined) {
     const next = parseOne(tokens, index, text, result);
     // Every step consumes at least one token, so the loop ends on any input.
     index = Math.max(next, index + 1);
+    tokens.release(index);
   }
 }
 
 /** Handles the statement that starts at `index`; returns where the next one starts. */
-function parseOne(tokens: IToken[], index: number, text: string, result: ParseResult): number {
-  const first = tokens[index]!;
+function parseOne(tokens: TokenStream, index: number, text: string, result: ParseResult): number {
+  const first = tokens.at(index)!;
   if (first.tokenType === T.Semicolon) return index + 1;
 
   const command = cqlshCommandAt(tokens, index);
@@ -72,12 +73,12 @@ function parseOne(tokens: IToken[], index: number, text: string, result: ParseRe
   const end = statementEnd(tokens, index);
   const slice = tokens.slice(index, end);
   const parse = parseStatementTokens(slice);
-  const context: AstContext = { text, notes: [], parenthesized: new WeakMap() };
+  const context: AstContext = { text, notes: [] };
 
   if (parse.errors.length === 0) {
     const statement = addStatement(parse.cst, context, result, slice);
     // The chunk ended at a line that starts a new statement, not at a `;`: one is missing.
-    const next = tokens[end];
+    const next = tokens.at(end);
     if (statement && next && slice.at(-1)!.tokenType !== T.Semicolon) {
       result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(next)}: expected \`;\` after the statement`, tokenRange(next)));
     }
@@ -193,14 +194,14 @@ function syntaxError(message: string, range: SourceRange): ParseDiagnostic {
   return { code: "cql-syntax-error", severity: "error", message, range };
 }
 
-function info(message: string, tokens: IToken[], index: number, end: number): ParseDiagnostic {
+function info(message: string, tokens: TokenSource, index: number, end: number): ParseDiagnostic {
   let last = Math.max(index, end - 1);
-  if (tokens[last]?.tokenType === T.Semicolon && last > index) last--;
+  if (tokens.at(last)?.tokenType === T.Semicolon && last > index) last--;
   return {
     code: "cql-unsupported-statement",
     severity: "info",
     message,
-    range: { start: tokenRange(tokens[index]!).start, end: endOf(tokens[last]!) },
+    range: { start: tokenRange(tokens.at(index)!).start, end: endOf(tokens.at(last)!) },
   };
 }
 

@@ -26,13 +26,16 @@ export interface LexResult {
   comments: Comment[];
 }
 
+/** All tokens and comments of a text at once (the parser itself streams, see CqlScanner). */
 export function lexCql(text: string): LexResult {
-  const scanned = scan(text);
-  if (text.charCodeAt(0) === 0xfeff) {
-    shiftFirstLineColumns(scanned.tokens);
-    shiftFirstLineColumns(scanned.comments);
-  }
-  return { tokens: scanned.tokens, comments: scanned.comments.map(toComment) };
+  const scanner = new CqlScanner(text);
+  const tokens: IToken[] = [];
+  for (let token = scanner.next(); token !== undefined; token = scanner.next()) tokens.push(token);
+  return { tokens, comments: commentsOf(scanner) };
+}
+
+export function commentsOf(scanner: CqlScanner): Comment[] {
+  return scanner.comments.map(toComment);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,7 +239,9 @@ function lineEnd(text: string, from: number): number {
   return i;
 }
 
-const MULTI_LINE = new Set<TokenType>([
+/** By tokenTypeIdx: the tokens that can span lines. */
+const MULTI_LINE: boolean[] = [];
+for (const type of [
   T.StringLiteral,
   T.DollarStringLiteral,
   T.QuotedIdentifier,
@@ -245,44 +250,73 @@ const MULTI_LINE = new Set<TokenType>([
   T.UnterminatedDollarString,
   T.UnterminatedQuotedIdentifier,
   T.UnterminatedBlockComment,
-]);
+]) {
+  MULTI_LINE[type.tokenTypeIdx!] = true;
+}
 
-function scan(text: string): { tokens: IToken[]; comments: IToken[] } {
-  const tokens: IToken[] = [];
-  const comments: IToken[] = [];
-  const length = text.length;
-  let offset = 0;
-  let line = 1;
-  let column = 1;
-  while (offset < length) {
-    const c = text.charCodeAt(offset);
-    if (isWhiteSpace(c)) {
-      // chevrotain's line terminators: \n, \r\n, \r.
-      if (c === Char.LineFeed || (c === Char.CarriageReturn && text.charCodeAt(offset + 1) !== Char.LineFeed)) {
-        line++;
-        column = 1;
-      } else {
-        column++;
+/**
+ * Tokens one at a time, so a caller can parse a statement and let its tokens go before lexing the
+ * next one: on a large file, keeping every token alive until the end costs more in garbage
+ * collection than lexing itself. Comments are collected as they pass.
+ */
+export class CqlScanner {
+  readonly comments: IToken[] = [];
+  private offset = 0;
+  private line = 1;
+  private column = 1;
+  /** a byte order mark takes no column on line 1 (editors do not count it) */
+  private readonly firstLineShift: number;
+
+  constructor(private readonly text: string) {
+    this.firstLineShift = text.charCodeAt(0) === Char.ByteOrderMark ? 1 : 0;
+  }
+
+  /** The next significant token, or undefined at the end of the text. */
+  next(): IToken | undefined {
+    const text = this.text;
+    const length = text.length;
+    while (this.offset < length) {
+      const offset = this.offset;
+      const c = text.charCodeAt(offset);
+      if (c === Char.Space || c === Char.Tab || c === Char.FormFeed || c === Char.ByteOrderMark) {
+        this.column++;
+        this.offset++;
+        continue;
       }
-      offset++;
-      continue;
+      // chevrotain's line terminators: \n, \r\n, \r.
+      if (c === Char.LineFeed || c === Char.CarriageReturn) {
+        if (c === Char.CarriageReturn && text.charCodeAt(offset + 1) === Char.LineFeed) {
+          this.offset += 2;
+        } else {
+          this.offset++;
+        }
+        this.line++;
+        this.column = 1;
+        continue;
+      }
+      const type = matchToken(text, offset);
+      if (!type) {
+        // As chevrotain does: skip to the next character where some token (or space) starts.
+        let end = offset + 1;
+        while (end < length && !isWhiteSpace(text.charCodeAt(end)) && !matchToken(text, end)) end++;
+        return this.emit(text.slice(offset, end), UnknownCharacters, end);
+      }
+      const newToken = this.emit(matchImage ?? text.slice(offset, matchEnd), type, matchEnd);
+      if (type === T.LineComment || type === T.BlockComment) {
+        this.comments.push(newToken);
+        continue;
+      }
+      return newToken;
     }
-    const type = matchToken(text, offset);
-    if (!type) {
-      // As chevrotain does: skip to the next character where some token (or space) starts.
-      let end = offset + 1;
-      while (end < length && !isWhiteSpace(text.charCodeAt(end)) && !matchToken(text, end)) end++;
-      tokens.push(token(text.slice(offset, end), UnknownCharacters, offset, end, line, column));
-      column += end - offset;
-      offset = end;
-      continue;
-    }
-    const end = matchEnd;
-    const newToken = token(matchImage ?? text.slice(offset, end), type, offset, end, line, column);
-    if (type === T.LineComment || type === T.BlockComment) comments.push(newToken);
-    else tokens.push(newToken);
-    if (MULTI_LINE.has(type)) {
-      const image = newToken.image;
+    return undefined;
+  }
+
+  private emit(image: string, type: TokenType, end: number): IToken {
+    const start = this.offset;
+    const shift = this.line === 1 ? this.firstLineShift : 0;
+    const newToken = createTokenInstance(type, image, start, end - 1, this.line, this.line, this.column - shift, this.column + end - start - 1 - shift);
+    this.offset = end;
+    if (MULTI_LINE[type.tokenTypeIdx!] === true) {
       let breaks = 0;
       let lastBreak = -1;
       for (let i = 0; i < image.length; i++) {
@@ -293,37 +327,22 @@ function scan(text: string): { tokens: IToken[]; comments: IToken[] } {
         }
       }
       if (breaks > 0) {
-        line += breaks;
-        column = image.length - lastBreak;
+        this.line += breaks;
+        this.column = image.length - lastBreak;
         const endsWithBreak = lastBreak === image.length - 1;
         if (!(breaks === 1 && endsWithBreak)) {
-          newToken.endLine = endsWithBreak ? line - 1 : line;
-          newToken.endColumn = endsWithBreak ? column : column - 1;
+          newToken.endLine = endsWithBreak ? this.line - 1 : this.line;
+          newToken.endColumn = endsWithBreak ? this.column : this.column - 1;
         }
-        offset = end;
-        continue;
+        return newToken;
       }
     }
-    column += end - offset;
-    offset = end;
+    this.column += end - start;
+    return newToken;
   }
-  return { tokens, comments };
 }
 
 const UnknownCharacters = T.UnknownCharacters;
-
-function token(image: string, type: TokenType, start: number, end: number, line: number, column: number): IToken {
-  return createTokenInstance(type, image, start, end - 1, line, line, column, column + end - start - 1);
-}
-
-/** Editors do not count a byte order mark as a column; offsets still do. */
-function shiftFirstLineColumns(tokens: IToken[]): void {
-  for (const token of tokens) {
-    if (token.startLine !== 1) break;
-    token.startColumn = (token.startColumn ?? 2) - 1;
-    if (token.endLine === 1) token.endColumn = (token.endColumn ?? 2) - 1;
-  }
-}
 
 function toComment(token: IToken): Comment {
   const image = token.image;

@@ -3,16 +3,67 @@
 // cqlsh shell commands that end at the line break, vendor statements, and the line-initial
 // keywords that begin a new statement when a `;` is missing.
 import type { IToken } from "chevrotain";
+import { CqlScanner } from "./lexer.js";
 import { isToken } from "./grammar/lookahead.js";
 import * as T from "./tokens.js";
+
+/** Random access to tokens by index: an array (a statement's tokens) or a TokenStream (a file). */
+export interface TokenSource {
+  at(index: number): IToken | undefined;
+}
+
+/**
+ * The tokens of a file, lexed on demand as statements are cut. Tokens before the statement being
+ * parsed are released, so they die young instead of living (and being copied by the garbage
+ * collector) until the whole file is parsed.
+ */
+export class TokenStream implements TokenSource {
+  private buffer: IToken[] = [];
+  /** index of buffer[0] in the file */
+  private base = 0;
+  /** the last released token, for "does this token start a line?" */
+  private previous: IToken | undefined;
+  private ended = false;
+
+  constructor(private readonly scanner: CqlScanner) {}
+
+  at(index: number): IToken | undefined {
+    if (index < this.base) return index === this.base - 1 ? this.previous : undefined;
+    while (index - this.base >= this.buffer.length && !this.ended) {
+      const token = this.scanner.next();
+      if (token === undefined) this.ended = true;
+      else this.buffer.push(token);
+    }
+    return this.buffer[index - this.base];
+  }
+
+  /** Tokens [start, end) as an array (end is never past the last token). */
+  slice(start: number, end: number): IToken[] {
+    this.at(end - 1);
+    return this.buffer.slice(start - this.base, end - this.base);
+  }
+
+  /** Forgets the tokens before `index`. */
+  release(index: number): void {
+    const count = Math.min(index - this.base, this.buffer.length);
+    if (count <= 0) return;
+    this.previous = this.buffer[count - 1];
+    this.buffer = this.buffer.slice(count);
+    this.base += count;
+  }
+}
+
+function get(tokens: TokenSource, index: number): IToken | undefined {
+  return index < 0 ? undefined : tokens.at(index);
+}
 
 function word(token: IToken | undefined): string {
   return token && (token.tokenType === T.Identifier || T.keywordFor(token.image) === token.tokenType) ? token.image.toUpperCase() : "";
 }
 
-function startsLine(tokens: IToken[], index: number): boolean {
-  const previous = tokens[index - 1];
-  return previous === undefined || (previous.endLine ?? 0) < (tokens[index]!.startLine ?? 0);
+function startsLine(tokens: TokenSource, index: number): boolean {
+  const previous = get(tokens, index - 1);
+  return previous === undefined || (previous.endLine ?? 0) < (tokens.at(index)!.startLine ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -33,18 +84,18 @@ export interface CqlshCommand {
  * A cqlsh command at `index`: it runs to the end of its line (or its `;`), except COPY, which
  * runs to its `;` like a statement.
  */
-export function cqlshCommandAt(tokens: IToken[], index: number): CqlshCommand | undefined {
-  const first = word(tokens[index]);
+export function cqlshCommandAt(tokens: TokenSource, index: number): CqlshCommand | undefined {
+  const first = word(tokens.at(index));
   let name: string;
-  if (first === "SERIAL" && word(tokens[index + 1]) === "CONSISTENCY") name = "SERIAL CONSISTENCY";
+  if (first === "SERIAL" && word(tokens.at(index + 1)) === "CONSISTENCY") name = "SERIAL CONSISTENCY";
   else if (CQLSH_COMMANDS.has(first)) name = first;
   else return undefined;
   if (name === "COPY") return { name, end: statementEnd(tokens, index) };
-  const line = tokens[index]!.startLine;
+  const line = tokens.at(index)!.startLine;
   let end = index + 1;
-  while (end < tokens.length && tokens[end]!.startLine === line) {
+  for (let token = tokens.at(end); token !== undefined && token.startLine === line; token = tokens.at(end)) {
     end++;
-    if (tokens[end - 1]!.tokenType === T.Semicolon) break;
+    if (token.tokenType === T.Semicolon) break;
   }
   return { name, end };
 }
@@ -61,14 +112,14 @@ export interface VendorStatement {
 const vendorSyntax = (what: string, vendor: string, end: number): VendorStatement => ({ description: `${what} is ${vendor} syntax`, end });
 
 /** Statements of DataStax Enterprise, ScyllaDB, Amazon Keyspaces and Cassandra's Accord, by their first words. */
-export function vendorStatementAt(tokens: IToken[], index: number): VendorStatement | undefined {
-  const w = (offset: number) => word(tokens[index + offset]);
+export function vendorStatementAt(tokens: TokenSource, index: number): VendorStatement | undefined {
+  const w = (offset: number) => word(tokens.at(index + offset));
   const first = w(0);
   const end = () => statementEnd(tokens, index);
   if (["CREATE", "ALTER", "DROP", "COMMIT", "RELOAD", "REBUILD"].includes(first) && w(1) === "SEARCH" && w(2) === "INDEX") {
     return vendorSyntax(`${first} SEARCH INDEX`, "DataStax Enterprise", end());
   }
-  if ((first === "RESTRICT" || first === "UNRESTRICT") && tokens[index + 1] !== undefined) {
+  if ((first === "RESTRICT" || first === "UNRESTRICT") && tokens.at(index + 1) !== undefined) {
     return vendorSyntax(w(1) === "ROWS" ? `${first} ROWS` : first, "DataStax Enterprise", end());
   }
   if (["CREATE", "ALTER", "DROP", "ATTACH", "DETACH"].includes(first) && w(1) === "SERVICE" && w(2).startsWith("LEVEL")) {
@@ -84,8 +135,9 @@ export function vendorStatementAt(tokens: IToken[], index: number): VendorStatem
   if (first === "ALTER" && (w(1) === "TABLE" || w(1) === "KEYSPACE")) {
     const stop = end();
     for (let i = index + 2; i < stop - 1; i++) {
-      if ((word(tokens[i]) === "ADD" || word(tokens[i]) === "DROP") && word(tokens[i + 1]) === "TAGS" && tokens[i + 2]?.tokenType === T.LBrace) {
-        return vendorSyntax(`ALTER ${w(1)} … ${word(tokens[i])} TAGS`, "Amazon Keyspaces", stop);
+      const action = word(tokens.at(i));
+      if ((action === "ADD" || action === "DROP") && word(tokens.at(i + 1)) === "TAGS" && tokens.at(i + 2)?.tokenType === T.LBrace) {
+        return vendorSyntax(`ALTER ${w(1)} … ${action} TAGS`, "Amazon Keyspaces", stop);
       }
     }
   }
@@ -96,10 +148,10 @@ export function vendorStatementAt(tokens: IToken[], index: number): VendorStatem
   return undefined;
 }
 
-function transactionEnd(tokens: IToken[], index: number): number {
-  for (let i = index + 2; i < tokens.length - 1; i++) {
-    if (word(tokens[i]) === "COMMIT" && word(tokens[i + 1]) === "TRANSACTION") {
-      return tokens[i + 2]?.tokenType === T.Semicolon ? i + 3 : i + 2;
+function transactionEnd(tokens: TokenSource, index: number): number {
+  for (let i = index + 2; tokens.at(i + 1) !== undefined; i++) {
+    if (word(tokens.at(i)) === "COMMIT" && word(tokens.at(i + 1)) === "TRANSACTION") {
+      return tokens.at(i + 2)?.tokenType === T.Semicolon ? i + 3 : i + 2;
     }
   }
   return statementEnd(tokens, index);
@@ -109,16 +161,17 @@ function transactionEnd(tokens: IToken[], index: number): number {
 // Statement boundaries
 
 const OBJECTS_AFTER_ALTER_OR_DROP = [T.Table, T.Keyspace, T.Materialized, T.Index] as const;
+const STATEMENT_KEYWORDS = new Set([T.Create, T.Insert, T.Update, T.Use, T.Truncate, T.Begin, T.Grant, T.Revoke, T.Alter, T.Drop]);
 
 /**
  * A line-initial keyword that begins a statement and cannot continue the one before: where a
  * statement ends when its `;` is missing. Only reserved words qualify (a column may be called
  * `type` or `source`); SELECT does not (it continues `CREATE MATERIALIZED VIEW … AS`).
  */
-export function beginsStatementForSure(tokens: IToken[], index: number): boolean {
-  if (!startsLine(tokens, index)) return false;
-  const token = tokens[index]!;
-  const next = tokens[index + 1];
+export function beginsStatementForSure(tokens: TokenSource, index: number): boolean {
+  const token = tokens.at(index);
+  if (token === undefined || !STATEMENT_KEYWORDS.has(token.tokenType) || !startsLine(tokens, index)) return false;
+  const next = tokens.at(index + 1);
   switch (token.tokenType) {
     case T.Create:
       return next !== undefined && next.tokenType !== T.On && next.tokenType !== T.Comma && next.tokenType !== T.Permission;
@@ -139,18 +192,20 @@ export function beginsStatementForSure(tokens: IToken[], index: number): boolean
   }
 }
 
+const OBJECTS_NAMED_LIKE_COLUMNS = [T.Type, T.FunctionKw, T.Aggregate, T.Role, T.User, T.Trigger, T.Identity] as const;
+
 /**
  * Where to resume after a syntax error: a line-initial token that looks like the start of a
  * statement, read more liberally than beginsStatementForSure (a broken statement is lost anyway).
  */
-export function looksLikeStatementStart(tokens: IToken[], index: number): boolean {
+export function looksLikeStatementStart(tokens: TokenSource, index: number): boolean {
   if (beginsStatementForSure(tokens, index)) return true;
-  if (!startsLine(tokens, index)) return false;
-  const token = tokens[index]!;
-  const next = tokens[index + 1];
+  const token = tokens.at(index);
+  if (token === undefined || !startsLine(tokens, index)) return false;
+  const next = tokens.at(index + 1);
   switch (token.tokenType) {
     case T.Select:
-      return tokens[index - 1]?.tokenType !== T.As;
+      return get(tokens, index - 1)?.tokenType !== T.As;
     case T.Delete:
     case T.Describe:
     case T.Desc:
@@ -158,20 +213,21 @@ export function looksLikeStatementStart(tokens: IToken[], index: number): boolea
       return next !== undefined && next.tokenType !== T.Comma && next.tokenType !== T.On && next.tokenType !== T.Less;
     case T.Alter:
     case T.Drop:
-      return next !== undefined && isToken(next, T.Name) && [T.Type, T.FunctionKw, T.Aggregate, T.Role, T.User, T.Trigger, T.Identity].includes(next.tokenType as never);
+      return next !== undefined && OBJECTS_NAMED_LIKE_COLUMNS.some((object) => next.tokenType === object);
     default:
       return false;
   }
 }
 
 /** Index just past the statement starting at `index`: after its `;`, or before the next statement. */
-export function statementEnd(tokens: IToken[], index: number): number {
-  if (tokens[index]?.tokenType === T.Begin) return batchEnd(tokens, index);
-  for (let i = index + 1; i < tokens.length; i++) {
-    if (tokens[i]!.tokenType === T.Semicolon) return i + 1;
+export function statementEnd(tokens: TokenSource, index: number): number {
+  if (tokens.at(index)?.tokenType === T.Begin) return batchEnd(tokens, index);
+  let i = index + 1;
+  for (let token = tokens.at(i); token !== undefined; token = tokens.at(++i)) {
+    if (token.tokenType === T.Semicolon) return i + 1;
     if (beginsStatementForSure(tokens, i)) return i;
   }
-  return tokens.length;
+  return i;
 }
 
 const BATCH_MEMBERS = [T.Insert, T.Update, T.Delete, T.Apply, T.Semicolon] as const;
@@ -181,19 +237,19 @@ const BATCH_MEMBERS = [T.Insert, T.Update, T.Delete, T.Apply, T.Semicolon] as co
  * ends where a `;` is followed by something that is not a batch member, so it cannot swallow the
  * rest of the file.
  */
-function batchEnd(tokens: IToken[], index: number): number {
-  for (let i = index + 1; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    if (token.tokenType === T.Apply && tokens[i + 1]?.tokenType === T.Batch) {
-      return tokens[i + 2]?.tokenType === T.Semicolon ? i + 3 : i + 2;
+function batchEnd(tokens: TokenSource, index: number): number {
+  let i = index + 1;
+  for (let token = tokens.at(i); token !== undefined; token = tokens.at(++i)) {
+    if (token.tokenType === T.Apply && tokens.at(i + 1)?.tokenType === T.Batch) {
+      return tokens.at(i + 2)?.tokenType === T.Semicolon ? i + 3 : i + 2;
     }
     if (token.tokenType === T.Semicolon) {
-      const next = tokens[i + 1];
+      const next = tokens.at(i + 1);
       if (next === undefined || !BATCH_MEMBERS.some((member) => next.tokenType === member)) return i + 1;
     }
     if (token.tokenType !== T.Insert && token.tokenType !== T.Update && token.tokenType !== T.Delete && beginsStatementForSure(tokens, i)) {
       return i;
     }
   }
-  return tokens.length;
+  return i;
 }

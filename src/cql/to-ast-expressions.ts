@@ -8,6 +8,7 @@ import type {
   Identifier,
   Literal,
   LiteralType,
+  MultiColumnRelation,
   NativeTypeName,
   OptionEntry,
   ParseDiagnostic,
@@ -40,8 +41,6 @@ export interface AstContext {
   text: string;
   /** vendor clauses and options found inside otherwise valid statements */
   notes: ParseDiagnostic[];
-  /** parenthesised terms, for multi-column relations where `(1)` is a one-element tuple */
-  parenthesized: WeakMap<Term, SourceRange>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -122,7 +121,11 @@ const BINARY_PRECEDENCE: Record<string, number> = { "+": 1, "-": 1, "*": 2, "/":
 
 /** `a + b * c`: the grammar reads a flat list; precedence and left associativity are applied here. */
 export function term(node: CstNode, context: AstContext): Term {
-  const operands = childNodes(node, "operand").map((operand) => operandTerm(operand, context));
+  // The first operand's parts are the term node's own children (see grammar/terms.ts).
+  const first = operandTerm(node, context);
+  const rest = childNodes(node, "operand");
+  if (rest.length === 0) return first;
+  const operands = [first, ...rest.map((operand) => operandTerm(operand, context))];
   const operators = toks(node, "operator").map((operator) => operator.image as "+" | "-" | "*" | "/" | "%");
   if (operands.length === 0) throw new IncompleteTreeError("term without operand");
   if (operators.length === 0) return operands[0]!;
@@ -274,11 +277,7 @@ function parenthesizedTerm(node: CstNode, context: AstContext): Term {
   const hint = child(node, "hint");
   if (hint) return { kind: "type-hint", type: comparatorType(hint), value: operandTerm(required(node, "hinted"), context), range };
   const elements = childNodes(node, "element").map((e) => term(e, context));
-  if (elements.length === 1) {
-    context.parenthesized.set(elements[0]!, range);
-    return elements[0]!;
-  }
-  return { kind: "tuple", elements, range };
+  return elements.length === 1 ? elements[0]! : { kind: "tuple", elements, range };
 }
 
 function braceLiteral(node: CstNode, context: AstContext): Term {
@@ -299,13 +298,22 @@ function braceLiteral(node: CstNode, context: AstContext): Term {
   return { kind: "map", entries: keys.map((key, i) => ({ key, value: values[i]! })), range };
 }
 
-/** A value in a multi-column relation is a tuple: `(a) = (1)` has a one-element tuple. */
-function asTuple(value: Term, context: AstContext): Term {
+/**
+ * A value in a multi-column relation is a tuple: in `(a) = (1)` the `(1)` is a one-element tuple,
+ * though elsewhere it is just a parenthesised 1.
+ */
+function tupleValue(node: CstNode, context: AstContext): Term {
+  const value = term(node, context);
   if (value.kind === "tuple" || value.kind === "bind") return value;
-  const range = context.parenthesized.get(value);
-  if (!range) return value;
-  const tuple: TupleLiteral = { kind: "tuple", elements: [value], range };
+  const parenthesized = onlyOperand(node) && child(node, "parenthesizedTerm");
+  if (!parenthesized) return value;
+  const tuple: TupleLiteral = { kind: "tuple", elements: [value], range: nodeRange(parenthesized) };
   return tuple;
+}
+
+/** A term node with a single operand and no operator. */
+function onlyOperand(node: CstNode): boolean {
+  return !has(node, "operator");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,26 +349,33 @@ function collectRelations(node: CstNode, relations: Relation[], or: SourceRange[
       });
       continue;
     }
-    relations.push(relation(required(item, "relation"), context));
+    relations.push(relation(item, context));
   }
   while (nextOr < orTokens.length) or.push(tokenRange(orTokens[nextOr++]!));
 }
 
 function relation(node: CstNode, context: AstContext): Relation {
-  const range = nodeRange(node);
   const condition = child(node, "columnCondition");
   if (condition) return columnCondition(condition, context);
+  const range = nodeRange(node);
   const columns = toks(required(node, "tupleOfIdentifiers"), "column").map(identifier);
-  const operation = relationOperation(required(node, "relationOperation"), context);
+  const operationNode = required(node, "relationOperation");
+  const operation = relationOperation(operationNode, context);
   if (has(node, "token")) return { kind: "token", columns, ...operation, range };
-  return {
-    kind: "multi-column",
-    columns,
-    operator: operation.operator,
-    ...(operation.value ? { value: asTuple(operation.value, context) } : {}),
-    ...(operation.values ? { values: operation.values.map((v) => asTuple(v, context)) } : {}),
-    range,
-  };
+  // Multi-column values are tuples (or markers), even when written `(1)`.
+  const relation: MultiColumnRelation = { kind: "multi-column", columns, operator: operation.operator, range };
+  const value = child(operationNode, "value");
+  const inValues = child(operationNode, "inValues");
+  if (operation.values && operation.operator === "BETWEEN") {
+    relation.values = [tupleValue(required(operationNode, "low"), context), tupleValue(required(operationNode, "high"), context)];
+  } else if (operation.values && inValues) {
+    relation.values = childNodes(inValues, "element").map((element) => tupleValue(element, context));
+  } else if (value) {
+    relation.value = tupleValue(value, context);
+  } else if (operation.value) {
+    relation.value = operation.value;
+  }
+  return relation;
 }
 
 export function columnCondition(node: CstNode, context: AstContext): ColumnRelation {

@@ -464,7 +464,16 @@ export const parserVocabulary: TokenType[] = [
   UnknownCharacters,
 ];
 
+/** Keywords by their lower-case and upper-case spellings, the two that real files use. */
+const keywordBySpelling = new Map<string, TokenType>();
+for (const [word, token] of keywordByWord) {
+  keywordBySpelling.set(word, token);
+  keywordBySpelling.set(word.toUpperCase(), token);
+}
+const LONGEST_KEYWORD = Math.max(...[...keywordByWord.keys()].map((word) => word.length));
+
 /** The keyword token for a word, if the word is a keyword (any case). */
 export function keywordFor(word: string): TokenType | undefined {
-  return keywordByWord.get(word.toLowerCase());
+  if (word.length > LONGEST_KEYWORD) return undefined;
+  return keywordBySpelling.get(word) ?? keywordByWord.get(word.toLowerCase());
 }

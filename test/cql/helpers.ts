@@ -2,14 +2,17 @@ import { expect } from "vitest";
 import type { ParseResult, Statement, StatementKind } from "../../src/cql/ast.js";
 import { parseCql } from "../../src/cql/index.js";
 
+/** The statement type whose `kind` includes K (DropStatement has several kinds). */
+type StatementOf<K extends StatementKind> = Statement extends infer S ? (S extends { kind: infer SK } ? (K extends SK ? S : never) : never) : never;
+
 /** Parses exactly one statement of the given kind, with no diagnostics. */
-export function parseOne<K extends StatementKind>(text: string, kind: K): Extract<Statement, { kind: K }> {
+export function parseOne<K extends StatementKind>(text: string, kind: K): StatementOf<K> {
   const result = parseCql(text);
   expect(result.diagnostics).toEqual([]);
   expect(result.statements).toHaveLength(1);
   const statement = result.statements[0]!;
   expect(statement.kind).toBe(kind);
-  return statement as Extract<Statement, { kind: K }>;
+  return statement as StatementOf<K>;
 }
 
 /** A copy without `range`, `text` and other position fields, for comparing shapes. */

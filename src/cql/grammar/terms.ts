@@ -14,20 +14,16 @@ export function defineTermRules(grammar: Grammar): void {
 
   // Alternatives are built once, not on every call: rule bodies run for every token.
   const binaryOperators: IOrAlt<unknown>[] = [
-    { ALT: () => $.CONSUME(T.Plus, { LABEL: "operator" }) },
-    { ALT: () => $.CONSUME(T.Minus, { LABEL: "operator" }) },
-    { ALT: () => $.CONSUME(T.Star, { LABEL: "operator" }) },
-    { ALT: () => $.CONSUME(T.Slash, { LABEL: "operator" }) },
-    { ALT: () => $.CONSUME(T.Percent, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME9(T.Plus, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME9(T.Minus, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME9(T.Star, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME9(T.Slash, { LABEL: "operator" }) },
+    { ALT: () => $.CONSUME9(T.Percent, { LABEL: "operator" }) },
   ];
   const binaryOperation = () => {
-    $.OR(binaryOperators);
+    $.OR2(binaryOperators);
     $.SUBRULE1(rules.operand);
   };
-  defineRule(grammar, "term", () => {
-    $.SUBRULE(rules.operand);
-    $.MANY(binaryOperation);
-  });
 
   const qualifiedCall: DSLMethodOpts<unknown> = {
     GATE: () => $.LA(1).tokenType === T.Dot && $.LA(3).tokenType === T.LParen,
@@ -92,6 +88,14 @@ export function defineTermRules(grammar: Grammar): void {
   defineRule(grammar, "operand", () => {
     $.OR(primaries);
     $.MANY(accessor);
+  });
+
+  // Operands joined by binary operators. The first operand is written out here rather than called
+  // as a subrule: most terms are a single value, and this saves a tree node for each of them.
+  defineRule(grammar, "term", () => {
+    $.OR(primaries);
+    $.MANY(accessor);
+    $.MANY1(binaryOperation);
   });
 
   // `[key]`, `[from..to]`, `[..to]`, `[from..]` (Parser.g `collectionSubSelection`).
@@ -238,20 +242,34 @@ export function defineTermRules(grammar: Grammar): void {
   });
 
   // Gates decide between a custom expression, a group and a relation; one token of lookahead.
+  // Deviation: Parser.g's `relation` is written out here (one tree node less per relation).
   const relationForms: OrMethodOpts<unknown> = {
     MAX_LOOKAHEAD: 1,
     IGNORE_AMBIGUITIES: true,
     DEF: [
-    { GATE: () => customIndexExpressionAhead($), ALT: () => $.SUBRULE(rules.customIndexExpression) },
-    {
-      GATE: () => $.LA(1).tokenType === T.LParen && relationGroupAhead($),
-      ALT: () => {
-        $.CONSUME(T.LParen, { LABEL: "groupOpen" });
-        $.SUBRULE(rules.whereClause, { LABEL: "group" });
-        $.CONSUME(T.RParen);
+      { GATE: () => customIndexExpressionAhead($), ALT: () => $.SUBRULE(rules.customIndexExpression) },
+      {
+        GATE: () => $.LA(1).tokenType === T.LParen && relationGroupAhead($),
+        ALT: () => {
+          $.CONSUME(T.LParen, { LABEL: "groupOpen" });
+          $.SUBRULE(rules.whereClause, { LABEL: "group" });
+          $.CONSUME(T.RParen);
+        },
       },
-    },
-    { ALT: () => $.SUBRULE(rules.relation) },
+      {
+        ALT: () => {
+          $.CONSUME(T.Token, { LABEL: "token" });
+          $.SUBRULE(rules.tupleOfIdentifiers);
+          $.SUBRULE(rules.relationOperation);
+        },
+      },
+      {
+        ALT: () => {
+          $.SUBRULE1(rules.tupleOfIdentifiers);
+          $.SUBRULE1(rules.relationOperation);
+        },
+      },
+      { ALT: () => $.SUBRULE(rules.columnCondition) },
     ],
   };
   defineRule(grammar, "relationOrExpression", () => {
@@ -265,26 +283,6 @@ export function defineTermRules(grammar: Grammar): void {
     $.CONSUME(T.Comma);
     $.SUBRULE(rules.term, { LABEL: "expression" });
     $.CONSUME(T.RParen);
-  });
-
-  const relationKinds: IOrAlt<unknown>[] = [
-    {
-      ALT: () => {
-        $.CONSUME(T.Token, { LABEL: "token" });
-        $.SUBRULE(rules.tupleOfIdentifiers);
-        $.SUBRULE(rules.relationOperation);
-      },
-    },
-    {
-      ALT: () => {
-        $.SUBRULE1(rules.tupleOfIdentifiers);
-        $.SUBRULE1(rules.relationOperation);
-      },
-    },
-    { ALT: () => $.SUBRULE(rules.columnCondition) },
-  ];
-  defineRule(grammar, "relation", () => {
-    $.OR(relationKinds);
   });
 
   const moreColumns = () => {
