@@ -14,6 +14,8 @@ import type {
   UpdateStatement,
 } from "../cql/ast.js";
 import type { AbstractQuery, ManifestQuery, ManifestWrite, TableVolume } from "../manifest/types.js";
+import type { SourceLocation } from "../findings.js";
+import { buildSchema } from "../schema/builder.js";
 import type { ColumnType, TableModel } from "../schema/model.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./model.js";
 import type { RuleContext } from "./types.js";
@@ -413,4 +415,60 @@ export function writeBatches(model: AnalysedModel): WriteBatch[] {
     batches.push({ batch: write.batch, ...(write.write ? { write: write.write } : {}), file: write.file, statements: [write], index });
   }
   return batches;
+}
+
+/** A table as it was and as it is: at the base commit, or before a DROP TABLE that the schema files follow with a new CREATE. */
+export interface TableChange {
+  before: TableModel;
+  after: TableModel;
+  how: "base" | "recreated";
+  /** for a re-created table: where the old one was dropped */
+  dropped?: SourceLocation;
+}
+
+/** Every schema statement in the order the builder applies them, with the keyspace unqualified names resolve to. */
+export function orderedStatements(model: AnalysedModel): { file: ParsedSchemaFile; index: number; statement: Statement; keyspace: string }[] {
+  const ordered = [...model.schemaFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const result: { file: ParsedSchemaFile; index: number; statement: Statement; keyspace: string }[] = [];
+  for (const file of ordered) {
+    let keyspace = model.manifest?.keyspace ?? "";
+    file.parse.statements.forEach((statement, index) => {
+      if (statement.kind === "use") keyspace = statement.keyspace.name;
+      result.push({ file, index, statement, keyspace });
+    });
+  }
+  return result;
+}
+
+/**
+ * The tables whose definition changed or may have: each head table beside its base-commit
+ * definition, and each table the schema files drop and then create again (a migration history),
+ * beside the definition it had just before the drop.
+ */
+export function tableChanges(model: AnalysedModel, base: AnalysedModel | undefined): TableChange[] {
+  const changes: TableChange[] = [];
+  if (base) {
+    for (const after of model.schema.tables.values()) {
+      const before = base.schema.tables.get(after.qualifiedName);
+      if (before && before.kind === after.kind) changes.push({ before, after, how: "base" });
+    }
+  }
+  const statements = orderedStatements(model);
+  statements.forEach(({ statement, keyspace, file, index }, position) => {
+    if (statement.kind !== "drop-table") return;
+    const name = `${statement.name.keyspace?.name ?? keyspace}.${statement.name.name.name}`;
+    const after = model.schema.tables.get(name);
+    if (!after) return;
+    // Build the schema as it stood just before this DROP: every earlier statement, in order.
+    const earlier = new Map<string, ParsedSchemaFile>();
+    for (const s of statements.slice(0, position)) {
+      const prefix = earlier.get(s.file.path) ?? { ...s.file, parse: { ...s.file.parse, statements: [] } };
+      prefix.parse.statements.push(s.statement);
+      earlier.set(s.file.path, prefix);
+    }
+    if (!earlier.has(file.path)) earlier.set(file.path, { ...file, parse: { ...file.parse, statements: file.parse.statements.slice(0, index) } });
+    const before = buildSchema([...earlier.values()], { defaultKeyspace: model.manifest?.keyspace }).schema.tables.get(name);
+    if (before) changes.push({ before, after, how: "recreated", dropped: { file: file.path, range: statement.range } });
+  });
+  return changes;
 }
