@@ -1,19 +1,24 @@
 // Every format on two real reviews: the sample repository (examples/iot, a model that should pass)
-// and the deliberately bad model (test/fixtures/bad-model). The snapshots are the documents users
-// see; when a rule's wording changes on purpose, refresh them with `npx vitest run test/report -u`.
+// and the deliberately bad model (test/fixtures/bad-model). Their findings and wording belong to
+// the planner, the estimator and the rule catalogue, which keep growing, so these tests check what
+// the renderers promise about any review (every finding shown once, in order, in its place, within
+// GitHub's limits); the exact documents are pinned by the hand-built review's snapshots.
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
+import { rules } from "../../rules/index.js";
 import { explain } from "../../src/explain.js";
+import { compareFindings } from "../../src/findings.js";
 import { renderExplainText } from "../../src/report/explain-text.js";
-import { renderJson } from "../../src/report/json.js";
-import { renderCheckSummary, renderExplainMarkdown } from "../../src/report/markdown.js";
+import { buildJsonReport, renderJson } from "../../src/report/json.js";
+import { readFingerprintMarker, renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";
 import { buildSarif } from "../../src/report/sarif.js";
 import { renderText } from "../../src/report/text.js";
 import { review, type SourceFile } from "../../src/review.js";
-import { githubProblems } from "./sarif-checks.js";
+import { splitTableRow } from "./gfm-model.js";
+import { githubProblems, type Json } from "./sarif-checks.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const validateReport = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(REPO_ROOT, "schema/report.schema.json"), "utf8")));
@@ -37,55 +42,89 @@ function readModel(relative: string): { files: SourceFile[]; configFile?: Source
 describe.each([
   ["iot", "examples/iot"],
   ["bad-model", "test/fixtures/bad-model"],
-])("the %s model", (name, directory) => {
+])("the %s model", (_, directory) => {
   const reviewed = review(readModel(directory));
+  const sorted = [...reviewed.findings].sort(compareFindings);
 
-  it("as text", async () => {
-    await expect(renderText(reviewed, { color: false })).toMatchFileSnapshot(`__snapshots__/${name}.txt`);
+  it("has something to show", () => {
+    expect(reviewed.queries.length).toBeGreaterThan(0);
+    expect(reviewed.schema.tables.size).toBeGreaterThan(0);
   });
 
-  it("as the §4.2 JSON document, valid against its schema", async () => {
-    const json = renderJson(reviewed);
-    expect(validateReport(JSON.parse(json))).toBe(true);
-    await expect(json).toMatchFileSnapshot(`__snapshots__/${name}.json`);
+  it("as text: every finding once, under its file, in order, then every query and the counts", () => {
+    const lines = renderText(reviewed, { color: false }).split("\n");
+    const findingLines = lines.filter((line) => /^ {2}\d+:\d+ +(error|warning|info) {2}/.test(line));
+    expect(findingLines).toHaveLength(sorted.length);
+    sorted.forEach((finding, index) => {
+      const { line, column } = finding.location.range.start;
+      expect(findingLines[index]).toMatch(new RegExp(`^ {2}${line}:${column} +${finding.severity} {2}`));
+      expect(findingLines[index].endsWith(`${finding.rule}${finding.existing ? " (existing)" : ""}`)).toBe(true);
+      // the file header above it is the finding's file
+      const header = lines.slice(0, lines.indexOf(findingLines[index])).reverse().find((candidate) => candidate !== "" && !candidate.startsWith(" "));
+      expect(header).toBe(finding.location.file);
+    });
+    for (const query of reviewed.queries) expect(lines.some((line) => line.startsWith(`  ${query.id} `) && line.includes(query.plan.verdict))).toBe(true);
+    const { errors, warnings, infos } = reviewed.summary;
+    expect(lines.at(-2)).toEqual(
+      errors + warnings + infos === 0 ? "✔ No problems found" : expect.stringContaining(`(${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning`),
+    );
   });
 
-  it("as SARIF that code scanning accepts", async () => {
+  it("as the §4.2 JSON document, valid against its schema and complete", () => {
+    const json = JSON.parse(renderJson(reviewed));
+    expect(validateReport(json)).toBe(true);
+    expect(json).toEqual(JSON.parse(JSON.stringify(buildJsonReport(reviewed))));
+    expect(json.tables).toHaveLength(reviewed.schema.tables.size);
+    expect(json.queries.map((query: Json) => query.id)).toEqual(reviewed.queries.map((query) => query.id));
+    expect(json.findings.map((finding: Json) => `${finding.file}:${finding.line}:${finding.column}:${finding.rule}`)).toEqual(
+      sorted.map((finding) => `${finding.location.file}:${finding.location.range.start.line}:${finding.location.range.start.column}:${finding.rule}`),
+    );
+  });
+
+  it("as SARIF that code scanning accepts, one result per finding, linked to the catalogue", () => {
     const log = buildSarif(reviewed, { toolVersion: "0.0.0-test" });
     expect(githubProblems(log)).toEqual([]);
-    // the results only: the rule descriptors follow the catalogue, tested in sarif.test.ts
-    await expect(`${JSON.stringify(log.runs[0].results, null, 2)}\n`).toMatchFileSnapshot(`__snapshots__/${name}.sarif-results.json`);
+    const results = log.runs[0].results as Json[];
+    expect(results).toHaveLength(reviewed.findings.length);
+    const known = new Set(rules.map((rule) => rule.meta.id));
+    for (const result of results) expect(result.ruleIndex !== undefined).toBe(known.has(result.ruleId));
   });
 
-  it("as the check-run summary, within GitHub's limit", async () => {
+  it("as the check-run summary: within GitHub's limit, a row per query, estimate and finding", () => {
     const summary = renderCheckSummary(reviewed);
     expect(summary.length).toBeLessThanOrEqual(65_535);
-    await expect(summary).toMatchFileSnapshot(`__snapshots__/${name}.summary.md`);
+    expect(summary).not.toContain("not shown");
+    const rows = summary.split("\n").filter((line) => line.startsWith("| "));
+    const queryRows = rows.filter((row) => splitTableRow(row).length === 4 && /^\| `[^`]+` \| /.test(row) && /(single|multi)-partition|index|scan|needs-allow-filtering|invalid|unserved/.test(row));
+    expect(queryRows).toHaveLength(reviewed.queries.length);
+    expect(rows.filter((row) => splitTableRow(row).length === 7 && !row.startsWith("| Table") && !row.startsWith("| ---"))).toHaveLength(reviewed.estimates.size);
+    expect(rows.filter((row) => row.includes("/rules/"))).toHaveLength(reviewed.findings.length);
+    const diagram = summary.slice(summary.indexOf("```mermaid"), summary.indexOf("```", summary.indexOf("```mermaid") + 3));
+    expect(diagram.match(/^ {2}t\d+\[\(/gm) ?? []).toHaveLength(reviewed.schema.tables.size);
   });
 
-  it("explains every query and every table without failing", () => {
+  it("as one review comment per finding, each with its fingerprint marker", () => {
+    for (const finding of reviewed.findings) {
+      const body = renderFindingComment(finding, finding.fix ? { suggestion: finding.fix.replacement } : {});
+      expect(readFingerprintMarker(body)).toBe(finding.fingerprint);
+      expect(body).toContain(`/rules/${finding.rule}.md`);
+      if (finding.fix) expect(body).toMatch(/^`{3,}suggestion$/m);
+    }
+  });
+
+  it("explains every query and every table", () => {
     for (const query of reviewed.queries) {
       const answer = explain(reviewed, { kind: "query", id: query.id });
       expect(answer.kind).toBe("query");
-      expect(renderExplainMarkdown(answer).length).toBeGreaterThan(0);
-      expect(renderExplainText(answer, { color: false })).toContain(query.id);
+      if (answer.kind !== "query") continue;
+      expect(answer.plan).toBe(query.plan);
+      expect(renderExplainMarkdown(answer)).toContain(`### \`${query.id}\``);
+      expect(renderExplainText(answer, { color: false }).startsWith(query.id)).toBe(true);
     }
     for (const table of reviewed.schema.tables.values()) {
-      expect(explain(reviewed, { kind: "table", name: table.qualifiedName }).kind).toBe("table");
+      const answer = explain(reviewed, { kind: "table", name: table.qualifiedName });
+      expect(answer.kind).toBe("table");
+      expect(renderExplainMarkdown(answer)).toContain(`### \`${table.qualifiedName}\``);
     }
-  });
-});
-
-describe("explain on the sample", () => {
-  const reviewed = review(readModel("examples/iot"));
-
-  it("answers a query served through an index", async () => {
-    const served = reviewed.queries.find((query) => query.plan.verdict === "index") ?? reviewed.queries[0];
-    await expect(renderExplainMarkdown(explain(reviewed, { kind: "query", id: served.id }))).toMatchFileSnapshot("__snapshots__/iot.explain-query.md");
-  });
-
-  it("answers a table", async () => {
-    const [first] = reviewed.schema.tables.keys();
-    await expect(renderExplainText(explain(reviewed, { kind: "table", name: first }), { color: false })).toMatchFileSnapshot("__snapshots__/iot.explain-table.txt");
   });
 });
