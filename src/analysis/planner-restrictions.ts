@@ -3,6 +3,8 @@
 // Every illegal shape raises a Rejection carrying the rule id and the gist of Cassandra's message.
 import type { ColumnRelation, MultiColumnRelation, Relation, Term, TokenRelation } from "../cql/ast.js";
 import type { CassandraVersion, ColumnModel, ColumnType, TableModel } from "../schema/model.js";
+import { isMultiCell, referencesDuration } from "../schema/column-types.js";
+import { isCollection } from "../schema/resolve.js";
 import type { IndexOperation } from "./planner-indexes.js";
 import { assignmentError, describeType, isBindMarker, unwrapHint } from "./planner-terms.js";
 
@@ -189,35 +191,6 @@ function sliceRestriction(base: Restriction, operator: string, value: Term): Res
   base.value = value;
   base.values.push(value);
   return base;
-}
-
-function isCollection(type: ColumnType): boolean {
-  return type.kind === "list" || type.kind === "set" || type.kind === "map";
-}
-
-function isMultiCell(type: ColumnType): boolean {
-  if (type.kind === "list" || type.kind === "set" || type.kind === "map" || type.kind === "udt") return !type.frozen;
-  return false;
-}
-
-function referencesDuration(type: ColumnType): boolean {
-  switch (type.kind) {
-    case "native":
-      return type.name === "duration";
-    case "list":
-    case "set":
-      return referencesDuration(type.element);
-    case "map":
-      return referencesDuration(type.key) || referencesDuration(type.value);
-    case "tuple":
-      return type.elements.some(referencesDuration);
-    case "udt":
-      return type.fields.some((f) => referencesDuration(f.type));
-    case "vector":
-      return referencesDuration(type.element);
-    default:
-      return false;
-  }
 }
 
 function checkAssignable(term: Term, type: ColumnType, column: ColumnModel): void {
