@@ -341,16 +341,20 @@ function createTableLike(ctx: BuildContext, statement: CreateTableStatement, key
 // ---------------------------------------------------------------------------------------------
 // ALTER TABLE
 
-export function alterTable(ctx: BuildContext, statement: AlterTableStatement): void {
+/** The table an ALTER or DROP names; reports it missing unless the statement says IF EXISTS. */
+function existingTable(ctx: BuildContext, statement: AlterTableStatement | DropStatement): TableModel | undefined {
   const table = ctx.lookupTable(statement.name);
-  if (!table) {
+  if (!table && !statement.ifExists) {
     const keyspace = ctx.keyspaceOf(statement.name);
     const name = statement.name.name.name;
-    if (!statement.ifExists) {
-      ctx.report(statement.name.range, `Table '${display(keyspace, name)}' doesn't exist`, `table:${qualify(keyspace, name)}:missing`);
-    }
-    return;
+    ctx.report(statement.name.range, `Table '${display(keyspace, name)}' doesn't exist`, `table:${qualify(keyspace, name)}:missing`);
   }
+  return table;
+}
+
+export function alterTable(ctx: BuildContext, statement: AlterTableStatement): void {
+  const table = existingTable(ctx, statement);
+  if (!table) return;
   const entity = `table:${table.qualifiedName}`;
   if (table.kind === "view") {
     ctx.report(statement.name.range, "Cannot use ALTER TABLE on a materialized view; use ALTER MATERIALIZED VIEW instead", `view:${table.qualifiedName}:alter-table`);
@@ -594,15 +598,8 @@ export function applyOptions(table: TableModel, options: Record<string, OptionVa
 // DROP TABLE, TRUNCATE
 
 export function dropTable(ctx: BuildContext, statement: DropStatement): void {
-  const table = ctx.lookupTable(statement.name);
-  if (!table) {
-    const keyspace = ctx.keyspaceOf(statement.name);
-    const name = statement.name.name.name;
-    if (!statement.ifExists) {
-      ctx.report(statement.name.range, `Table '${display(keyspace, name)}' doesn't exist`, `table:${qualify(keyspace, name)}:missing`);
-    }
-    return;
-  }
+  const table = existingTable(ctx, statement);
+  if (!table) return;
   const entity = `table:${table.qualifiedName}`;
   if (table.kind === "view") {
     ctx.report(statement.name.range, "Cannot use DROP TABLE on a materialized view. Please use DROP MATERIALIZED VIEW instead.", `view:${table.qualifiedName}:drop-table`);
