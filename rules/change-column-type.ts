@@ -2,7 +2,7 @@
 // altered in place, and a dropped column comes back only with a type that can read the old values.
 import { columnEntity, tableChanges, tableLabel, typeText } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
-import type { ColumnType } from "../src/schema/model.js";
+import type { ColumnType, TableModel } from "../src/schema/model.js";
 
 /** Natives that can read values written as another native (AbstractType.isValueCompatibleWith in apache/cassandra). */
 const READS: Record<string, readonly string[]> = {
@@ -36,6 +36,11 @@ function canRead(next: ColumnType, old: ColumnType): boolean {
   return false;
 }
 
+function sameKeyAndOrder(before: TableModel, after: TableModel): boolean {
+  const key = (t: TableModel) => [...t.partitionKey.map((c) => c.name), "|", ...t.clustering.map((c) => `${c.name} ${c.order ?? "asc"}`)].join(",");
+  return key(before) === key(after);
+}
+
 const changeColumnType: RuleModule = {
   meta: {
     id: "change-column-type",
@@ -57,6 +62,8 @@ const changeColumnType: RuleModule = {
   check(context) {
     const { model } = context;
     for (const change of tableChanges(model, context.base)) {
+      // A table re-created with another key or order already loses its rows in those rules' findings.
+      if (change.how === "recreated" && !sameKeyAndOrder(change.before, change.after)) continue;
       for (const column of change.after.columns) {
         const old = change.before.columns.find((c) => c.name === column.name);
         if (!old || canonical(old.type) === canonical(column.type)) continue;

@@ -1,11 +1,16 @@
 // The rule catalogue: every rule module, sorted by id. Adding a rule means adding its file here,
 // its doc (rules/<id>.md) and its test (test/rules/<id>.test.ts); rules/README.md is generated from this list.
 import type { RuleModule } from "../src/rule-engine/types.js";
+import changeClusteringOrder from "./change-clustering-order.js";
+import changeColumnType from "./change-column-type.js";
+import changeDroppedStillUsed from "./change-dropped-still-used.js";
+import changePrimaryKey from "./change-primary-key.js";
 import configInvalid from "./config-invalid.js";
 import cqlSyntaxError from "./cql-syntax-error.js";
 import cqlUnsupportedStatement from "./cql-unsupported-statement.js";
 import inputLimitExceeded from "./input-limit-exceeded.js";
 import internalError from "./internal-error.js";
+import keyspaceReplication from "./keyspace-replication.js";
 import manifestInvalid from "./manifest-invalid.js";
 import queryAllowFilteringScan from "./query-allow-filtering-scan.js";
 import queryAmbiguousTable from "./query-ambiguous-table.js";
@@ -22,13 +27,40 @@ import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
 import suppressionMissingReason from "./suppression-missing-reason.js";
 import suppressionUnused from "./suppression-unused.js";
+import tableCompactStorage from "./table-compact-storage.js";
+import tableCounterAsIdentifier from "./table-counter-as-identifier.js";
+import tableGuardrailExceeded from "./table-guardrail-exceeded.js";
+import tableHotPartitionKey from "./table-hot-partition-key.js";
+import tableIndexCardinality from "./table-index-cardinality.js";
+import tableLargeCollection from "./table-large-collection.js";
+import tableMaterializedView from "./table-materialized-view.js";
+import tablePartitionTooLarge from "./table-partition-too-large.js";
+import tableSasiIndex from "./table-sasi-index.js";
+import tableTimeSeriesWithoutTtl from "./table-time-series-without-ttl.js";
+import tableTimestampCollision from "./table-timestamp-collision.js";
+import tableTooManyClusteringColumns from "./table-too-many-clustering-columns.js";
+import tableUnboundedPartition from "./table-unbounded-partition.js";
+import tableUnread from "./table-unread.js";
+import writeBatchTooLarge from "./write-batch-too-large.js";
+import writeDenormalisationDrift from "./write-denormalisation-drift.js";
+import writeLightweightTransaction from "./write-lightweight-transaction.js";
+import writeListReadBeforeWrite from "./write-list-read-before-write.js";
+import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition.js";
+import writeMixedLwt from "./write-mixed-lwt.js";
+import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
+import writeTableNotWritten from "./write-table-not-written.js";
 
 export const rules: RuleModule[] = [
+  changeClusteringOrder,
+  changeColumnType,
+  changeDroppedStillUsed,
+  changePrimaryKey,
   configInvalid,
   cqlSyntaxError,
   cqlUnsupportedStatement,
   inputLimitExceeded,
   internalError,
+  keyspaceReplication,
   manifestInvalid,
   queryAllowFilteringScan,
   queryAmbiguousTable,
@@ -45,4 +77,26 @@ export const rules: RuleModule[] = [
   schemaInvalid,
   suppressionMissingReason,
   suppressionUnused,
+  tableCompactStorage,
+  tableCounterAsIdentifier,
+  tableGuardrailExceeded,
+  tableHotPartitionKey,
+  tableIndexCardinality,
+  tableLargeCollection,
+  tableMaterializedView,
+  tablePartitionTooLarge,
+  tableSasiIndex,
+  tableTimeSeriesWithoutTtl,
+  tableTimestampCollision,
+  tableTooManyClusteringColumns,
+  tableUnboundedPartition,
+  tableUnread,
+  writeBatchTooLarge,
+  writeDenormalisationDrift,
+  writeLightweightTransaction,
+  writeListReadBeforeWrite,
+  writeLoggedBatchMultiPartition,
+  writeMixedLwt,
+  writeNonIdempotentRetried,
+  writeTableNotWritten,
 ].sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0));

@@ -16,6 +16,10 @@ ruleTester.run("change-column-type", rule, {
     { name: "no change", cql: orders({}), base: { cql: orders({}) } },
     { name: "text and varchar are one type", cql: orders({ status: "varchar" }), base: { cql: orders({}) } },
     { name: "no base", cql: orders({ total: "text" }) },
+    {
+      name: "re-created with another key: change-primary-key reports the lost rows",
+      cql: `${orders({})}DROP TABLE orders;\n${orders({ total: "decimal" }).replace("PRIMARY KEY (order_id)", "PRIMARY KEY (order_id, placed)")}`,
+    },
   ],
   invalid: [
     {
