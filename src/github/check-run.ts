@@ -46,11 +46,13 @@ export async function completeCheckRun(
   review: Review,
   core: Pick<ReviewCore, "renderCheckSummary" | "ruleDocUrl">,
   options: CheckRunOptions = {},
+  shownInline?: ReadonlySet<string>,
 ): Promise<Conclusion> {
   const conclusion = conclusionOf(review);
   const output = {
     title: titleOf(review, conclusion),
-    summary: core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH }),
+    // The summary lists what the review's inline comments do not already show.
+    summary: core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH, ...(shownInline ? { shownInline } : {}) }),
   };
   const annotations = review.findings
     .filter((finding) => finding.location.file !== "")

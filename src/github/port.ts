@@ -35,7 +35,7 @@ export interface ReviewCore {
   review(input: ReviewInput): Review;
   loadConfig(file?: SourceFile): { config: ReviewConfig; findings: Finding[] };
   matchesAny(path: string, globs: string[]): boolean;
-  renderCheckSummary(review: Review, options?: { maxLength?: number }): string;
+  renderCheckSummary(review: Review, options?: { maxLength?: number; shownInline?: ReadonlySet<string> }): string;
   renderFindingComment(finding: Finding, options?: { suggestion?: string }): string;
   readFingerprintMarker(body: string): string | undefined;
   ruleDocUrl(ruleId: string): string;

@@ -49,7 +49,11 @@ export async function reviewPullRequest(
       // Collapsing old comments is cosmetic; the review itself must still complete.
       log.warn({ err: error, pullRequest: pr.number }, "Could not minimize resolved comments");
     }
-    const conclusion = await completeCheckRun(github, pr, checkRunId, review, core, deps.checkRun);
+    const shownInline = new Set([
+      ...posted.posted.map((comment) => comment.finding.fingerprint),
+      ...plan.alreadyPosted.map((finding) => finding.fingerprint),
+    ]);
+    const conclusion = await completeCheckRun(github, pr, checkRunId, review, core, deps.checkRun, shownInline);
     log.info(
       {
         pullRequest: pr.number,
