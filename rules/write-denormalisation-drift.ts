@@ -41,25 +41,32 @@ const writeDenormalisationDrift: RuleModule = {
   check(context) {
     const { model } = context;
     const all = writeStatements(model).filter((w) => w.write && w.table);
-    const tables = [...model.schema.tables.values()].filter((t) => t.kind === "table");
+    const columnsOf = new Map<TableModel, Set<string>>();
+    const tablesWith = new Map<string, TableModel[]>();
+    for (const table of model.schema.tables.values()) {
+      if (table.kind !== "table") continue;
+      columnsOf.set(table, new Set(table.columns.map((c) => c.name)));
+      for (const column of table.columns) tablesWith.set(column.name, [...(tablesWith.get(column.name) ?? []), table]);
+    }
+    const byWrite = new Map<unknown, WriteStatement[]>();
+    for (const w of all) byWrite.set(w.write, [...(byWrite.get(w.write) ?? []), w]);
     for (const write of all) {
       const table = write.table!;
-      if (table.kind !== "table") continue;
+      const ownColumns = columnsOf.get(table);
+      if (!ownColumns) continue;
       const key = rowKeyColumns(write.statement, table);
       if (key.length === 0) continue;
-      const keySet = new Set(key);
-      const changed = changedAttributes(write, table, keySet);
+      const changed = changedAttributes(write, table, new Set(key));
       if (changed.length === 0) continue;
-      const sameWrite = all.filter((w) => w.write === write.write);
+      const sameWrite = byWrite.get(write.write) ?? [];
       const missed: Missed[] = [];
-      for (const other of tables) {
+      for (const other of tablesWith.get(key[0]!) ?? []) {
         if (other === table) continue;
-        const columns = new Set(other.columns.map((c) => c.name));
+        const columns = columnsOf.get(other)!;
         // A copy of these rows holds their identity (every column that names them here), and its own
         // primary key is made of this table's columns, so one row here is at most one row there; a
         // table that merely references these rows (alerts of a device) keys its rows by more.
         if (!key.every((k) => columns.has(k))) continue;
-        const ownColumns = new Set(table.columns.map((c) => c.name));
         if (![...other.partitionKey, ...other.clustering].every((c) => ownColumns.has(c.name))) continue;
         const copies = changed.filter((c) => columns.has(c));
         if (copies.length === 0) continue;

@@ -169,8 +169,13 @@ export interface WriteStatement {
   file: string;
 }
 
+const writeStatementsCache = new WeakMap<AnalysedModel, WriteStatement[]>();
+
 /** Every write the manifest's write paths (and the schema files' seed DML) make, batches flattened, in order. */
 export function writeStatements(model: AnalysedModel): WriteStatement[] {
+  // Several rules ask for every table; resolving the writes once per model keeps that linear.
+  const cached = writeStatementsCache.get(model);
+  if (cached) return cached;
   const result: WriteStatement[] = [];
   const add = (statement: Statement | undefined, file: string, keyspace: string | undefined, write?: ManifestWrite) => {
     if (!statement) return;
@@ -190,6 +195,7 @@ export function writeStatements(model: AnalysedModel): WriteStatement[] {
     for (const { statement } of write.statements) add(statement, write.location.file, undefined, write);
   }
   for (const dml of model.schema.dml) add(dml.statement, dml.source.file, dml.keyspace);
+  writeStatementsCache.set(model, result);
   return result;
 }
 
@@ -445,7 +451,12 @@ export function orderedStatements(model: AnalysedModel): { file: ParsedSchemaFil
  * definition, and each table the schema files drop and then create again (a migration history),
  * beside the definition it had just before the drop.
  */
+const tableChangesCache = new WeakMap<AnalysedModel, { base: AnalysedModel | undefined; changes: TableChange[] }>();
+
 export function tableChanges(model: AnalysedModel, base: AnalysedModel | undefined): TableChange[] {
+  // Three change rules ask; re-building the schema before each DROP once per model is enough.
+  const cached = tableChangesCache.get(model);
+  if (cached && cached.base === base) return cached.changes;
   const changes: TableChange[] = [];
   if (base) {
     for (const after of model.schema.tables.values()) {
@@ -470,5 +481,6 @@ export function tableChanges(model: AnalysedModel, base: AnalysedModel | undefin
     const before = buildSchema([...earlier.values()], { defaultKeyspace: model.manifest?.keyspace }).schema.tables.get(name);
     if (before) changes.push({ before, after, how: "recreated", dropped: { file: file.path, range: statement.range } });
   });
+  tableChangesCache.set(model, { base, changes });
   return changes;
 }
