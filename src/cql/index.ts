@@ -46,89 +46,115 @@ export function parseCql(text: string): ParseResult {
 
 function parseTokens(tokens: TokenStream, text: string, result: ParseResult): void {
   let index = 0;
+  let bound: number | undefined;
   while (tokens.at(index) !== undefined) {
-    const next = parseOne(tokens, index, text, result);
+    const step = parseOne(tokens, index, bound, text, result);
     // Every step consumes at least one token, so the loop ends on any input.
-    index = Math.max(next, index + 1);
+    index = Math.max(step.next, index + 1);
+    bound = step.bound !== undefined && step.bound > index ? step.bound : undefined;
     tokens.release(index);
   }
 }
 
-/** Handles the statement that starts at `index`; returns where the next one starts. */
-function parseOne(tokens: TokenStream, index: number, text: string, result: ParseResult): number {
+interface Step {
+  /** where the next statement starts */
+  next: number;
+  /**
+   * set when the next statement starts inside the stretch just parsed (after an error or a
+   * missing `;`): that stretch's end, so it is not searched for again
+   */
+  bound?: number;
+}
+
+/**
+ * Handles the statement that starts at `index`; `bound` is set when `index` is inside a stretch
+ * already cut (see Step). Then the statement is also cut at the next line that looks like a
+ * statement start, so that no token is copied or scanned more than a few times, even in a file of
+ * thousands of broken lines without a `;`.
+ */
+function parseOne(tokens: TokenStream, index: number, bound: number | undefined, text: string, result: ParseResult): Step {
   const first = tokens.at(index)!;
-  if (first.tokenType === T.Semicolon) return index + 1;
+  if (first.tokenType === T.Semicolon) return { next: index + 1, bound };
 
   const command = cqlshCommandAt(tokens, index);
   if (command) {
     result.diagnostics.push(info(`cqlsh command ${command.name} is not CQL; cql-review skips it`, tokens, index, command.end));
-    return command.end;
+    return { next: command.end };
   }
   const vendor = vendorStatementAt(tokens, index);
   if (vendor) {
     result.diagnostics.push(info(`${vendor.description}, not Apache Cassandra 3.11–5.0 CQL; cql-review skips it`, tokens, index, vendor.end));
-    return vendor.end;
+    return { next: vendor.end };
   }
 
-  const end = statementEnd(tokens, index);
+  const end = bound === undefined ? statementEnd(tokens, index) : nextStatementStart(tokens, index, bound);
+  const stretchEnd = bound ?? end;
   const slice = tokens.slice(index, end);
   const parse = parseStatementTokens(slice);
   const context: AstContext = { text, notes: [] };
 
   if (parse.errors.length === 0) {
-    const statement = addStatement(parse.cst, context, result, slice);
-    // The chunk ended at a line that starts a new statement, not at a `;`: one is missing.
+    const statement = buildStatement(parse.cst, context, result, slice);
+    if (statement) keep(statement, context, result);
+    // The statement ended at a line that starts a new one, not at a `;`: one is missing (DESCRIBE
+    // may end at its line break, see split.ts).
     const next = tokens.at(end);
-    if (statement && next && slice.at(-1)!.tokenType !== T.Semicolon) {
+    if (statement && statement.kind !== "describe" && next && slice.at(-1)!.tokenType !== T.Semicolon) {
       result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(next)}: expected \`;\` after the statement`, tokenRange(next)));
     }
-    return end;
+    return { next: end, bound: stretchEnd };
   }
 
   // The statement is complete but something follows it before the `;`.
   const [firstError] = parse.errors;
   if (parse.errors.length === 1 && firstError!.name === "NotAllInputParsedException") {
     const redundant = slice.indexOf(firstError!.token);
-    const statement = addStatement(parse.cst, context, result, slice, redundant >= 0);
-    if (redundant > 0 && looksLikeStatementStart(slice, redundant) && statement) {
+    const statement = buildStatement(parse.cst, context, result, slice, redundant >= 0);
+    if (statement && redundant > 0 && looksLikeStatementStart(slice, redundant)) {
+      keep(statement, context, result);
       result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(slice[redundant]!)}: ${firstError!.message}`, tokenRange(slice[redundant]!)));
-      return index + redundant;
+      return { next: index + redundant, bound: stretchEnd };
     }
-    if (statement) result.statements.pop();
     const found = slice[redundant] ?? slice.at(-1)!;
     const message =
       statement?.kind === "insert" && found.tokenType === T.Comma
         ? `INSERT inserts one row; a second VALUES tuple is not CQL: ${firstError!.message}`
         : firstError!.message;
     result.diagnostics.push(syntaxError(withHint(message, slice, redundant), tokenRange(found)));
-    return resumeAfter(slice, redundant, index, end);
+    return { next: resumeAfter(slice, redundant, index, end), bound: stretchEnd };
   }
 
   const errorTokens = focusOf(parse.errors, parse.focusTokens, slice);
   if (isFullyRecovered(parse.errors, parse.cst)) {
-    const statement = addStatement(parse.cst, context, result, slice, true);
+    const statement = buildStatement(parse.cst, context, result, slice, true);
     if (statement) {
+      keep(statement, context, result);
       parse.errors.forEach((error, i) => result.diagnostics.push(syntaxError(withHint(error.message, slice, errorTokens[i]!), rangeAt(slice, errorTokens[i]!))));
-      return end;
+      return { next: end, bound: stretchEnd };
     }
   }
   const at = errorTokens[0]!;
   result.diagnostics.push(syntaxError(withHint(firstError!.message, slice, at), rangeAt(slice, at)));
-  return resumeAfter(slice, at, index, end);
+  return { next: resumeAfter(slice, at, index, end), bound: stretchEnd };
 }
 
-function addStatement(
-  cst: CstNode,
-  context: AstContext,
-  result: ParseResult,
-  slice: IToken[],
-  recovered = false,
-): Statement | undefined {
+/** Within an already cut stretch: the next line that looks like a statement start, else the bound. */
+function nextStatementStart(tokens: TokenStream, index: number, bound: number): number {
+  for (let i = index + 1; i < bound; i++) {
+    if (looksLikeStatementStart(tokens, i)) return i;
+  }
+  return bound;
+}
+
+function keep(statement: Statement, context: AstContext, result: ParseResult): void {
+  result.statements.push(statement);
+  result.diagnostics.push(...context.notes);
+}
+
+/** The AST of a parsed statement, or undefined (with a diagnostic when the reason is new). */
+function buildStatement(cst: CstNode, context: AstContext, result: ParseResult, slice: IToken[], recovered = false): Statement | undefined {
   try {
-    const statement = statementFromCst(cst, context);
-    result.statements.push(statement);
-    result.diagnostics.push(...context.notes);
-    return statement;
+    return statementFromCst(cst, context);
   } catch (error) {
     if (error instanceof AstSyntaxError) {
       result.diagnostics.push(syntaxError(error.message, error.range));
@@ -182,9 +208,13 @@ function rangeOfSlice(slice: IToken[]): SourceRange {
   return { start: tokenRange(slice[0]!).start, end: endOf(slice.at(-1)!) };
 }
 
-/** After an error at `at`: the next line that starts a statement within the slice, else its end. */
+/**
+ * After an error at `at`: the next line that starts a statement within the slice (the token of the
+ * error itself, when it starts one: "found SELECT" often means the previous statement was cut
+ * short), else the end of the slice.
+ */
 function resumeAfter(slice: IToken[], at: number, index: number, end: number): number {
-  for (let i = Math.max(at, 0) + 1; i < slice.length; i++) {
+  for (let i = Math.max(at, 1); i < slice.length; i++) {
     if (looksLikeStatementStart(slice, i)) return index + i;
   }
   return end;

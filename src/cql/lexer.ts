@@ -361,7 +361,20 @@ export function startOf(token: IToken): Position {
 
 /** Just past the token's last character (chevrotain's end positions are inclusive). */
 export function endOf(token: IToken): Position {
-  return { line: token.endLine ?? 1, column: (token.endColumn ?? 0) + 1, offset: (token.endOffset ?? token.startOffset) + 1 };
+  const offset = (token.endOffset ?? token.startOffset) + 1;
+  // A token that ends with a line break (an unterminated string or comment running to the end of
+  // the file) ends where the next line starts: chevrotain's end line and column say otherwise.
+  const image = token.image;
+  const last = image.charCodeAt(image.length - 1);
+  if (last === Char.LineFeed || last === Char.CarriageReturn) {
+    let breaks = 0;
+    for (let i = 0; i < image.length; i++) {
+      const ch = image.charCodeAt(i);
+      if (ch === Char.LineFeed || (ch === Char.CarriageReturn && image.charCodeAt(i + 1) !== Char.LineFeed)) breaks++;
+    }
+    return { line: (token.startLine ?? 1) + breaks, column: 1, offset };
+  }
+  return { line: token.endLine ?? 1, column: (token.endColumn ?? 0) + 1, offset };
 }
 
 export function tokenRange(token: IToken): SourceRange {

@@ -77,6 +77,14 @@ export function parseStatementTokens(tokens: IToken[]): StatementParse {
   parser.messages.focusTokens.length = 0;
   parser.messages.input = tokens;
   parser.input = tokens;
-  const cst = parser.rules.cqlStatement!.call(parser);
-  return { cst, errors: parser.errors, focusTokens: [...parser.messages.focusTokens] };
+  // Chevrotain reports syntax errors as exceptions; their stack traces are never read, and
+  // capturing them dominates the cost of a file with many errors.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const cst = parser.rules.cqlStatement!.call(parser);
+    return { cst, errors: parser.errors, focusTokens: [...parser.messages.focusTokens] };
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }

@@ -19,16 +19,17 @@ export interface TokenSource {
  */
 export class TokenStream implements TokenSource {
   private buffer: IToken[] = [];
-  /** index of buffer[0] in the file */
+  /** index in the file of buffer[0] */
   private base = 0;
-  /** the last released token, for "does this token start a line?" */
-  private previous: IToken | undefined;
+  /** tokens before this index are released (they stay in the buffer until it is compacted) */
+  private released = 0;
   private ended = false;
 
   constructor(private readonly scanner: CqlScanner) {}
 
   at(index: number): IToken | undefined {
-    if (index < this.base) return index === this.base - 1 ? this.previous : undefined;
+    // The last released token stays readable, for "does this token start a line?".
+    if (index < this.released - 1) return undefined;
     while (index - this.base >= this.buffer.length && !this.ended) {
       const token = this.scanner.next();
       if (token === undefined) this.ended = true;
@@ -45,11 +46,14 @@ export class TokenStream implements TokenSource {
 
   /** Forgets the tokens before `index`. */
   release(index: number): void {
-    const count = Math.min(index - this.base, this.buffer.length);
-    if (count <= 0) return;
-    this.previous = this.buffer[count - 1];
-    this.buffer = this.buffer.slice(count);
-    this.base += count;
+    if (index <= this.released) return;
+    this.released = index;
+    // Compact when the dead part is most of the buffer: amortised constant time per token.
+    const dead = index - 1 - this.base;
+    if (dead > 64 && dead * 2 > this.buffer.length) {
+      this.buffer = this.buffer.slice(dead);
+      this.base += dead;
+    }
   }
 }
 
@@ -221,13 +225,25 @@ export function looksLikeStatementStart(tokens: TokenSource, index: number): boo
 
 /** Index just past the statement starting at `index`: after its `;`, or before the next statement. */
 export function statementEnd(tokens: TokenSource, index: number): number {
-  if (tokens.at(index)?.tokenType === T.Begin) return batchEnd(tokens, index);
+  const first = tokens.at(index);
+  if (first?.tokenType === T.Begin) return batchEnd(tokens, index);
+  if (first?.tokenType === T.Describe || first?.tokenType === T.Desc) return describeEnd(tokens, index);
   let i = index + 1;
   for (let token = tokens.at(i); token !== undefined; token = tokens.at(++i)) {
     if (token.tokenType === T.Semicolon) return i + 1;
     if (beginsStatementForSure(tokens, i)) return i;
   }
   return i;
+}
+
+/** cqlsh users end DESCRIBE at the line break as often as with a `;`; both are accepted. */
+function describeEnd(tokens: TokenSource, index: number): number {
+  const line = tokens.at(index)!.startLine;
+  let i = index + 1;
+  for (let token = tokens.at(i); token !== undefined && token.startLine === line; token = tokens.at(++i)) {
+    if (token.tokenType === T.Semicolon) return i + 1;
+  }
+  return tokens.at(i)?.tokenType === T.Semicolon ? i + 1 : i;
 }
 
 const BATCH_MEMBERS = [T.Insert, T.Update, T.Delete, T.Apply, T.Semicolon] as const;

@@ -220,3 +220,25 @@ describe("text that is not CQL", () => {
     expect(result.statements).toEqual([]);
   });
 });
+
+describe("large broken input", () => {
+  it("thousands of broken lines without ';' are parsed in linear time", () => {
+    const broken = "SELECT a FROM t WHERE\n".repeat(10_000);
+    const start = performance.now();
+    const result = parseCql(broken);
+    expect(performance.now() - start).toBeLessThan(15_000);
+    expect(errors(result).length).toBe(10_000);
+  });
+
+  it("thousands of statements without ';' are each kept, each with a missing-';' error", () => {
+    const result = parseCql("SELECT * FROM t\n".repeat(5_000));
+    expect(result.statements).toHaveLength(5_000);
+    expect(errors(result)).toHaveLength(4_999);
+  });
+
+  it("DESCRIBE may end at the line break, as in cqlsh", () => {
+    const result = parseCql("DESCRIBE KEYSPACES\nDESC TABLE ks.t\nCREATE TABLE t (a int PRIMARY KEY);");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.statements.map((s) => s.kind)).toEqual(["describe", "describe", "create-table"]);
+  });
+});
