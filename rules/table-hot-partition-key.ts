@@ -59,12 +59,15 @@ const tableHotPartitionKey: RuleModule<Options> = {
         context.report({ ...base, messageId: "lowCardinality", data: { table: label, columns: names, count: 2 ** key.length } });
         continue;
       }
+      const { writes, ratePerSecond } = writePathsOf(model, table);
       if (key.every((c) => isTimeBucket(c, table))) {
-        context.report({ ...base, messageId: "timeBucketOnly", data: { table: label, columns: names } });
+        // Every write of the moment goes to the current bucket: its rate is the table's whole rate.
+        if (ratePerSecond === undefined || ratePerSecond > options.maxWritesPerSecondPerPartition) {
+          context.report({ ...base, messageId: "timeBucketOnly", data: { table: label, columns: names } });
+        }
         continue;
       }
       const partitions = volumeOf(model, table)?.partitions;
-      const { writes, ratePerSecond } = writePathsOf(model, table);
       if (partitions === undefined || partitions <= 0 || ratePerSecond === undefined) continue;
       const perPartition = ratePerSecond / partitions;
       if (perPartition <= options.maxWritesPerSecondPerPartition) continue;

@@ -62,6 +62,8 @@ const tableTimestampCollision: RuleModule<Options> = {
   check(context) {
     const { model, options } = context;
     for (const table of model.schema.tables.values()) {
+      // A view's rows are its base table's rows: a collision is fixed, and reported, on the base table.
+      if (table.kind !== "table") continue;
       const last = table.clustering[table.clustering.length - 1];
       if (!last || last.type.kind !== "native" || last.type.name !== "timestamp") continue;
       // An earlier unique clustering column (a uuid) already tells rows of one millisecond apart.
@@ -69,7 +71,7 @@ const tableTimestampCollision: RuleModule<Options> = {
       const figures = partitionWriteRate(model, table);
       if (figures && figures.rate < options.minWritesPerSecondPerPartition) continue;
       const existsAtBase = context.base?.schema.tables.has(table.qualifiedName) ?? false;
-      const fix = table.kind === "table" ? toTimeuuidFix(model, table, last, existsAtBase) : undefined;
+      const fix = toTimeuuidFix(model, table, last, existsAtBase);
       const base = {
         file: last.source.file,
         range: last.source.range,

@@ -37,7 +37,7 @@ function freeName(table: TableModel, unit: string): string {
 }
 
 /** Rewrites `PRIMARY KEY (…)` with the bucket in the partition key and declares the bucket column. */
-function addBucketFix(model: AnalysedModel, table: TableModel, estimate: PartitionEstimate): RuleFix | undefined {
+function addBucketFix(model: AnalysedModel, table: TableModel, estimate: PartitionEstimate, existsAtBase: boolean): RuleFix | undefined {
   const bucket = estimate.bucket;
   if (!bucket?.width) return undefined;
   const statement = createTableStatement(table);
@@ -64,7 +64,9 @@ function addBucketFix(model: AnalysedModel, table: TableModel, estimate: Partiti
       ? [columnEnd, keyEnd, `${definition}${file.text.slice(columnEnd, keyStart)}${clause}`]
       : [keyStart, columnEnd, `${clause}${file.text.slice(keyEnd, columnEnd)}${definition}`];
   return {
-    description: `Add \`${name} ${type}\` (${truncate} of each row) to the partition key of ${table.name}. The writes must then compute it, and the reads name it (the newest rows are in the current ${unit === "bucket" ? "window" : unit}).`,
+    description:
+      `Add \`${name} ${type}\` (${truncate} of each row) to the partition key of ${table.name}. The writes must then compute it, and the reads name it (the newest rows are in the current ${unit === "bucket" ? "window" : unit}).` +
+      (existsAtBase ? " The table already exists and a primary key cannot be altered: this means a new table, a backfill, and moving the reads and writes to it." : ""),
     file: file.path,
     range: rangeBetween(file.text, start, end),
     replacement,
@@ -100,7 +102,7 @@ const tableUnboundedPartition: RuleModule = {
       if (!estimate.unbounded) continue;
       const table = model.schema.tables.get(name);
       if (!table) continue;
-      const fix = addBucketFix(model, table, estimate);
+      const fix = addBucketFix(model, table, estimate, context.base?.schema.tables.has(name) ?? false);
       context.report({
         messageId: "unbounded",
         data: {

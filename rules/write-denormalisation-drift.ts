@@ -34,7 +34,7 @@ const writeDenormalisationDrift: RuleModule = {
     description: "A write path changes an attribute in one table but not in the other tables that hold a copy of it.",
     messages: {
       drift:
-        "{write} {action} {attributes} in {table} for the rows of one {key}, but not in {missed}, which also {hold} {missedAttributes} for the same {key}: after this write the tables disagree, and the queries reading {them} return the old value. Write {them} in {write} too (a logged batch keeps the copies together).",
+        "{write} {action} {attributes} in {table} (the rows of one {key}) but not in {missed}, which also {hold} {missedAttributes} for that {key}: after this write the tables disagree, and the queries reading {them} return the old value. Write {them} in {write} too (a logged batch keeps the copies together).",
     },
     fixable: false,
   },

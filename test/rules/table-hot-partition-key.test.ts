@@ -49,6 +49,11 @@ ruleTester.run("table-hot-partition-key", rule, {
     { name: "an exact timestamp is not a bucket", cql: "CREATE TABLE audit (at timestamp PRIMARY KEY, what text);\n" },
     { name: "enough partitions for the write rate", cql: settings, manifest: flagsManifest("20_000", "500/s") },
     { name: "a raised per-partition limit", cql: settings, manifest: flagsManifest("20", "500/s"), config: { rules: { "table-hot-partition-key": { severity: "warning", options: { maxWritesPerSecondPerPartition: 50 } } } } },
+    {
+      name: "a daily summary written once a minute: the current bucket takes the whole rate, which is low",
+      cql: "CREATE TABLE totals_by_day (\n  day date PRIMARY KEY,\n  orders bigint\n);\n",
+      manifest: "version: 1\nkeyspace: shop\nwrites:\n  - id: W1\n    rate: 1/minute\n    cql:\n      - UPDATE totals_by_day SET orders = ? WHERE day = ?\n",
+    },
     { name: "partitions but no write rate", cql: settings, manifest: "version: 1\nkeyspace: shop\ntables:\n  feature_flags:\n    partitions: 3\n" },
   ],
   invalid: [
@@ -61,6 +66,12 @@ ruleTester.run("table-hot-partition-key", rule, {
       name: "only the hour",
       cql: eventsByHour,
       findings: [{ messageId: "timeBucketOnly", line: 1, data: { columns: "`hour`" } }],
+    },
+    {
+      name: "only the hour, at 500 writes a second",
+      cql: eventsByHour,
+      manifest: "version: 1\nkeyspace: shop\nwrites:\n  - id: W1\n    rate: 500/s\n    cql:\n      - INSERT INTO events_by_hour (hour, event_id, payload) VALUES (?, now(), ?)\n",
+      findings: [{ messageId: "timeBucketOnly", line: 1 }],
     },
     {
       name: "a day and a bucket number, both time buckets",

@@ -106,6 +106,14 @@ ruleTester.run("table-unbounded-partition", rule, {
 `,
     },
     {
+      name: "an existing table gets the same fix (its description says a new table is needed)",
+      cql: comments(),
+      manifest: manifest("growth: 100/day", "SELECT comment FROM comments_by_video WHERE video_id = ? LIMIT 80"),
+      base: { cql: comments(), manifest: manifest("growth: 100/day", "SELECT comment FROM comments_by_video WHERE video_id = ? LIMIT 80") },
+      findings: [{ messageId: "unbounded", line: 1 }],
+      output: comments().replace("  PRIMARY KEY ((video_id), comment_id)", "  day date,\n  PRIMARY KEY ((video_id, day), comment_id)"),
+    },
+    {
       name: "too hot for any bucket: a shard is advised and no fix offered",
       cql: comments(),
       manifest: manifest("growth: 10000000/day", "SELECT comment FROM comments_by_video WHERE video_id = ? LIMIT 1000000"),
