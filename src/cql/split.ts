@@ -28,6 +28,8 @@ export class TokenStream implements TokenSource {
   constructor(private readonly scanner: CqlScanner) {}
 
   at(index: number): IToken | undefined {
+    const buffered = this.buffer[index - this.base];
+    if (buffered !== undefined && index >= this.released - 1) return buffered;
     // The last released token stays readable, for "does this token start a line?".
     if (index < this.released - 1) return undefined;
     while (index - this.base >= this.buffer.length && !this.ended) {
@@ -89,7 +91,10 @@ export interface CqlshCommand {
  * runs to its `;` like a statement.
  */
 export function cqlshCommandAt(tokens: TokenSource, index: number): CqlshCommand | undefined {
-  const first = word(tokens.at(index));
+  const token = tokens.at(index);
+  // cqlsh command words are names, except LOGIN.
+  if (token === undefined || (token.tokenType !== T.Identifier && token.tokenType !== T.Login)) return undefined;
+  const first = word(token);
   let name: string;
   if (first === "SERIAL" && word(tokens.at(index + 1)) === "CONSISTENCY") name = "SERIAL CONSISTENCY";
   else if (CQLSH_COMMANDS.has(first)) name = first;
@@ -116,7 +121,14 @@ export interface VendorStatement {
 const vendorSyntax = (what: string, vendor: string, end: number): VendorStatement => ({ description: `${what} is ${vendor} syntax`, end });
 
 /** Statements of DataStax Enterprise, ScyllaDB, Amazon Keyspaces and Cassandra's Accord, by their first words. */
+const VENDOR_FIRST_WORDS = new Set<unknown>([T.Create, T.Alter, T.Drop, T.ListKw, T.Begin, T.Identifier]);
+
 export function vendorStatementAt(tokens: TokenSource, index: number): VendorStatement | undefined {
+  if (!VENDOR_FIRST_WORDS.has(tokens.at(index)?.tokenType)) return undefined;
+  // Vendor statements have a name as their first or second word, except ALTER … TAGS and LIST ALL ….
+  const firstType = tokens.at(index)!.tokenType;
+  const secondType = tokens.at(index + 1)?.tokenType;
+  if (firstType !== T.Identifier && firstType !== T.Alter && firstType !== T.ListKw && secondType !== T.Identifier) return undefined;
   const w = (offset: number) => word(tokens.at(index + offset));
   const first = w(0);
   const end = () => statementEnd(tokens, index);

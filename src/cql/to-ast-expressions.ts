@@ -89,10 +89,14 @@ export function bareQualifiedName(token: IToken): QualifiedName {
 // ---------------------------------------------------------------------------------------------
 // Types
 
+export function nativeType(token: IToken): CqlType {
+  return { kind: "native", name: token.image.toLowerCase() as NativeTypeName, range: tokenRange(token) };
+}
+
 export function comparatorType(node: CstNode): CqlType {
-  const range = nodeRange(node);
   const native = tok(node, "native");
-  if (native) return { kind: "native", name: native.image.toLowerCase() as NativeTypeName, range };
+  if (native) return nativeType(native);
+  const range = nodeRange(node);
   const elements = childNodes(node, "element").map(comparatorType);
   if (has(node, "map")) return { kind: "collection", collection: "map", elements, range };
   if (has(node, "list")) return { kind: "collection", collection: "list", elements, range };

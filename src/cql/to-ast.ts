@@ -39,6 +39,7 @@ import {
   functionName,
   identifier,
   literal,
+  nativeType,
   noteVendorOptions,
   properties,
   property,
@@ -235,20 +236,16 @@ function createTableStatement(node: CstNode, context: AstContext): CreateTableSt
   void like;
   const columns: ColumnDefinition[] = [];
   let primaryKey: PrimaryKeyDefinition | undefined;
-  for (const entry of childNodes(definition, "cfamColumns")) {
-    const column = child(entry, "columnDefinition");
-    if (column) {
-      columns.push(columnDefinition(column, context));
-      continue;
-    }
-    const key = primaryKeyDefinition(required(entry, "primaryKeyDefinition"));
-    if (primaryKey) throw new AstSyntaxError("a table has one PRIMARY KEY clause", key.range);
-    primaryKey = key;
-  }
+  for (const column of childNodes(definition, "columnDefinition")) columns.push(columnDefinition(column, context));
+  const keys = childNodes(definition, "primaryKeyDefinition");
+  if (keys.length > 1) throw new AstSyntaxError("a table has one PRIMARY KEY clause", nodeRange(keys[1]!));
+  if (keys[0]) primaryKey = primaryKeyDefinition(keys[0]);
   const open = requiredTok(definition, "open");
   const close = tok(definition, "close");
   // A `)` inserted by error recovery has no position: the body then ends with its last entry.
-  const lastEntry = childNodes(definition, "cfamColumns").at(-1);
+  const entries = [...childNodes(definition, "columnDefinition"), ...childNodes(definition, "primaryKeyDefinition")];
+  const lastEnd = Math.max(...entries.map((entry) => entry.location?.endOffset ?? -1));
+  const lastEntry = entries.find((entry) => entry.location?.endOffset === lastEnd);
   const bodyEnd = close && !close.isInsertedInRecovery ? startOf(close) : lastEntry ? nodeRange(lastEntry).end : endOf(open);
   return {
     kind: "create-table",
@@ -264,9 +261,10 @@ function createTableStatement(node: CstNode, context: AstContext): CreateTableSt
 
 function columnDefinition(node: CstNode, context: AstContext): ColumnDefinition {
   const mask = child(node, "columnMask");
+  const native = tok(node, "nativeType");
   return {
     name: identifier(requiredTok(node, "name")),
-    type: comparatorType(required(node, "type")),
+    type: native ? nativeType(native) : comparatorType(required(node, "type")),
     isStatic: has(node, "static"),
     isPrimaryKey: has(node, "primary"),
     ...(mask ? { mask: columnMask(mask, context) } : {}),
@@ -304,7 +302,7 @@ function tablePropertiesOf(node: CstNode | undefined, context: AstContext): Tabl
       result.clusteringOrder.push(...childNodes(entry, "cfamOrdering").map(clusteringOrder));
       result.clusteringOrderRange = nodeRange(entry);
     } else {
-      result.options.push(property(required(entry, "property"), context));
+      result.options.push(property(entry, context));
     }
   }
   noteVendorOptions(result.options, context);
@@ -467,17 +465,14 @@ const ACCESS_VERBS: Record<string, string> = {
   listRolesStatement: "list-roles",
   listUsersStatement: "list-users",
   listSuperUsersStatement: "list-superusers",
-  grantPermissionsStatement: "grant-permission",
-  revokePermissionsStatement: "revoke-permission",
   listPermissionsStatement: "list-permissions",
-  grantRoleStatement: "grant-role",
-  revokeRoleStatement: "revoke-role",
   addIdentityStatement: "add-identity",
   dropIdentityStatement: "drop-identity",
 };
 
 function accessControl(node: CstNode, context: AstContext): AccessControlStatement {
-  const verb = ACCESS_VERBS[node.name];
+  const granting = node.name === "grantStatement" ? "grant" : node.name === "revokeStatement" ? "revoke" : undefined;
+  const verb = granting ? `${granting}-${has(node, "permissionOrAll") ? "permission" : "role"}` : ACCESS_VERBS[node.name];
   if (!verb) throw new IncompleteTreeError(`unknown statement ${node.name}`);
   // The principal the statement is about: the grantee, the role listed, or the identity.
   const identity = tok(node, "identity");

@@ -2,7 +2,6 @@
 import type { OrMethodOpts } from "chevrotain";
 import * as T from "../tokens.js";
 import { defineRule, type Grammar } from "./api.js";
-import { permissionAhead } from "./lookahead.js";
 
 /** The statement productions, in the order the dispatcher tries them. */
 export const STATEMENT_RULES = [
@@ -21,8 +20,8 @@ export const STATEMENT_RULES = [
   "dropIndexStatement",
   "alterTableStatement",
   "alterKeyspaceStatement",
-  "grantPermissionsStatement",
-  "revokePermissionsStatement",
+  "grantStatement",
+  "revokeStatement",
   "listPermissionsStatement",
   "createUserStatement",
   "alterUserStatement",
@@ -41,8 +40,6 @@ export const STATEMENT_RULES = [
   "alterRoleStatement",
   "dropRoleStatement",
   "listRolesStatement",
-  "grantRoleStatement",
-  "revokeRoleStatement",
   "createMaterializedViewStatement",
   "dropMaterializedViewStatement",
   "alterMaterializedViewStatement",
@@ -57,18 +54,11 @@ export const STATEMENT_RULES = [
 export function defineStatementRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
-  // GRANT/REVOKE of permissions versus of roles are told apart by permissionAhead.
   // Four tokens tell CREATE OR REPLACE FUNCTION from CREATE OR REPLACE AGGREGATE.
   const statements: OrMethodOpts<unknown> = {
     MAX_LOOKAHEAD: 4,
     IGNORE_AMBIGUITIES: true,
-    DEF: STATEMENT_RULES.map((name) => {
-      const rule = () => rules[name]!;
-      if (name === "grantPermissionsStatement" || name === "revokePermissionsStatement") {
-        return { GATE: () => permissionAhead($, 2), ALT: () => $.SUBRULE(rule()) };
-      }
-      return { ALT: () => $.SUBRULE(rule()) };
-    }),
+    DEF: STATEMENT_RULES.map((name) => ({ ALT: () => $.SUBRULE(rules[name]!) })),
   };
   const semicolon = () => $.CONSUME(T.Semicolon);
   defineRule(grammar, "cqlStatement", () => {

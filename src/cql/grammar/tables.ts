@@ -32,30 +32,40 @@ export function defineTableRules(grammar: Grammar): void {
   // `( column, …, PRIMARY KEY (…) ) [WITH …]`; like Parser.g, empty entries between commas are
   // accepted, which is what lets a trailing comma through.
   // Alternatives and repetition bodies are built once, not on every call: these rules run for
-  // every column of every table.
-  const optionalColumns = () => $.SUBRULE1(rules.cfamColumns);
-  const moreColumns = () => {
+  // every column of every table. Deviation: Parser.g's `cfamColumns` (a column or the PRIMARY KEY
+  // clause) is written out here, one tree node less per column.
+  const firstEntry: IOrAlt<unknown>[] = [
+    { ALT: () => $.SUBRULE(rules.primaryKeyDefinition) },
+    { ALT: () => $.SUBRULE(rules.columnDefinition) },
+  ];
+  const laterEntry: IOrAlt<unknown>[] = [
+    { ALT: () => $.SUBRULE1(rules.primaryKeyDefinition) },
+    { ALT: () => $.SUBRULE1(rules.columnDefinition) },
+  ];
+  const optionalEntry = () => $.OR1(laterEntry);
+  const moreEntries = () => {
     $.CONSUME(T.Comma);
-    $.OPTION(optionalColumns);
+    $.OPTION(optionalEntry);
   };
   const withProperties = () => $.SUBRULE(rules.tableProperties);
   defineRule(grammar, "cfamDefinition", () => {
     $.CONSUME(T.LParen, { LABEL: "open" });
-    $.SUBRULE(rules.cfamColumns);
-    $.MANY(moreColumns);
+    $.OR(firstEntry);
+    $.MANY(moreEntries);
     $.CONSUME(T.RParen, { LABEL: "close" });
     $.OPTION1(withProperties);
   });
 
-  const columnsOrKey: IOrAlt<unknown>[] = [
-    { ALT: () => $.SUBRULE(rules.primaryKeyDefinition) },
-    { ALT: () => $.SUBRULE(rules.columnDefinition) },
-  ];
-  defineRule(grammar, "cfamColumns", () => {
-    $.OR(columnsOrKey);
-  });
-
   // `name type [STATIC] [PRIMARY KEY] [MASKED WITH …]`, modifiers in any order (a superset).
+  // A native type is read here directly rather than through comparatorType: most columns have
+  // one, and it saves a tree node each.
+  const columnTypes: OrMethodOpts<unknown> = {
+    IGNORE_AMBIGUITIES: true,
+    DEF: [
+      { ALT: () => $.CONSUME(T.NativeTypeKeyword, { LABEL: "nativeType" }) },
+      { ALT: () => $.SUBRULE(rules.comparatorType, { LABEL: "type" }) },
+    ],
+  };
   const columnModifiers: IOrAlt<unknown>[] = [
     { ALT: () => $.CONSUME(T.Static, { LABEL: "static" }) },
     {
@@ -69,7 +79,7 @@ export function defineTableRules(grammar: Grammar): void {
   const columnModifier = () => $.OR(columnModifiers);
   defineRule(grammar, "columnDefinition", () => {
     $.CONSUME(T.Name, { LABEL: "name" });
-    $.SUBRULE(rules.comparatorType, { LABEL: "type" });
+    $.OR1(columnTypes);
     $.MANY(columnModifier);
   });
 
@@ -163,7 +173,14 @@ export function defineTableRules(grammar: Grammar): void {
         $.CONSUME(T.RParen, { LABEL: "close" });
       },
     },
-    { ALT: () => $.SUBRULE(rules.property) },
+    // `name = value`, as Parser.g's `property`, written out (one tree node less per option)
+    {
+      ALT: () => {
+        $.CONSUME(T.Name, { LABEL: "name" });
+        $.CONSUME(T.Equals);
+        $.SUBRULE(rules.term, { LABEL: "value" });
+      },
+    },
     ],
   };
   defineRule(grammar, "cfamProperty", () => {
