@@ -26,7 +26,7 @@ function repository(extraFiles: number): Map<string, string> {
   return files;
 }
 
-function mockGitHub(files: Map<string, string>): { requests: string[]; conclusions: string[] } {
+function mockGitHub(files: Map<string, string>, changedFiles = files.size): { requests: string[]; conclusions: string[] } {
   const requests: string[] = [];
   const record = (method: string) =>
     function (this: unknown, uri: string) {
@@ -35,7 +35,7 @@ function mockGitHub(files: Map<string, string>): { requests: string[]; conclusio
   const api = nock(API);
   api.post(/\/app\/installations\/\d+\/access_tokens/).reply(201, { token: "ghs_bench", expires_at: "2099-01-01T00:00:00Z" });
   api.post(`${REPO}/check-runs`).reply(201, (uri) => (record("POST")(uri), { id: 1 }));
-  const listed = [...files].map(([filename, text]) => ({
+  const listed = [...files].slice(0, changedFiles).map(([filename, text]) => ({
     filename,
     status: "added",
     patch: `@@ -0,0 +1,${text.split("\n").length - 1} @@\n${text.replace(/\n$/, "").replace(/^/gm, "+")}`,
@@ -90,12 +90,14 @@ const privateKey = generateKeyPairSync("rsa", {
   publicKeyEncoding: { type: "spki", format: "pem" },
 }).privateKey;
 
+/** `changedFiles`: how many of the repository's files the pull request changes (default all). */
 export async function benchGitHubReview(
   extraFiles: number,
-): Promise<{ files: number; requests: number; ms: number; conclusion: string | undefined }> {
+  changedFiles?: number,
+): Promise<{ files: number; requests: number; ms: number; conclusion: string | undefined; requestLines: string[] }> {
   const files = repository(extraFiles);
   nock.disableNetConnect();
-  const { requests, conclusions } = mockGitHub(files);
+  const { requests, conclusions } = mockGitHub(files, changedFiles);
   const log: any = { child: () => log, level: "silent", trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
   const probot = new Probot({
     appId: 1,
@@ -116,7 +118,7 @@ export async function benchGitHubReview(
   await probot.receive({ id: "bench", name: "pull_request", payload } as never);
   const ms = performance.now() - started;
   nock.cleanAll();
-  return { files: files.size, requests: requests.length, ms: Math.round(ms), conclusion: conclusions[0] };
+  return { files: files.size, requests: requests.length, ms: Math.round(ms), conclusion: conclusions[0], requestLines: requests };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

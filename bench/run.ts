@@ -17,7 +17,14 @@ export interface BenchSection {
   run: () => Promise<BenchRow[]>;
 }
 
-export const sections: BenchSection[] = [{ name: "parse", run: benchParse }];
+export const sections: BenchSection[] = [
+  { name: "parse", run: benchParse },
+  // Imported when they run, so the parse section still times the parser's first load.
+  { name: "review", run: async () => (await import("./review.js")).benchReview() },
+  { name: "github", run: async () => (await import("./github-requests.js")).benchGitHubRequests() },
+  { name: "lambda", run: async () => (await import("./lambda.js")).benchLambda() },
+  { name: "memory", run: async () => (await import("./memory.js")).benchMemory() },
+];
 
 /** The rows as an aligned plain-text table. */
 export function formatTable(rows: readonly BenchRow[]): string {

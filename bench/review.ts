@@ -1,0 +1,64 @@
+// Benchmark: the compute time of `review()` (the pure core: parse, model, plans, estimates, rules)
+// on generated repositories of 100, 500 and 2,000 tables with about five queries each, and how the
+// cost grows with the model. Run after `npm run build`: node dist/bench/review.js
+import { pathToFileURL } from "node:url";
+import { review } from "../src/review.js";
+import { generateModel } from "./generate-model.js";
+import { formatMs, median, spread, timeRuns } from "./measure.js";
+import type { BenchRow } from "./run.js";
+
+export const REVIEW_SIZES = [100, 500, 2_000] as const;
+
+export interface ReviewTiming {
+  tables: number;
+  queries: number;
+  files: number;
+  findings: number;
+  /** median of the timed runs */
+  ms: number;
+  times: number[];
+}
+
+/** Fewer runs for the large models keep the whole bench within a couple of minutes on two cores. */
+function runsFor(tables: number): number {
+  return tables >= 2_000 ? 5 : tables >= 500 ? 7 : 11;
+}
+
+export function timeReview(tables: number, runs = runsFor(tables)): ReviewTiming {
+  const model = generateModel(tables);
+  const input = { files: model.files };
+  const findings = review(input).findings.length;
+  const times = timeRuns(() => review(input), runs, 0);
+  return { tables: model.tables, queries: model.queries, files: model.files.length, findings, ms: median(times), times };
+}
+
+/** Growth of the cost per table from one size to the next: 1.0 is linear, 2.0 doubles per table. */
+export function growthRatio(smaller: ReviewTiming, larger: ReviewTiming): number {
+  return larger.ms / larger.tables / (smaller.ms / smaller.tables);
+}
+
+export async function benchReview(): Promise<BenchRow[]> {
+  // One untimed review first, so the first size does not pay for module and parser warm-up.
+  review({ files: generateModel(50).files });
+  const timings = REVIEW_SIZES.map((tables) => timeReview(tables));
+  const rows: BenchRow[] = timings.map((timing) => ({
+    section: "review",
+    metric: `review() of ${timing.tables.toLocaleString("en-US")} tables`,
+    value: formatMs(timing.ms),
+    note: `${(timing.ms / timing.tables).toFixed(2)} ms/table; ${timing.queries.toLocaleString("en-US")} queries, ${timing.files} files, ${timing.findings} findings; ${spread(timing.times)}`,
+  }));
+  for (let i = 1; i < timings.length; i++) {
+    const [smaller, larger] = [timings[i - 1]!, timings[i]!];
+    rows.push({
+      section: "review",
+      metric: `growth ${smaller.tables.toLocaleString("en-US")} → ${larger.tables.toLocaleString("en-US")} tables`,
+      value: `×${(larger.ms / smaller.ms).toFixed(2)} time for ×${(larger.tables / smaller.tables).toFixed(0)} tables`,
+      note: `cost per table ×${growthRatio(smaller, larger).toFixed(2)} (1.00 = linear)`,
+    });
+  }
+  return rows;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const row of await benchReview()) process.stdout.write(`${row.metric}: ${row.value} (${row.note ?? ""})\n`);
+}
