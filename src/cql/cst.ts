@@ -46,18 +46,50 @@ export function isToken(element: CstElement): element is IToken {
   return (element as IToken).image !== undefined;
 }
 
+/** The tokens of the statement being converted, to share their positions (see PositionedToken). */
+let statementTokens: readonly IToken[] = [];
+
+/** Runs `convert` with the statement's tokens at hand for nodeRange. */
+export function withStatementTokens<T>(tokens: readonly IToken[], convert: () => T): T {
+  const outer = statementTokens;
+  statementTokens = tokens;
+  try {
+    return convert();
+  } finally {
+    statementTokens = outer;
+  }
+}
+
+/** The token of the statement that starts (or, with `byEnd`, ends) at `offset`. */
+function tokenAt(offset: number, byEnd: boolean): IToken | undefined {
+  let low = 0;
+  let high = statementTokens.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const token = statementTokens[middle]!;
+    const at = byEnd ? (token.endOffset ?? token.startOffset) : token.startOffset;
+    if (at === offset) return token;
+    if (at < offset) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
 export function nodeRange(node: CstNode): SourceRange {
   const location = node.location;
   if (!location || Number.isNaN(location.startOffset) || location.endOffset === undefined || Number.isNaN(location.endOffset)) {
     throw new IncompleteTreeError(`${node.name} has no location`);
   }
+  const first = tokenAt(location.startOffset, false);
+  const last = tokenAt(location.endOffset, true);
   return {
-    start: { line: location.startLine ?? 1, column: location.startColumn ?? 1, offset: location.startOffset },
-    end: { line: location.endLine ?? 1, column: (location.endColumn ?? 0) + 1, offset: location.endOffset + 1 },
+    start: first ? startOf(first) : { line: location.startLine ?? 1, column: location.startColumn ?? 1, offset: location.startOffset },
+    end: last ? endOf(last) : { line: location.endLine ?? 1, column: (location.endColumn ?? 0) + 1, offset: location.endOffset + 1 },
   };
 }
 
 export function span(start: SourceRange | Position, end: SourceRange | Position): SourceRange {
+  // Positions are shared, never copied (see PositionedToken).
   const from = "start" in start ? start.start : start;
   const to = "end" in end ? end.end : end;
   return { start: from, end: to };

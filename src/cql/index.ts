@@ -19,7 +19,7 @@ import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
 import { parseStatementTokens } from "./parser.js";
 import { cqlshCommandAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
 import { AstSyntaxError, statementFromCst, type AstContext } from "./to-ast.js";
-import { IncompleteTreeError } from "./cst.js";
+import { IncompleteTreeError, withStatementTokens } from "./cst.js";
 import * as T from "./tokens.js";
 
 export type { ParseResult } from "./ast.js";
@@ -154,7 +154,7 @@ function keep(statement: Statement, context: AstContext, result: ParseResult): v
 /** The AST of a parsed statement, or undefined (with a diagnostic when the reason is new). */
 function buildStatement(cst: CstNode, context: AstContext, result: ParseResult, slice: IToken[], recovered = false): Statement | undefined {
   try {
-    return statementFromCst(cst, context);
+    return withStatementTokens(slice, () => statementFromCst(cst, context));
   } catch (error) {
     if (error instanceof AstSyntaxError) {
       result.diagnostics.push(syntaxError(error.message, error.range));

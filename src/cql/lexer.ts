@@ -11,7 +11,7 @@
 // matches become UnknownCharacters tokens (so the parser reports them in place), an unterminated
 // string or comment stays in the stream as one token, comments are collected with their ranges, and
 // a byte order mark does not shift the columns of line 1.
-import { createTokenInstance, Lexer, type IToken, type TokenType } from "chevrotain";
+import { Lexer, type IToken, type TokenType } from "chevrotain";
 import type { Comment, Position, SourceRange } from "./ast.js";
 import * as T from "./tokens.js";
 
@@ -314,7 +314,19 @@ export class CqlScanner {
   private emit(image: string, type: TokenType, end: number): IToken {
     const start = this.offset;
     const shift = this.line === 1 ? this.firstLineShift : 0;
-    const newToken = createTokenInstance(type, image, start, end - 1, this.line, this.line, this.column - shift, this.column + end - start - 1 - shift);
+    const newToken: PositionedToken = {
+      image,
+      startOffset: start,
+      endOffset: end - 1,
+      startLine: this.line,
+      endLine: this.line,
+      startColumn: this.column - shift,
+      endColumn: this.column + end - start - 1 - shift,
+      tokenTypeIdx: type.tokenTypeIdx!,
+      tokenType: type,
+      startPosition: undefined,
+      endPosition: undefined,
+    };
     this.offset = end;
     if (MULTI_LINE[type.tokenTypeIdx!] === true) {
       let breaks = 0;
@@ -355,12 +367,28 @@ function toComment(token: IToken): Comment {
 // ---------------------------------------------------------------------------------------------
 // Positions
 
+/**
+ * A token with its start and end positions, made when the AST first needs them and then shared by
+ * every node that starts or ends at the token: an AST is mostly positions, and sharing them saves
+ * much of its memory. Positions are never mutated (consumers replace ranges, they do not edit them).
+ */
+export interface PositionedToken extends IToken {
+  startPosition: Position | undefined;
+  endPosition: Position | undefined;
+}
+
 export function startOf(token: IToken): Position {
-  return { line: token.startLine ?? 1, column: token.startColumn ?? 1, offset: token.startOffset };
+  const positioned = token as PositionedToken;
+  return (positioned.startPosition ??= { line: token.startLine ?? 1, column: token.startColumn ?? 1, offset: token.startOffset });
 }
 
 /** Just past the token's last character (chevrotain's end positions are inclusive). */
 export function endOf(token: IToken): Position {
+  const positioned = token as PositionedToken;
+  return (positioned.endPosition ??= computeEnd(token));
+}
+
+function computeEnd(token: IToken): Position {
   const offset = (token.endOffset ?? token.startOffset) + 1;
   // A token that ends with a line break (an unterminated string or comment running to the end of
   // the file) ends where the next line starts: chevrotain's end line and column say otherwise.
