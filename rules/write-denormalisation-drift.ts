@@ -67,7 +67,11 @@ const writeDenormalisationDrift: RuleModule = {
         // primary key is made of this table's columns, so one row here is at most one row there; a
         // table that merely references these rows (alerts of a device) keys its rows by more.
         if (!key.every((k) => columns.has(k))) continue;
-        if (![...other.partitionKey, ...other.clustering].every((c) => ownColumns.has(c.name))) continue;
+        const otherKey = [...other.partitionKey, ...other.clustering].map((c) => c.name);
+        if (!otherKey.every((c) => ownColumns.has(c))) continue;
+        // Keyed first by these rows' identity and then by more columns (the ratings of a video, by
+        // rater), it holds many rows per row here: children of it, not a copy of its attributes.
+        if (otherKey.length > key.length && key.every((k) => otherKey.slice(0, key.length).includes(k))) continue;
         const copies = changed.filter((c) => columns.has(c));
         if (copies.length === 0) continue;
         const writesOfOther = sameWrite.filter((w) => w.table === other);

@@ -61,6 +61,13 @@ ruleTester.run("write-denormalisation-drift", rule, {
       ]),
     },
     { name: "both rows deleted", cql: schema, manifest: writes(["DELETE FROM devices WHERE device_id = ?", "DELETE FROM devices_by_site WHERE site_id = ? AND device_id = ?"]) },
+    {
+      name: "a table keyed by the video and then by the rater holds the video's ratings, not a copy of its owner",
+      cql:
+        "CREATE TABLE videos (\n  videoid uuid PRIMARY KEY,\n  userid uuid,\n  name text\n);\n" +
+        "CREATE TABLE video_ratings_by_user (\n  videoid uuid,\n  userid uuid,\n  rating int,\n  PRIMARY KEY ((videoid), userid)\n);\n",
+      manifest: writes(["INSERT INTO videos (videoid, userid, name) VALUES (?, ?, ?)"]),
+    },
   ],
   invalid: [
     {
