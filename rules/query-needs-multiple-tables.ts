@@ -1,6 +1,6 @@
 // Cassandra has no JOIN: when the columns a read needs are spread over several tables, the
 // application joins them itself, one extra round trip (and partition) per table and per row.
-import { abstractQueryColumns, joinWords, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import { abstractQueryColumns, joinWords, manifestQuery, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
@@ -61,13 +61,24 @@ const queryNeedsMultipleTables: RuleModule = {
   check(context) {
     const { model } = context;
     const tables = tablesInScope(model);
+    // Only tables holding a wanted column can hold them all or join into the cover: look them up by
+    // column, in scope order, instead of scanning every table for every query.
+    const byColumn = new Map<string, number[]>();
+    tables.forEach((table, index) => {
+      for (const column of table.columns) {
+        const list = byColumn.get(column.name);
+        if (list) list.push(index);
+        else byColumn.set(column.name, [index]);
+      }
+    });
     for (const query of model.queries) {
       if (query.form !== "abstract" || query.table !== null) continue;
-      const entry = model.manifest?.queries.find((q) => q.id === query.id);
+      const entry = manifestQuery(model, query.id);
       if (entry?.form !== "abstract") continue;
       const wanted = abstractQueryColumns(entry);
-      if (tables.some((t) => wanted.every((name) => t.columns.some((c) => c.name === name)))) continue;
-      const parts = coverColumns(tables, wanted, entry.where.map((w) => w.column));
+      const holding = [...new Set(wanted.flatMap((name) => byColumn.get(name) ?? []))].sort((a, b) => a - b).map((index) => tables[index]!);
+      if (holding.some((t) => wanted.every((name) => t.columns.some((c) => c.name === name)))) continue;
+      const parts = coverColumns(holding, wanted, entry.where.map((w) => w.column));
       if (!parts || parts.length < 2) continue;
       context.report({
         messageId: "clientJoin",

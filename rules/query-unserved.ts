@@ -6,6 +6,7 @@ import type { QueryAnalysis } from "../src/analysis/types.js";
 import { abstractQueryColumns, manifestQuery, queryEntity, rangeBetween } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
+import type { TableModel } from "../src/schema/model.js";
 
 /** The suggested CREATE TABLE, if it parses as exactly that. */
 function parseSuggestion(text: string): CreateTableStatement | undefined {
@@ -22,6 +23,23 @@ function keyspaceAtEnd(file: ParsedSchemaFile, defaultKeyspace: string | undefin
   return last?.kind === "use" ? last.keyspace.name : defaultKeyspace;
 }
 
+/** Tables by the file that declares them, once per schema: targetFile runs for every unserved query. */
+const tablesByFileCache = new WeakMap<AnalysedModel["schema"], Map<string, TableModel[]>>();
+
+function tablesByFile(schema: AnalysedModel["schema"]): Map<string, TableModel[]> {
+  let byFile = tablesByFileCache.get(schema);
+  if (!byFile) {
+    byFile = new Map();
+    for (const table of schema.tables.values()) {
+      const list = byFile.get(table.source.file);
+      if (list) list.push(table);
+      else byFile.set(table.source.file, [table]);
+    }
+    tablesByFileCache.set(schema, byFile);
+  }
+  return byFile;
+}
+
 /**
  * The schema file the suggested table belongs in: one that already declares tables of its keyspace,
  * preferring the file whose tables hold most of the query's columns (the same entity, denormalised).
@@ -35,7 +53,7 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
   for (const file of model.schemaFiles) {
     // An unqualified name must resolve to the intended keyspace where it is appended.
     if (!statement.name.keyspace && keyspaceAtEnd(file, defaultKeyspace) !== keyspace) continue;
-    const tables = [...model.schema.tables.values()].filter((t) => t.source.file === file.path && (keyspace === undefined || t.keyspace === keyspace));
+    const tables = (tablesByFile(model.schema).get(file.path) ?? []).filter((t) => keyspace === undefined || t.keyspace === keyspace);
     if (tables.length === 0) continue;
     const overlaps = tables.map((t) => t.columns.filter((c) => wanted.has(c.name)).length);
     // The file of the table closest to the query's entity first, then the most shared columns.

@@ -63,14 +63,36 @@ export function reportInputFindings(context: RuleContext<unknown>, ruleId: strin
   }
 }
 
-/** The manifest entry of an analysed query. */
+// Rules look queries up once per query or per table: indexes built once per model keep that linear.
+const manifestQueriesById = new WeakMap<object, Map<string, ManifestQuery>>();
+const queriesByTable = new WeakMap<AnalysedModel, Map<string, QueryAnalysis[]>>();
+
+/** The manifest entry of an analysed query (the first one with that id). */
 export function manifestQuery(model: AnalysedModel, queryId: string): ManifestQuery | undefined {
-  return model.manifest?.queries.find((q) => q.id === queryId);
+  if (!model.manifest) return undefined;
+  let byId = manifestQueriesById.get(model.manifest);
+  if (!byId) {
+    byId = new Map();
+    for (const query of model.manifest.queries) if (!byId.has(query.id)) byId.set(query.id, query);
+    manifestQueriesById.set(model.manifest, byId);
+  }
+  return byId.get(queryId);
 }
 
-/** The analysed queries that read a table (by qualified name). */
+/** The analysed queries that read a table (by qualified name), in manifest order. */
 export function queriesOnTable(model: AnalysedModel, table: string): QueryAnalysis[] {
-  return model.queries.filter((q) => q.table === table);
+  let byTable = queriesByTable.get(model);
+  if (!byTable) {
+    byTable = new Map();
+    for (const query of model.queries) {
+      if (query.table === null) continue;
+      const list = byTable.get(query.table);
+      if (list) list.push(query);
+      else byTable.set(query.table, [query]);
+    }
+    queriesByTable.set(model, byTable);
+  }
+  return [...(byTable.get(table) ?? [])];
 }
 
 /** The parsed schema file a table (or anything with a source) was declared in. */
