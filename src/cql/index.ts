@@ -16,7 +16,7 @@ import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast
 import { describeFound } from "./errors.js";
 import { isToken } from "./grammar/lookahead.js";
 import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
-import { parseStatementTokens } from "./parser.js";
+import { parseStatementTokens, withoutStackTraces } from "./parser.js";
 import { cqlshCommandAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
 import { AstSyntaxError, statementFromCst, type AstContext } from "./to-ast.js";
 import { IncompleteTreeError, withStatementTokens } from "./cst.js";
@@ -31,7 +31,7 @@ export function parseCql(text: string): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
   const scanner = new CqlScanner(text);
   try {
-    parseTokens(new TokenStream(scanner), text, result);
+    withoutStackTraces(() => parseTokens(new TokenStream(scanner), text, result));
     result.comments = commentsOf(scanner);
   } catch (error) {
     result.diagnostics.push({

@@ -76,6 +76,7 @@ const enum Char {
   Greater = 62,
   Question = 63,
   UpperA = 65,
+  UpperE = 69,
   UpperF = 70,
   UpperP = 80,
   UpperX = 88,
@@ -84,11 +85,13 @@ const enum Char {
   RBracket = 93,
   Underscore = 95,
   LowerA = 97,
+  LowerE = 101,
   LowerF = 102,
   LowerX = 120,
   LowerZ = 122,
   LBrace = 123,
   RBrace = 125,
+  Micro = 0xb5,
   ByteOrderMark = 0xfeff,
 }
 
@@ -115,9 +118,6 @@ function isLetter(c: number): boolean {
 }
 function isDigit(c: number): boolean {
   return c >= Char.Zero && c <= Char.Nine;
-}
-function isNameChar(c: number): boolean {
-  return isLetter(c) || isDigit(c) || c === Char.Underscore;
 }
 function isHex(c: number): boolean {
   return isDigit(c) || (c >= Char.LowerA && c <= Char.LowerF) || (c >= Char.UpperA && c <= Char.UpperF);
@@ -149,7 +149,8 @@ function matchToken(text: string, start: number): TokenType | undefined {
   const single = SINGLE_CHARACTER_TOKENS[c];
   if (single) return found(single, start + 1);
   if (isLetter(c)) {
-    if (isHex(c)) {
+    // A uuid has a `-` after its first 8 characters; checking that first spares most names the regex.
+    if (isHex(c) && text.charCodeAt(start + 8) === Char.Minus) {
       const uuidEnd = stickyMatch(UUID, text, start);
       if (uuidEnd > 0) return found(T.UuidLiteral, uuidEnd);
     }
@@ -157,25 +158,42 @@ function matchToken(text: string, start: number): TokenType | undefined {
       const isoEnd = stickyMatch(ISO_DURATION, text, start);
       if (isoEnd > 0) return found(T.IsoDurationLiteral, isoEnd);
     }
+    let hasUpperCase = c <= Char.UpperZ;
+    let hasLowerCase = !hasUpperCase;
+    let hasDigit = false;
     let end = start + 1;
-    while (end < text.length && isNameChar(text.charCodeAt(end))) end++;
+    for (; end < text.length; end++) {
+      const ch = text.charCodeAt(end);
+      if (ch >= Char.LowerA && ch <= Char.LowerZ) hasLowerCase = true;
+      else if (ch >= Char.UpperA && ch <= Char.UpperZ) hasUpperCase = true;
+      else if (isDigit(ch)) hasDigit = true;
+      else if (ch !== Char.Underscore) break;
+    }
     matchImage = text.slice(start, end);
-    return found(T.keywordFor(matchImage) ?? T.Identifier, end);
+    return found(T.keywordForScannedWord(matchImage, hasDigit, hasUpperCase, hasLowerCase) ?? T.Identifier, end);
   }
   if (isDigit(c)) {
-    const uuidEnd = stickyMatch(UUID, text, start);
-    if (uuidEnd > 0) return found(T.UuidLiteral, uuidEnd);
+    if (text.charCodeAt(start + 8) === Char.Minus) {
+      const uuidEnd = stickyMatch(UUID, text, start);
+      if (uuidEnd > 0) return found(T.UuidLiteral, uuidEnd);
+    }
     if (c === Char.Zero && (next === Char.LowerX || next === Char.UpperX)) {
       let end = start + 2;
       while (end < text.length && isHex(text.charCodeAt(end))) end++;
       return found(T.BlobLiteral, end);
     }
-    const durationEnd = stickyMatch(DURATION, text, start);
-    if (durationEnd > 0) return found(T.DurationLiteral, durationEnd);
-    const floatEnd = stickyMatch(FLOAT, text, start);
-    if (floatEnd > 0) return found(T.FloatLiteral, floatEnd);
     let end = start + 1;
     while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+    // Only a letter (a unit, or an exponent) or a `.` after the digits makes something else.
+    const after = text.charCodeAt(end);
+    if (isLetter(after) || after === Char.Micro) {
+      const durationEnd = stickyMatch(DURATION, text, start);
+      if (durationEnd > 0) return found(T.DurationLiteral, durationEnd);
+    }
+    if (after === Char.Dot || after === Char.LowerE || after === Char.UpperE) {
+      const floatEnd = stickyMatch(FLOAT, text, start);
+      if (floatEnd > 0) return found(T.FloatLiteral, floatEnd);
+    }
     return found(T.IntegerLiteral, end);
   }
   switch (c) {

@@ -77,13 +77,20 @@ export function parseStatementTokens(tokens: IToken[]): StatementParse {
   parser.messages.focusTokens.length = 0;
   parser.messages.input = tokens;
   parser.input = tokens;
-  // Chevrotain reports syntax errors as exceptions; their stack traces are never read, and
-  // capturing them dominates the cost of a file with many errors.
+  const cst = parser.rules.cqlStatement!.call(parser);
+  const errors = parser.errors;
+  return { cst, errors, focusTokens: errors.length === 0 ? [] : [...parser.messages.focusTokens] };
+}
+
+/**
+ * Runs `parse` with stack traces off. Chevrotain reports syntax errors as exceptions; their stack
+ * traces are never read, and capturing them dominates the cost of a file with many errors.
+ */
+export function withoutStackTraces<T>(parse: () => T): T {
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    const cst = parser.rules.cqlStatement!.call(parser);
-    return { cst, errors: parser.errors, focusTokens: [...parser.messages.focusTokens] };
+    return parse();
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }

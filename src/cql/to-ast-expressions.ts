@@ -469,18 +469,18 @@ export function usingClause(nodes: CstNode[], context: AstContext, statement: st
 }
 
 /** Options that only one vendor's CQL accepts, reported so a team knows its schema is not portable. */
-const VENDOR_OPTIONS: Record<string, string> = {
-  tags: "Amazon Keyspaces",
-  custom_properties: "Amazon Keyspaces",
-  nodesync: "DataStax Enterprise",
-  tombstone_gc: "ScyllaDB",
-  per_partition_rate_limit: "ScyllaDB",
-  synchronous_updates: "ScyllaDB",
-};
+const VENDOR_OPTIONS = new Map<string, string>([
+  ["tags", "Amazon Keyspaces"],
+  ["custom_properties", "Amazon Keyspaces"],
+  ["nodesync", "DataStax Enterprise"],
+  ["tombstone_gc", "ScyllaDB"],
+  ["per_partition_rate_limit", "ScyllaDB"],
+  ["synchronous_updates", "ScyllaDB"],
+]);
 
 export function noteVendorOptions(options: OptionEntry[], context: AstContext): void {
   for (const option of options) {
-    const vendor = VENDOR_OPTIONS[option.name.name];
+    const vendor = VENDOR_OPTIONS.get(option.name.name);
     if (!vendor) continue;
     context.notes.push({
       code: "cql-unsupported-statement",

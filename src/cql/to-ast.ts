@@ -56,10 +56,10 @@ export { AstSyntaxError, type AstContext } from "./to-ast-expressions.js";
 
 /** Converts a parsed `cqlStatement` node. */
 export function statementFromCst(root: CstNode, context: AstContext): Statement {
-  const names = Object.keys(root.children).filter((key) => key.endsWith("Statement"));
-  const node = names.length === 1 ? child(root, names[0]!) : undefined;
-  if (!node) throw new IncompleteTreeError("no statement");
-  return statement(node, context);
+  for (const key in root.children) {
+    if (key.endsWith("Statement")) return statement(required(root, key), context);
+  }
+  throw new IncompleteTreeError("no statement");
 }
 
 type Base = { range: SourceRange; text: string };

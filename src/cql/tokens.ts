@@ -477,3 +477,13 @@ export function keywordFor(word: string): TokenType | undefined {
   if (word.length > LONGEST_KEYWORD) return undefined;
   return keywordBySpelling.get(word) ?? keywordByWord.get(word.toLowerCase());
 }
+
+/**
+ * keywordFor for the lexer, which already knows what the word is made of: a word with a digit is
+ * never a keyword, and a word in one case needs no lower-casing.
+ */
+export function keywordForScannedWord(word: string, hasDigit: boolean, hasUpperCase: boolean, hasLowerCase: boolean): TokenType | undefined {
+  if (hasDigit || word.length > LONGEST_KEYWORD) return undefined;
+  if (hasUpperCase && hasLowerCase) return keywordByWord.get(word.toLowerCase());
+  return keywordBySpelling.get(word);
+}
