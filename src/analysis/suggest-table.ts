@@ -68,10 +68,43 @@ function identifierPart(text: string): string {
   return /^[a-z]/.test(cleaned) ? cleaned : `q_${cleaned}`;
 }
 
+/** The tables in the order suggestions consult them (the keyspace's first), and which of them hold each column. */
+interface TableOrder {
+  position: Map<TableModel, number>;
+  withColumn: Map<string, TableModel[]>;
+}
+
+// Every unserved query asks: order and index the tables once per schema and keyspace, not per query.
+const tableOrders = new WeakMap<SchemaModel, Map<string, TableOrder>>();
+
+function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrder {
+  let byKeyspace = tableOrders.get(schema);
+  if (!byKeyspace) tableOrders.set(schema, (byKeyspace = new Map()));
+  const key = keyspace === undefined ? "" : `:${keyspace}`;
+  let order = byKeyspace.get(key);
+  if (!order) {
+    const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+    const inKeyspace = keyspace !== undefined ? all.filter((t) => t.keyspace === keyspace) : [];
+    const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== keyspace)] : all;
+    order = { position: new Map(tables.map((table, index) => [table, index])), withColumn: new Map() };
+    for (const table of tables) {
+      for (const column of table.columns) {
+        const list = order.withColumn.get(column.name);
+        if (list) list.push(table);
+        else order.withColumn.set(column.name, [table]);
+      }
+    }
+    byKeyspace.set(key, order);
+  }
+  return order;
+}
+
 export function suggestTable(query: AbstractQuery, schema: SchemaModel, options: SuggestOptions = {}): string {
-  const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
-  const inKeyspace = options.keyspace !== undefined ? all.filter((t) => t.keyspace === options.keyspace) : [];
-  const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== options.keyspace)] : all;
+  const order = tableOrder(schema, options.keyspace);
+  // Tables without a column are skipped by columnSource, and without any wanted one by entityTable.
+  const holding = (name: string) => order.withColumn.get(name) ?? [];
+  const wantedNames = [...query.select.filter((s) => s !== "*"), ...query.where.map((w) => w.column)];
+  const candidates = [...new Set(wantedNames.flatMap(holding))].sort((a, b) => order.position.get(a)! - order.position.get(b)!);
 
   const partitionKey: string[] = [];
   const clustering: KeyColumn[] = [];
@@ -104,7 +137,7 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   if (bucketed) partitionKey.push("bucket");
 
   // Rows stay unique through the key of the table the selected attributes come from.
-  const entity = entityTable(query, tables);
+  const entity = entityTable(query, candidates);
   if (entity) {
     for (const column of [...entity.partitionKey, ...entity.clustering]) {
       if (take(column.name)) clustering.push({ name: column.name, order: "asc" });
@@ -121,13 +154,13 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
     if (bucketed && name === "bucket") return "int";
     const element = elementColumns.get(name);
     if (element) {
-      const collection = columnSource(element.collection, tables)?.type;
+      const collection = columnSource(element.collection, holding(element.collection))?.type;
       if (!collection) return "text";
       if (collection.kind === "map") return formatColumnType(keyType(element.key ? collection.key : collection.value));
       if (collection.kind === "list" || collection.kind === "set") return formatColumnType(keyType(collection.element));
       return "text";
     }
-    const source = columnSource(name, tables);
+    const source = columnSource(name, holding(name));
     if (!source) return "text";
     const type = keyNames.has(name) ? keyType(source.type) : source.type;
     return formatColumnType(type);

@@ -227,18 +227,44 @@ export function isLightweightTransaction(statement: ModificationStatement): bool
   return statement.ifExists || statement.conditions.length > 0;
 }
 
+interface VolumeIndex {
+  /** the first `ks.t` entry for each qualified name, as folded */
+  qualified: Map<string, TableVolume>;
+  /** the first unqualified entry for each table name, as folded */
+  unqualified: Map<string, TableVolume>;
+  /** how many tables of the schema have each name */
+  tablesNamed: Map<string, number>;
+}
+
+// Table rules ask for every table: index the volume figures once per model.
+const volumeIndexes = new WeakMap<AnalysedModel, VolumeIndex>();
+
+function volumeIndex(model: AnalysedModel): VolumeIndex {
+  let index = volumeIndexes.get(model);
+  if (index) return index;
+  const fold = (name: string) => (name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toLowerCase());
+  index = { qualified: new Map(), unqualified: new Map(), tablesNamed: new Map() };
+  for (const volume of model.manifest?.tables ?? []) {
+    const dot = volume.name.indexOf(".");
+    if (dot > 0 && !volume.name.startsWith('"')) {
+      const key = `${fold(volume.name.slice(0, dot))}.${fold(volume.name.slice(dot + 1))}`;
+      if (!index.qualified.has(key)) index.qualified.set(key, volume);
+    } else if (dot < 0 && !index.unqualified.has(fold(volume.name))) {
+      index.unqualified.set(fold(volume.name), volume);
+    }
+  }
+  for (const table of model.schema.tables.values()) index.tablesNamed.set(table.name, (index.tablesNamed.get(table.name) ?? 0) + 1);
+  volumeIndexes.set(model, index);
+  return index;
+}
+
 /** The manifest's volume figures for a table (`tables:` entry named `ks.t`, or `t` in the manifest keyspace). */
 export function volumeOf(model: AnalysedModel, table: TableModel): TableVolume | undefined {
-  const volumes = model.manifest?.tables ?? [];
-  const fold = (name: string) => (name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/""/g, '"') : name.toLowerCase());
-  const qualified = volumes.find((v) => {
-    const dot = v.name.indexOf(".");
-    return dot > 0 && !v.name.startsWith('"') && `${fold(v.name.slice(0, dot))}.${fold(v.name.slice(dot + 1))}` === table.qualifiedName;
-  });
+  const index = volumeIndex(model);
+  const qualified = index.qualified.get(table.qualifiedName);
   if (qualified) return qualified;
   const inKeyspace = model.manifest?.keyspace === undefined || model.manifest.keyspace === table.keyspace;
-  const sameName = [...model.schema.tables.values()].filter((t) => t.name === table.name).length;
-  return inKeyspace || sameName === 1 ? volumes.find((v) => !v.name.includes(".") && fold(v.name) === table.name) : undefined;
+  return inKeyspace || index.tablesNamed.get(table.name) === 1 ? index.unqualified.get(table.name) : undefined;
 }
 
 /** The write paths that write a table, with the stated rates summed (undefined when no writing path states a rate). */
