@@ -11,7 +11,7 @@ import type { Identifier, Ordering, Relation, Selector, SelectStatement, SourceR
 import { quoteName } from "../cql/print.js";
 import type { AbstractQuery } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.js";
-import { planSelect } from "./planner.js";
+import { planSelect, reasonWithoutRuleCodes } from "./planner.js";
 import { suggestTable } from "./suggest-table.js";
 import type { Candidate, QueryPlan, Verdict } from "./types.js";
 
@@ -179,7 +179,7 @@ function compareRanked(a: Ranked, b: Ranked): number {
 function because(entry: Ranked, position: number, best: Ranked | undefined, served: boolean): string {
   const parts = [`${entry.plan.verdict}`];
   if (entry.plan.direction) parts.push(`${entry.plan.direction} read`);
-  parts.push(`${entry.extraColumns} column${entry.extraColumns === 1 ? "" : "s"} beyond the query's`);
+  parts.push(`${entry.extraColumns === 0 ? "no" : entry.extraColumns} column${entry.extraColumns === 1 ? "" : "s"} beyond the query's`);
   const summary = parts.join(", ");
   if (position === 0) return `${served ? "chosen" : "best candidate, but it does not serve the query"}: ${summary}. ${entry.plan.reason}`;
   const ahead = best ? ` ${best.table.qualifiedName} ranks higher` : "";
@@ -214,7 +214,7 @@ export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, op
 
   const suggestedTable = suggestTable(query, schema, { keyspace: options.keyspace });
   const reason = best
-    ? `No table serves ${query.id} from its primary key or an index: the best candidate, ${best.table.qualifiedName}, is ${best.plan.verdict} (${best.plan.reason}).`
+    ? `No table serves ${query.id} from its primary key or an index: the best candidate, ${best.table.qualifiedName}, gets the verdict ${best.plan.verdict}: ${reasonWithoutRuleCodes(best.plan.reason)}.`
     : `No table holds all of the columns ${columns.join(", ")} that ${query.id} names.`;
   const plan: QueryPlan = {
     verdict: "unserved",
@@ -226,7 +226,7 @@ export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, op
     allowFilteringWritten: false,
     notes: [],
     steps: [
-      { topic: "match", text: best ? `${ranked.length} table(s) hold the columns; none reads the pattern by its key.` : "No table holds every column of the pattern." },
+      { topic: "match", text: best ? `${ranked.length} table${ranked.length === 1 ? " holds" : "s hold"} the columns; none reads the pattern by its key.` : "No table holds every column of the pattern." },
       { topic: "suggestion", text: "A table keyed for this pattern is suggested." },
     ],
   };

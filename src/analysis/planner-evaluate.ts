@@ -227,14 +227,16 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
     if (ev.hasQueriableIndex) {
       ev.usesIndex = true;
     } else if (!allowFiltering) {
-      const names = [...ev.nonKey.keys()].map((c) => c.name).join(", ");
+      const names = [...ev.nonKey.keys()].map((c) => c.name);
+      const one = names.length === 1;
+      const columns = `the non-key column${one ? "" : "s"} ${names.join(", ")}`;
       const counter = table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter");
       reject(
         counter ? "N5" : "N1",
         ALLOW_FILTERING_GIST,
         counter
-          ? `the non-key column(s) ${names} of a counter table can only be filtered (counter tables cannot have indexes)`
-          : `the non-key column(s) ${names} are restricted without an index that serves them`,
+          ? `${columns} of a counter table can only be filtered (counter tables cannot have indexes)`
+          : `${columns} ${one ? "is" : "are"} restricted without an index that serves ${one ? "it" : "them"}`,
       );
     }
     if (!ev.usesIndex) addRule(ev, ev.isKeyRange ? "N1" : "N2");

@@ -27,6 +27,19 @@ import { firstColumn, relationText, Rejection, type Restriction } from "./planne
 import { distinctCount, integerLiteral, unwrapHint } from "./planner-terms.js";
 import type { PlanStep, QueryPlan } from "./types.js";
 
+/**
+ * A plan's reason without the rule codes of cassandra-queries.md it cites (`B1: `, `(C1: …)`,
+ * ` (T3)`), and without its final period: for sentences written to users, who do not have that
+ * document. Plans keep the codes (the JSON report and explain show them).
+ */
+export function reasonWithoutRuleCodes(reason: string): string {
+  return reason
+    .replace(/ \([A-Z]\d{1,2}\)(?=\.|$)/g, "")
+    .replace(/(^|\(|[;.:] )[A-Z]\d{1,2}: /g, "$1")
+    .trim()
+    .replace(/\.$/, "");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Entry point
 
@@ -183,7 +196,8 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
       partitions = count;
       addRule(ev, "B2");
       const counted = count === null ? "as many partitions as the bound lists hold distinct values are" : `${count} partition${count === 1 ? " is" : "s are"}`;
-      reason = `B2: the partition key (${keyNames}) is bound by = and IN, so ${counted} read${clusteringSummary(ev)}.`;
+      const operators = [...ev.partition.values()].some((r) => r.op === "eq") ? "= and IN" : "IN";
+      reason = `B2: the partition key (${keyNames}) is bound by ${operators}, so ${counted} read${clusteringSummary(ev)}.`;
     } else {
       verdict = "single-partition";
       partitions = 1;

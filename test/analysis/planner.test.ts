@@ -1,7 +1,7 @@
 // The planner against the rules of docs cassandra-queries.md, rule by rule: each rule has at
 // least one query Cassandra accepts and one it rejects, and §6's version differences are pinned.
 import { describe, expect, it } from "vitest";
-import { planSelect } from "../../src/analysis/planner.js";
+import { planSelect, reasonWithoutRuleCodes } from "../../src/analysis/planner.js";
 import type { QueryPlan } from "../../src/analysis/types.js";
 import type { CassandraVersion, TableModel } from "../../src/schema/model.js";
 import { makeTable, parseSelect, type TableSpec } from "./planner-fixtures.js";
@@ -50,6 +50,18 @@ describe("verdicts and partition counts (B1, B2)", () => {
     expectPlan(plan(simple, "SELECT * FROM t WHERE id IN (?, ?)"), { verdict: "multi-partition", partitions: null });
     expectPlan(plan(simple, "SELECT * FROM t WHERE id IN ?"), { verdict: "multi-partition", partitions: null });
     expectPlan(plan(events, "SELECT * FROM t WHERE tenant IN ('a', 'b') AND day IN :days"), { verdict: "multi-partition", partitions: null });
+  });
+  it("names the operators that bind the key: IN alone, or = and IN", () => {
+    expect(plan(simple, "SELECT * FROM t WHERE id IN ?").reason).toContain("(id) is bound by IN, so");
+    expect(plan(events, "SELECT * FROM t WHERE tenant = 'a' AND day IN ?").reason).toContain("(tenant, day) is bound by = and IN, so");
+  });
+  it("gives users the reason without the rule codes it cites", () => {
+    expect(reasonWithoutRuleCodes(plan(events, "SELECT * FROM t WHERE tenant = ? AND day = ? AND at > ?").reason)).toBe(
+      "the partition key (tenant, day) is bound by =, so one partition is read (a slice selected by at)",
+    );
+    expect(reasonWithoutRuleCodes("B2: the partition key (A1) is bound by IN, so 2 partitions are read. The token() bound only filters the listed keys (T3).")).toBe(
+      "the partition key (A1) is bound by IN, so 2 partitions are read. The token() bound only filters the listed keys",
+    );
   });
   it("reads nothing for an empty IN, whatever the other lists", () => {
     expectPlan(plan(events, "SELECT * FROM t WHERE tenant IN () AND day IN ?"), { verdict: "multi-partition", partitions: 0 });
@@ -253,6 +265,14 @@ describe("non-key columns (N1–N5)", () => {
     expectPlan(plan(simple, "SELECT * FROM t WHERE id = 1 AND c = 1 AND v = 2"), { verdict: "needs-allow-filtering", partitions: 1, gist: AF, rule: "N1" });
     expectPlan(plan(simple, "SELECT * FROM t WHERE id IN (1, 2) AND v = 2 ALLOW FILTERING"), { verdict: "multi-partition", partitions: 2, rule: "N2" });
     expectPlan(plan(simple, "SELECT * FROM t WHERE v = 2 ALLOW FILTERING"), { verdict: "scan", partitions: "all" });
+  });
+  it("N1: the reason names the unindexed non-key columns in the singular or the plural", () => {
+    expect(plan(events, "SELECT * FROM t WHERE tenant = 'a' AND day = ? AND score = 1").reason).toContain(
+      "the non-key column score is restricted without an index that serves it;",
+    );
+    expect(plan(events, "SELECT * FROM t WHERE tenant = 'a' AND day = ? AND score = 1 AND payload = 'x'").reason).toContain(
+      "the non-key columns score, payload are restricted without an index that serves them;",
+    );
   });
   it("N3: IN on a non-key column is rejected before 4.1 and filterable from 4.1", () => {
     const q = "SELECT * FROM t WHERE id = 1 AND v IN (1, 2) ALLOW FILTERING";
