@@ -1,13 +1,35 @@
 // An abstract access pattern should map to exactly one table (DESIGN §3). When several can serve
 // it, the review has to guess which one the application reads, and the others may be dead weight.
-import type { Candidate } from "../src/analysis/types.js";
-import { joinWords, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import type { Candidate, QueryPlan } from "../src/analysis/types.js";
+import { abstractQueryColumns, joinWords, manifestQuery, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 /** Plans that answer the query without filtering or scanning. */
 function serves(candidate: Candidate): boolean {
   const { verdict } = candidate.plan;
   return verdict === "single-partition" || verdict === "multi-partition" || verdict === "index";
+}
+
+function partitionsRead(partitions: QueryPlan["partitions"]): string {
+  if (partitions === "all") return "every partition";
+  if (partitions === null) return "an unknown number of partitions";
+  return `${partitions} partition${partitions === 1 ? "" : "s"}`;
+}
+
+/** Why the matcher ranked `chosen` above `next`, in the order it compares them (src/analysis/matcher.ts). */
+function whyChosen(model: AnalysedModel, queryId: string, chosen: Candidate, next: Candidate): string {
+  const [a, b] = [chosen.plan, next.plan];
+  const other = tableLabel(model, next.table);
+  if (a.verdict !== b.verdict) return `its verdict, ${a.verdict}, ranks above ${other}'s ${b.verdict}`;
+  if (a.partitions !== b.partitions) return `it reads ${partitionsRead(a.partitions)}, ${other} ${partitionsRead(b.partitions)}`;
+  if (a.direction !== b.direction && a.direction === "forward") return `it reads in its clustering order, ${other} backwards`;
+  const query = manifestQuery(model, queryId);
+  const wanted = query?.form === "abstract" ? abstractQueryColumns(query).length : 0;
+  const extra = (c: Candidate) => (model.schema.tables.get(c.table)?.columns.length ?? wanted) - wanted;
+  const [mine, theirs] = [extra(chosen), extra(next)];
+  if (mine !== theirs) return `it holds fewer columns the query does not read (${mine === 0 ? "none" : mine}, ${other} ${theirs})`;
+  return "the tables tie, and its name comes first";
 }
 
 const queryAmbiguousTable: RuleModule = {
@@ -18,7 +40,7 @@ const queryAmbiguousTable: RuleModule = {
     description: "Several tables can serve the abstract access pattern; the review says which one it chose and why.",
     messages: {
       ambiguous:
-        "{count} tables can serve {query}: {tables}. The review plans it on {chosen} ({because}). Write the query as `cql:` naming its table, so the model says which one the application reads.",
+        "{count} tables can serve {query}: {tables}. The review plans it on {chosen}: {because}. Write the query as `cql:` naming its table, so the model says which one the application reads.",
     },
     fixable: false,
   },
@@ -29,6 +51,7 @@ const queryAmbiguousTable: RuleModule = {
       const serving = query.candidates.filter(serves);
       if (serving.length < 2) continue;
       const chosen = serving.find((c) => c.table === query.table) ?? serving[0]!;
+      const next = serving.find((c) => c !== chosen)!;
       context.report({
         messageId: "ambiguous",
         data: {
@@ -36,7 +59,7 @@ const queryAmbiguousTable: RuleModule = {
           count: serving.length,
           tables: joinWords(serving.map((c) => `${tableLabel(model, c.table)} (${c.plan.verdict})`)),
           chosen: tableLabel(model, chosen.table),
-          because: chosen.because.trim().replace(/\.$/, ""),
+          because: whyChosen(model, query.id, chosen, next),
         },
         file: query.location.file,
         range: query.location.range,

@@ -10,8 +10,9 @@ const queryFullScan: RuleModule = {
     defaultSeverity: "error",
     description: "The query restricts no partition key, so Cassandra reads every partition of the table.",
     messages: {
-      scan: "{query} reads every partition of {table} ({reason}): the coordinator walks the whole token ring, and the cost grows with the table. Give the query a table whose partition key it can bind.",
-      tokenRange: "{query} reads a token range of {table} ({reason}): every partition in the range, across nodes. Fine for a batch job walking the ring, not for a request path.",
+      // The plan's reason would only say the same again ("no partition key restriction, so every partition is read").
+      scan: "{query} restricts no partition key column of {table}, so it reads every partition: the coordinator walks the whole token ring, and the cost grows with the table. Give the query a table whose partition key it can bind.",
+      tokenRange: "{query} reads a token range of {table}: every partition in the range, across nodes. Fine for a batch job walking the ring, not for a request path.",
     },
     fixable: false,
   },

@@ -1,4 +1,5 @@
 // A query Cassandra rejects fails on every call: the application cannot have meant it.
+import { reasonWithoutRuleCodes } from "../src/analysis/planner.js";
 import { isPlannerFailure, queryEntity } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
@@ -9,8 +10,8 @@ const queryInvalid: RuleModule = {
     defaultSeverity: "error",
     description: "Cassandra rejects the query as written, with or without ALLOW FILTERING.",
     messages: {
-      rejected: "Cassandra rejects {query}: {gist}. {reason}",
-      rejectedNoGist: "Cassandra rejects {query}: {reason}",
+      rejected: "Cassandra rejects {query}{always}: {gist} ({explanation}).",
+      rejectedNoGist: "Cassandra rejects {query}{always}: {explanation}.",
     },
     fixable: false,
   },
@@ -19,9 +20,19 @@ const queryInvalid: RuleModule = {
       // A plan the planner could not make is cql-review's failure, reported by internal-error.
       if (query.plan.verdict !== "invalid" || isPlannerFailure(query.plan)) continue;
       const gist = query.plan.errorGist?.trim().replace(/\.$/, "");
+      // The planner's reason ends by saying Cassandra rejects the query; the message opens with it.
+      const reason = reasonWithoutRuleCodes(query.plan.reason);
+      const tail = /; Cassandra rejects the query( even with ALLOW FILTERING)?$/.exec(reason);
       context.report({
         messageId: gist ? "rejected" : "rejectedNoGist",
-        data: { query: query.id, reason: query.plan.reason, gist: gist ?? null, version: context.model.version },
+        data: {
+          query: query.id,
+          reason: query.plan.reason,
+          explanation: tail ? reason.slice(0, tail.index) : reason,
+          always: tail?.[1] ? " even with ALLOW FILTERING" : "",
+          gist: gist ?? null,
+          version: context.model.version,
+        },
         file: query.location.file,
         range: query.location.range,
         entity: queryEntity(query.id),

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-ambiguous-table.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const byEmail = `CREATE TABLE users_by_email (
@@ -35,4 +36,13 @@ ruleTester.run("query-ambiguous-table", rule, {
       findings: [{ messageId: "ambiguous", line: 4, data: { query: "Q1", count: 2 } }],
     },
   ],
+});
+
+describe("query-ambiguous-table messages", () => {
+  it("say why the chosen table ranks first, in words rather than the matcher's ranking notes", () => {
+    const [message] = runRule(rule, { cql: byEmail + logins, manifest: loginByEmail }).findings.map((f) => f.message);
+    expect(message).toBe(
+      "2 tables can serve Q1: users_by_email (single-partition) and login_by_email (single-partition). The review plans it on users_by_email: it holds fewer columns the query does not read (none, login_by_email 1). Write the query as `cql:` naming its table, so the model says which one the application reads.",
+    );
+  });
 });

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-full-scan.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const videos = `CREATE TABLE videos (
@@ -43,4 +44,15 @@ ruleTester.run("query-full-scan", rule, {
       findings: [{ messageId: "scan", line: 4, data: { table: "archive.videos" } }],
     },
   ],
+});
+
+describe("query-full-scan messages", () => {
+  it("say once that every partition is read, without pasting the planner's reason", () => {
+    const [message] = runRule(rule, { cql: videos, manifest: manifestWith([{ id: "Q1", cql: "SELECT video_id, title FROM videos LIMIT 50" }]) }).findings.map(
+      (f) => f.message,
+    );
+    expect(message).toBe(
+      "Q1 restricts no partition key column of videos, so it reads every partition: the coordinator walks the whole token ring, and the cost grows with the table. Give the query a table whose partition key it can bind.",
+    );
+  });
 });

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-invalid.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const comments = `CREATE TABLE comments_by_video (
@@ -54,4 +55,16 @@ ruleTester.run("query-invalid", rule, {
       findings: [{ messageId: "rejected", line: 4 }],
     },
   ],
+});
+
+describe("query-invalid messages", () => {
+  it("give Cassandra's error and the reason once, without the planner's rule codes", () => {
+    const run = (cql: string) =>
+      runRule(rule, { cql: comments, manifest: manifestWith([{ id: "Q1", cql }]) }).findings.map((f) => f.message);
+    expect(run("SELECT body FROM comments_by_video WHERE video_id = ? ORDER BY author")).toEqual([
+      "Cassandra rejects Q1 even with ALLOW FILTERING: Order by is currently only supported on the clustered columns of the PRIMARY KEY, got author (author is not a clustering column).",
+    ]);
+    const [withFiltering] = run("SELECT body FROM comments_by_video WHERE author = ? ORDER BY comment_id ALLOW FILTERING");
+    expect(withFiltering).toMatch(/^Cassandra rejects Q1: [^()]+ \([^()]+\)\.$/);
+  });
 });
