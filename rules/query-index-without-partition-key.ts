@@ -1,7 +1,25 @@
 // A secondary index (legacy or SAI) is local to each node: without a partition key, the coordinator
 // must ask every token range of the ring, so one read becomes a fan-out to the whole cluster.
+import { formatFrequency } from "../src/analysis/estimator-text.js";
 import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
+import type { IndexModel } from "../src/schema/model.js";
+
+/** What a table serving the lookup by key would be partitioned by: the column, or what of a collection is indexed. */
+function lookupKey(index: IndexModel | undefined): string {
+  if (!index) return "the indexed column";
+  const column = `\`${index.column}\``;
+  switch (index.target) {
+    case "keys":
+      return `the keys of ${column}`;
+    case "values":
+      return `the elements of ${column}`;
+    case "entries":
+      return `the entries of ${column} (key and value)`;
+    default:
+      return column;
+  }
+}
 
 const queryIndexWithoutPartitionKey: RuleModule = {
   meta: {
@@ -11,7 +29,7 @@ const queryIndexWithoutPartitionKey: RuleModule = {
     description: "The query is served by a secondary index without a partition key, so it fans out to every node.",
     messages: {
       fanOut:
-        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}. Bind the partition key too, or serve the query from a table partitioned by {columns}.",
+        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}. Bind the partition key too, or serve the query from a table partitioned by {lookupKey}.",
     },
     fixable: false,
   },
@@ -28,7 +46,8 @@ const queryIndexWithoutPartitionKey: RuleModule = {
           index: plan.index ?? "an index",
           table: query.table ? tableLabel(context.model, query.table) : "its table",
           columns: index ? index.column : "the indexed column",
-          rate: query.ratePerSecond !== undefined ? ` (${query.ratePerSecond}/s, each one to every node)` : "",
+          lookupKey: lookupKey(index),
+          rate: query.ratePerSecond !== undefined ? ` (${formatFrequency(query.ratePerSecond)}, each one to every node)` : "",
         },
         file: query.location.file,
         range: query.location.range,

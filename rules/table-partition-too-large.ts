@@ -28,8 +28,8 @@ const tablePartitionTooLarge: RuleModule = {
       const values = Math.max(worst.values, worst.cells);
       const crossed: string[] = [];
       if (limits.partitionValues > 0 && values > limits.partitionValues) {
-        const cellsNote = worst.cells > worst.values ? " (counting each collection element as a cell)" : "";
-        crossed.push(`${formatCount(values)} values${cellsNote} (limit ${formatCount(limits.partitionValues)})`);
+        const cellsNote = worst.cells > worst.values ? "each collection element counted as a cell; " : "";
+        crossed.push(`${formatCount(values)} values (${cellsNote}limit ${formatCount(limits.partitionValues)})`);
       }
       if (limits.partitionBytes > 0 && worst.bytes > limits.partitionBytes) {
         crossed.push(`${formatBytes(worst.bytes)} (limit ${formatBytes(limits.partitionBytes)})`);

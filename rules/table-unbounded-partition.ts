@@ -65,7 +65,7 @@ function addBucketFix(model: AnalysedModel, table: TableModel, estimate: Partiti
       : [keyStart, columnEnd, `${clause}${file.text.slice(keyEnd, columnEnd)}${definition}`];
   return {
     description:
-      `Add \`${name} ${type}\` (${truncate} of each row) to the partition key of ${table.name}. The writes must then compute it, and the reads name it (the newest rows are in the current ${unit === "bucket" ? "window" : unit}).` +
+      `Add \`${name} ${type}\` (${truncate} of each row) to the partition key of ${quoteName(table.name)}. The writes must then compute it, and the reads name it (the newest rows are in the current ${unit === "bucket" ? "window" : unit}).` +
       (existsAtBase ? " The table already exists and a primary key cannot be altered: this means a new table, a backfill, and moving the reads and writes to it." : ""),
     file: file.path,
     range: rangeBetween(file.text, start, end),

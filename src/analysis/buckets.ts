@@ -188,10 +188,11 @@ function bucketContents(input: BucketInput, rows: number): string {
 
 function boundsSentence(input: BucketInput, bounds: UpperBounds, minSeconds: number): string {
   const parts: string[] = [];
-  if (Number.isFinite(bounds.values)) parts.push(`values ${formatSpan(bounds.values)}`);
-  if (Number.isFinite(bounds.bytes)) parts.push(`bytes ${formatSpan(bounds.bytes)}`);
-  parts.push(`rows ${formatSpan(bounds.rows)}`);
-  const limits = `the limits allow at most ${formatSpan(bounds.max)} of rows per partition (${parts.join("; ")})`;
+  // Upper bounds, so rounded down: "at most 11 months" for 10.9 would already be over the limit.
+  if (Number.isFinite(bounds.values)) parts.push(`values ${formatSpan(bounds.values, "down")}`);
+  if (Number.isFinite(bounds.bytes)) parts.push(`bytes ${formatSpan(bounds.bytes, "down")}`);
+  parts.push(`rows ${formatSpan(bounds.rows, "down")}`);
+  const limits = `the limits allow at most ${formatSpan(bounds.max, "down")} of rows per partition (${parts.join("; ")})`;
   if (minSeconds <= 0 || !input.read) return `${limits}.`;
   return `${limits}, while ${input.read.queryId} reads the newest ${formatCount(input.read.limit ?? 0)} rows, which takes at least ${formatSpan(minSeconds)} of rows.`;
 }

@@ -42,8 +42,12 @@ function plural(count: number, unit: string): string {
   return `${count === 1 ? "1" : trimNumber(count)} ${unit}${count === 1 ? "" : "s"}`;
 }
 
-/** A span in the largest unit that keeps the number ≥ 1: "4 days", "12 hours", "13.9 hours". */
-export function formatSpan(seconds: number): string {
+/**
+ * A span in the largest unit that keeps the number ≥ 1: "4 days", "12 hours", "13.9 hours".
+ * An upper bound is rounded `down`, so "at most 10 months" agrees with "crosses the limit after
+ * 10 months" (formatAfter) for the same 10.9 months.
+ */
+export function formatSpan(seconds: number, rounding: "nearest" | "down" = "nearest"): string {
   if (!Number.isFinite(seconds)) return "forever";
   const spans: [number, string][] = [
     [YEAR, "year"],
@@ -57,14 +61,21 @@ export function formatSpan(seconds: number): string {
     // Months only from two on, weeks only when whole: "45 days" reads better than "1.5 months".
     if (unit === "month" && seconds < 2 * MONTH) continue;
     if (unit === "week" && seconds % WEEK !== 0) continue;
-    if (seconds >= scale) return plural(round1(seconds / scale), unit);
+    if (seconds >= scale) return plural(roundSpan(seconds / scale, rounding), unit);
   }
-  return plural(round1(seconds), "second");
+  return plural(roundSpan(seconds, rounding), "second");
 }
 
 /** "4 days" → "4-day", "12 hours" → "12-hour": a span as it reads before a noun ("a 4-day bucket"). */
 export function asAdjective(span: string): string {
   return span.replace(/^(\S+) (\w+?)s?$/, "$1-$2");
+}
+
+function roundSpan(value: number, rounding: "nearest" | "down"): number {
+  if (rounding === "nearest") return round1(value);
+  // A hair of float noise (2.9999999) must not drop a whole unit.
+  const nudged = value * (1 + 1e-9);
+  return nudged >= 10 ? Math.floor(nudged) : Math.floor(nudged * 10) / 10;
 }
 
 function round1(value: number): number {
@@ -101,6 +112,17 @@ export function formatAfter(seconds: number): string {
  * "4.2 rows/hour"), else the smallest that gives a number ≥ 1: "1 row/s", "3 rows/day".
  */
 export function formatRate(perSecond: number): string {
+  const { value, text, unit } = ratePerPeriod(perSecond);
+  return `${text} row${value === 1 ? "" : "s"}/${unit}`;
+}
+
+/** How often something runs, chosen like formatRate: "300/s", "1/minute", "6/hour". */
+export function formatFrequency(perSecond: number): string {
+  const { text, unit } = ratePerPeriod(perSecond);
+  return `${text}/${unit}`;
+}
+
+function ratePerPeriod(perSecond: number): { value: number; text: string; unit: string } {
   const units: [number, string][] = [
     [1, "s"],
     [MINUTE, "minute"],
@@ -111,7 +133,7 @@ export function formatRate(perSecond: number): string {
   ];
   const show = (value: number, unit: string) => {
     const shown = round1(value);
-    return `${trimNumber(shown)} row${shown === 1 ? "" : "s"}/${unit}`;
+    return { value: shown, text: trimNumber(shown), unit };
   };
   for (const [scale, unit] of units) {
     const value = perSecond * scale;

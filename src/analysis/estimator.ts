@@ -8,6 +8,7 @@
 // numbers. Pure: no clock, no I/O; bad figures give a weaker estimate, never an exception.
 import type { ReviewConfig } from "../config.js";
 import type { SelectStatement } from "../cql/ast.js";
+import { quoteName } from "../cql/print.js";
 import type { ColumnSize, Manifest, TableVolume } from "../manifest/types.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
 import { suggestBucket, suggestShardsWithoutRate, type BucketRead } from "./buckets.js";
@@ -203,6 +204,11 @@ function rowsText(avg: number, max: number): string {
   return avg === max ? `${formatCount(max)} rows per partition` : `${formatCount(avg)} rows per partition, worst ${formatCount(max)}`;
 }
 
+/** Why nothing removes the rows of a growing partition; the callers' sentences say it is unbounded. */
+function keptText(volume: TableVolume | undefined): string {
+  return volume?.retentionSeconds === null ? "kept forever (retention: forever) with no TTL" : "with no retention or TTL";
+}
+
 function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCounts {
   if (table.clustering.length === 0) {
     return { avg: 1, max: 1, basis: "single-row", basisText: "1 row per partition (no clustering columns)", unbounded: false, startRows: 0 };
@@ -226,7 +232,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
         avg,
         max: atHorizon,
         basis: "manifest",
-        basisText: `${text}, growing ${growth} with no retention or TTL: unbounded; worst sized after one year of growth, ${formatCount(atHorizon)} rows`,
+        basisText: `${text}, growing ${growth} ${keptText(volume)} (worst sized after one year of growth: ${formatCount(atHorizon)} rows)`,
         unbounded: true,
         rate,
         startRows: max,
@@ -278,7 +284,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
       avg: rows,
       max: rows,
       basis: "growth-retention",
-      basisText: `${growth} with no retention or TTL: unbounded; sized after one year of growth, ${formatCount(rows)} rows per partition`,
+      basisText: `${growth} ${keptText(volume)} (sized after one year of growth: ${formatCount(rows)} rows per partition)`,
       unbounded: true,
       rate,
       startRows: 0,
@@ -394,10 +400,12 @@ function bucketFor(
 ): BucketSuggestion | undefined {
   const over = overLimit(worst, context.limits);
   if (!counts.unbounded && over <= 1) return undefined;
-  const partitionKey = table.partitionKey.map((c) => c.name);
+  // Names as CQL writes them ("Sensor"), since the suggestion is meant to be written into a table.
+  const partitionKey = table.partitionKey.map((c) => quoteName(c.name));
+  const clustering = table.clustering.map((c) => quoteName(c.name));
   if (!counts.rate) {
     const figures = `${formatCount(worst.rows)} rows, ${formatCount(Math.max(worst.values, worst.cells))} values, ${formatBytes(worst.bytes)}`;
-    return suggestShardsWithoutRate(over, { partition: partitionKey, clustering: table.clustering.map((c) => c.name) }, figures);
+    return suggestShardsWithoutRate(over, { partition: partitionKey, clustering }, figures);
   }
   const timeColumn = table.clustering.find((c) => isTimeType(c.type));
   const read = commonRead(table, context.queries);
@@ -409,10 +417,10 @@ function bucketFor(
     fixedBytes: fixedBytes(sized),
     limits: context.limits,
     read,
-    timeColumn: timeColumn?.name,
-    shardSource: `hash(${table.clustering.map((c) => c.name).join(", ")})`,
+    timeColumn: timeColumn ? quoteName(timeColumn.name) : undefined,
+    shardSource: `hash(${clustering.join(", ")})`,
     partitionKey,
-    existingBucket: counts.existingBucket,
+    existingBucket: counts.existingBucket && { ...counts.existingBucket, column: quoteName(counts.existingBucket.column) },
     rangeQuery: context.queries.some((q) => readsClusteringRange(table, q.select)),
   });
 }

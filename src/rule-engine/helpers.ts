@@ -15,6 +15,7 @@ import type {
 } from "../cql/ast.js";
 import type { AbstractQuery, ManifestQuery, ManifestWrite, TableVolume } from "../manifest/types.js";
 import type { SourceLocation } from "../findings.js";
+import { quoteName } from "../cql/print.js";
 import { buildSchema } from "../schema/builder.js";
 import type { ColumnType, TableModel } from "../schema/model.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./model.js";
@@ -100,12 +101,15 @@ export function schemaFileOf(model: AnalysedModel, path: string): ParsedSchemaFi
   return model.schemaFiles.find((f) => f.path === path);
 }
 
-/** The short name users write (`videos`), or the qualified one when the table's keyspace is not the default. */
+/**
+ * The short name users write (`videos`), or the qualified one when the table's keyspace is not the
+ * default; quoted as CQL needs it (`"AlertEvents"`), so it can be pasted into a statement.
+ */
 export function tableLabel(model: AnalysedModel, qualifiedName: string): string {
   const table = model.schema.tables.get(qualifiedName);
   if (!table) return qualifiedName;
   // A table of no keyspace (no USE, no manifest) has nothing to qualify it with.
-  return model.manifest?.keyspace === table.keyspace || table.keyspace === "" ? table.name : table.qualifiedName;
+  return model.manifest?.keyspace === table.keyspace || table.keyspace === "" ? quoteName(table.name) : `${quoteName(table.keyspace)}.${quoteName(table.name)}`;
 }
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -113,6 +113,13 @@ describe("bucket widths", () => {
     expect(bucket.explanation).toContain("smallest calendar width");
   });
 
+  it("states the bounds rounded down, as the limits are crossed: 333 days of rows is at most 10 months, not 11", () => {
+    // 300 rows a day, one value a row: the rows and values limits are reached after 333.3 days (10.95 months).
+    const bucket = suggestBucket(sensor({ ratePerSecond: 300 / DAY, valuesPerRow: 1, read: { queryId: "Q1", limit: 50, range: false } }));
+    expect(bucket.explanation).toContain("the limits allow at most 10 months of rows per partition (values 10 months; bytes ");
+    expect(bucket.explanation).toContain("; rows 10 months)");
+  });
+
   it("counts ⌈Q/W⌉ + 1 partitions for a window of length Q", () => {
     expect(partitionsForWindow(DAY, DAY / 2)).toBe(3);
     expect(partitionsForWindow(7 * DAY, 4 * DAY)).toBe(3);

@@ -282,13 +282,14 @@ describe("unbounded growth", () => {
     const result = estimate(events, volume({ growthPerSecond: 20 / DAY, growthText: "20/day", columns: { payload: 100 } }));
     expect(result.unbounded).toBe(true);
     expect(result.worst.rows).toBe(Math.round((20 / DAY) * UNBOUNDED_HORIZON_SECONDS));
-    expect(result.basisText).toMatch(/20\/day with no retention or TTL: unbounded/);
+    expect(result.basisText).toBe("20/day with no retention or TTL (sized after one year of growth: 7,300 rows per partition)");
     expect(result.bucket).toBeDefined();
   });
 
   it("treats retention: forever like no retention", () => {
     const result = estimate(events, volume({ growthPerSecond: 20 / DAY, retentionSeconds: null }));
     expect(result.unbounded).toBe(true);
+    expect(result.basisText).toMatch(/ kept forever \(retention: forever\) with no TTL \(sized after/);
   });
 
   it("says when each limit is crossed, from the growth rate", () => {

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-index-without-partition-key.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const activities = (using = "") => `CREATE TABLE user_activities (
@@ -40,4 +41,27 @@ ruleTester.run("query-index-without-partition-key", rule, {
       findings: [{ messageId: "fanOut", line: 4, data: { index: "user_activities_type_idx" } }],
     },
   ],
+});
+
+describe("query-index-without-partition-key messages", () => {
+  it("state a slow rate in a readable unit and name what of a map a lookup table would be keyed by", () => {
+    const series = `CREATE TABLE series (
+  tenant_id uuid,
+  metric text,
+  series_id uuid,
+  tags map<text, text>,
+  PRIMARY KEY ((tenant_id, metric), series_id)
+);
+
+CREATE INDEX series_tags_idx ON series (ENTRIES(tags)) USING 'sai';
+`;
+    const [message] = runRule(rule, {
+      cql: series,
+      cassandra: "5.0",
+      manifest: manifestWith([{ id: "Q8", cql: "SELECT series_id FROM series WHERE tags['host'] = ?", rate: "1/min" }]),
+    }).findings.map((f) => f.message);
+    expect(message).toBe(
+      "Q8 is served by index series_tags_idx on series without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster (1/minute, each one to every node). Bind the partition key too, or serve the query from a table partitioned by the entries of `tags` (key and value).",
+    );
+  });
 });

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/table-partition-too-large.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 
 const events = `CREATE TABLE events_by_source (
   source_id uuid,
@@ -61,4 +62,15 @@ CREATE TABLE metrics.samples (
       findings: [{ messageId: "tooLarge", line: 2, data: { table: "metrics.samples", rows: 150_000 } }],
     },
   ],
+});
+
+describe("table-partition-too-large messages", () => {
+  it("say that collection elements were counted as cells inside the one parenthesis of the limit", () => {
+    const cql = "CREATE TABLE series (\n  tenant_id uuid,\n  series_id uuid,\n  tags map<text, text>,\n  PRIMARY KEY ((tenant_id), series_id)\n);\n";
+    const [message] = runRule(rule, {
+      cql,
+      manifest: manifest("  series:\n    rows_per_partition: { avg: 10, max: 50_000 }\n    columns:\n      tags: { items: 6, key_bytes: 8, value_bytes: 20 }\n"),
+    }).findings.map((f) => f.message);
+    expect(message).toMatch(/^The worst partition of series is estimated at 300,000 values \(each collection element counted as a cell; limit 100,000\)\. Basis: /);
+  });
 });

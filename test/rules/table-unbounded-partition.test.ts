@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/table-unbounded-partition.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 
 const comments = (options = "") => `CREATE TABLE comments_by_video (
   video_id uuid,
@@ -94,7 +95,8 @@ ruleTester.run("table-unbounded-partition", rule, {
 );
 `,
       manifest: 'version: 1\nkeyspace: shop\ntables:\n  \'"Readings"\':\n    growth: 100/day\nqueries:\n  - id: Q1\n    cql: SELECT value FROM "Readings" WHERE "Sensor" = ? LIMIT 80\n',
-      findings: [{ messageId: "unbounded", line: 1, data: { table: "Readings" } }],
+      // a case-sensitive name is shown quoted, as it must be written in CQL
+      findings: [{ messageId: "unbounded", line: 1, data: { table: '"Readings"' } }],
       output: `CREATE TABLE "Readings" (
   PRIMARY KEY (("Sensor", day_bucket), at),
   "Sensor" text,
@@ -120,4 +122,18 @@ ruleTester.run("table-unbounded-partition", rule, {
       findings: [{ messageId: "unbounded", line: 1 }],
     },
   ],
+});
+
+describe("table-unbounded-partition messages", () => {
+  it("say it once (no pasted \"unbounded\"), write names as CQL does, and agree with themselves on when limits are crossed", () => {
+    const cql = `CREATE TABLE "Readings" (\n  "Sensor" text,\n  at timestamp,\n  value double,\n  PRIMARY KEY (("Sensor"), at)\n);\n`;
+    const manifest = 'version: 1\nkeyspace: shop\ntables:\n  \'"Readings"\':\n    growth: 300/day\n    retention: forever\nqueries:\n  - id: Q1\n    cql: SELECT value FROM "Readings" WHERE "Sensor" = ? LIMIT 50\n';
+    const [finding] = runRule(rule, { cql, manifest }).findings;
+    expect(finding!.message).toMatch(
+      /^Partitions of "Readings" grow without bound: 300\/day kept forever \(retention: forever\) with no TTL \(sized after one year of growth: 109,500 rows per partition\)\. A partition crosses the values limit after 10 months, /,
+    );
+    expect(finding!.message).toContain('partition by ("Sensor", bucket) with bucket = a 4-hour bucket of `at`');
+    expect(finding!.message).toContain("at most 10 months of rows per partition (values 10 months;");
+    expect(finding!.fix?.description).toContain('to the partition key of "Readings".');
+  });
 });
