@@ -22,18 +22,28 @@ import { CONFIG_SEEDS, cqlInput, hostileText, MANIFEST_SEEDS, mutatedFile, patch
 // ---------------------------------------------------------------------------------------------
 // Positions
 
-/** Offsets where lines start. CQL (chevrotain) ends lines at \n, \r\n and \r; YAML only at \n. */
-export function lineStarts(text: string, terminators: "cql" | "yaml"): number[] {
+/** Where lines start, and whether a byte order mark takes no column on the first line. */
+export interface LineMap {
+  starts: number[];
+  bomTakesNoColumn: boolean;
+}
+
+/**
+ * CQL (chevrotain) ends lines at \n, \r\n and \r, and does not count a byte order mark as a
+ * column, as editors do; YAML ends lines only at \n.
+ */
+export function lineStarts(text: string, convention: "cql" | "yaml"): LineMap {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
     if (char === "\n") starts.push(i + 1);
-    else if (char === "\r" && terminators === "cql" && text[i + 1] !== "\n") starts.push(i + 1);
+    else if (char === "\r" && convention === "cql" && text[i + 1] !== "\n") starts.push(i + 1);
   }
-  return starts;
+  return { starts, bomTakesNoColumn: convention === "cql" && text.charCodeAt(0) === 0xfeff };
 }
 
-function lineColumnAt(starts: readonly number[], offset: number): { line: number; column: number } {
+function lineColumnAt(lines: LineMap, offset: number): { line: number; column: number } {
+  const { starts } = lines;
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {
@@ -41,14 +51,15 @@ function lineColumnAt(starts: readonly number[], offset: number): { line: number
     if (starts[middle]! <= offset) low = middle;
     else high = middle - 1;
   }
-  return { line: low + 1, column: offset - starts[low]! + 1 };
+  const shift = lines.bomTakesNoColumn && low === 0 && offset > 0 ? 1 : 0;
+  return { line: low + 1, column: offset - starts[low]! + 1 - shift };
 }
 
 /**
  * A range lies inside the text, ends after it starts, and its start's line and column match its
  * offset. An end may also be written as "just past the last character" on that character's line.
  */
-export function assertRangeInside(range: SourceRange, text: string, starts: readonly number[], where: string): void {
+export function assertRangeInside(range: SourceRange, text: string, starts: LineMap, where: string): void {
   const { start, end } = range;
   const limit = Math.max(text.length, 1); // a whole-file finding on an empty file points at 1:1
   assert.ok(Number.isInteger(start.offset) && start.offset >= 0 && start.offset <= limit, `${where}: start offset ${start.offset} outside 0..${text.length}`);
@@ -86,7 +97,7 @@ export function everyRange(root: unknown, visit: (range: SourceRange, path: stri
   walk(root, "");
 }
 
-function assertFindingsInside(findings: readonly Finding[], files: ReadonlyMap<string, { text: string; starts: number[] }>): void {
+function assertFindingsInside(findings: readonly Finding[], files: ReadonlyMap<string, { text: string; starts: LineMap }>): void {
   for (const entry of findings) {
     assert.notEqual(entry.rule, "internal-error", `internal error: ${entry.message}`);
     assert.ok(entry.message.length > 0 && entry.fingerprint.length > 0, `${entry.rule}: empty message or fingerprint`);
@@ -449,7 +460,7 @@ export const FUZZ_TARGETS: readonly FuzzTarget[] = [
     checks: "loadManifest on mutated manifests, generated YAML, alias bombs, deep nesting, __proto__ keys: never throws, findings inside the file, prototype clean",
     property: manifestProperty,
     testRuns: 250,
-    weight: 20,
+    weight: 15,
   },
   {
     name: "config",
@@ -463,20 +474,20 @@ export const FUZZ_TARGETS: readonly FuzzTarget[] = [
     checks: "parsePatch and hunkContaining on generated and random patches: never throws, consecutive RIGHT-side lines, containment matches a brute-force search",
     property: diffHunksProperty,
     testRuns: 500,
-    weight: 20,
+    weight: 28,
   },
   {
     name: "markdown",
     checks: "check summary and finding comments around hostile names, messages, figures and suggestions: fences close, cells stay cells, no raw HTML, names and suggestions read back",
     property: markdownProperty,
     testRuns: 150,
-    weight: 8,
+    weight: 6,
   },
   {
     name: "review",
     checks: "review() end to end on mutated repositories and hostile quoted names, with every renderer: no crash or internal-error finding, findings inside their files, Markdown intact",
     property: reviewProperty,
     testRuns: 25,
-    weight: 2,
+    weight: 1,
   },
 ];
