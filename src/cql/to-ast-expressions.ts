@@ -1,5 +1,5 @@
 // CST → AST for the parts statements share: names, types, terms, relations, options, USING.
-import type { CstNode, IToken } from "chevrotain";
+import type { CstElement, CstNode, IToken } from "chevrotain";
 import type {
   BindMarker,
   ColumnRelation,
@@ -21,7 +21,7 @@ import type {
   UsingClause,
   WhereClause,
 } from "./ast.js";
-import { child, childNodes, has, IncompleteTreeError, nodeRange, required, requiredTok, span, tok, toks } from "./cst.js";
+import { child, childNodes, has, IncompleteTreeError, isToken, nodeRange, required, requiredTok, span, tok, toks } from "./cst.js";
 import { tokenRange } from "./lexer.js";
 import * as T from "./tokens.js";
 
@@ -120,6 +120,15 @@ function first<T>(list: T[]): T {
 
 // ---------------------------------------------------------------------------------------------
 // Terms
+
+/** A value read by grammar/terms.ts `literalOrTerm`: a literal token, or a `term` node. */
+export function valueTerm(element: CstElement, context: AstContext): Term {
+  return isToken(element) ? literal(element) : term(element, context);
+}
+
+export function valueTerms(node: CstNode, label: string, context: AstContext): Term[] {
+  return (node.children[label] ?? []).map((element) => valueTerm(element, context));
+}
 
 const BINARY_PRECEDENCE: Record<string, number> = { "+": 1, "-": 1, "*": 2, "/": 2, "%": 2 };
 
@@ -234,7 +243,7 @@ function primary(node: CstNode, context: AstContext): Term {
   const parenthesized = child(node, "parenthesizedTerm");
   if (parenthesized) return parenthesizedTerm(parenthesized, context);
   const list = child(node, "listLiteral");
-  if (list) return { kind: "list", elements: childNodes(list, "element").map((e) => term(e, context)), range: nodeRange(list) };
+  if (list) return { kind: "list", elements: valueTerms(list, "element", context), range: nodeRange(list) };
   const brace = child(node, "braceLiteral");
   if (brace) return braceLiteral(brace, context);
   const names = toks(node, "name");
@@ -263,15 +272,15 @@ export function bindMarker(marker: IToken, name: IToken | undefined): BindMarker
 
 export function functionCall(name: QualifiedName, args: CstNode, range: SourceRange, context: AstContext): Term {
   const castType = child(args, "castType");
-  const argumentNodes = childNodes(args, "argument");
+  const argumentNodes = args.children["argument"] ?? [];
   if (castType) {
     if (name.keyspace || name.name.quoted || name.name.name !== "cast" || argumentNodes.length !== 1) {
       throw new AstSyntaxError("`AS type` is only valid in CAST(value AS type)", nodeRange(castType));
     }
-    return { kind: "cast", value: term(argumentNodes[0]!, context), type: comparatorType(castType), range };
+    return { kind: "cast", value: valueTerm(argumentNodes[0]!, context), type: comparatorType(castType), range };
   }
   const star = tok(args, "star");
-  const callArgs: Term[] = star ? [{ kind: "star", range: tokenRange(star) }] : argumentNodes.map((a) => term(a, context));
+  const callArgs: Term[] = star ? [{ kind: "star", range: tokenRange(star) }] : argumentNodes.map((a) => valueTerm(a, context));
   const call: FunctionCall = { kind: "function", name, args: callArgs, range };
   return call;
 }
@@ -286,8 +295,8 @@ function parenthesizedTerm(node: CstNode, context: AstContext): Term {
 
 function braceLiteral(node: CstNode, context: AstContext): Term {
   const range = nodeRange(node);
-  const keys = childNodes(node, "key").map((k) => term(k, context));
-  const values = childNodes(node, "value").map((v) => term(v, context));
+  const keys = valueTerms(node, "key", context);
+  const values = valueTerms(node, "value", context);
   if (keys.length === 0) return { kind: "map", entries: [], range };
   if (values.length === 0) return { kind: "set", elements: keys, range };
   if (values.length !== keys.length) throw new IncompleteTreeError("map entry without value");
@@ -373,7 +382,7 @@ function relation(node: CstNode, context: AstContext): Relation {
   if (operation.values && operation.operator === "BETWEEN") {
     relation.values = [tupleValue(required(operationNode, "low"), context), tupleValue(required(operationNode, "high"), context)];
   } else if (operation.values && inValues) {
-    relation.values = childNodes(inValues, "element").map((element) => tupleValue(element, context));
+    relation.values = (inValues.children["element"] ?? []).map((element) => (isToken(element) ? literal(element) : tupleValue(element, context)));
   } else if (value) {
     relation.value = tupleValue(value, context);
   } else if (operation.value) {
@@ -407,7 +416,7 @@ function relationOperation(
     const values = required(node, "inValues");
     const marker = tok(values, "marker");
     if (marker) return { operator, value: bindMarker(marker, tok(values, "markerName")) };
-    return { operator, values: childNodes(values, "element").map((e) => term(e, context)) };
+    return { operator, values: valueTerms(values, "element", context) };
   }
   void inValues;
   if (has(node, "contains")) {

@@ -47,6 +47,7 @@ import {
   term,
   unquoteString,
   usingClause,
+  valueTerms,
   whereClause,
   type AstContext,
 } from "./to-ast-expressions.js";
@@ -580,7 +581,7 @@ function insertStatement(node: CstNode, context: AstContext): InsertStatement {
   const common = { kind: "insert" as const, table, ifNotExists: has(options, "ifNotExists"), ...(using ? { using } : {}), ...base(node, context) };
   if (normal) {
     const columns = toks(normal, "column").map(identifier);
-    const values = childNodes(normal, "value").map((v) => term(v, context));
+    const values = valueTerms(normal, "value", context);
     if (columns.length !== values.length) {
       const open = requiredTok(normal, "valuesOpen");
       const closing = tok(normal, "valuesClose");

@@ -88,6 +88,14 @@ describe("expressions", () => {
     expect(value("(1 + 2) * 3")).toMatchObject({ operator: "*", left: { operator: "+" } });
   });
 
+  it("inside collections, calls and VALUES, a literal may start an expression", () => {
+    expect(value("[1 + 2, 3]")).toMatchObject({ kind: "list", elements: [{ kind: "binary" }, { kind: "literal" }] });
+    expect(value("{1: 2 * 3, 'k' + 'x': 4}")).toMatchObject({ kind: "map", entries: [{ value: { kind: "binary" } }, { key: { kind: "binary" } }] });
+    expect(value("f(1 - 1, 2)")).toMatchObject({ kind: "function", args: [{ kind: "binary" }, { kind: "literal" }] });
+    const insert = parseOne("INSERT INTO t (a, b) VALUES (1 + 2, 3)", "insert");
+    expect(insert.values.map((v) => v.kind)).toEqual(["binary", "literal"]);
+  });
+
   it("type hints, casts and function calls", () => {
     expect(value("(int) ?")).toEqual({ kind: "type-hint", type: { kind: "native", name: "int" }, value: { kind: "bind" } });
     expect(value("(frozen<list<int>>) :v")).toMatchObject({ kind: "type-hint", type: { kind: "frozen" } });

@@ -33,6 +33,10 @@ export type GrammarDsl = ConsumeDsl &
   OrDsl &
   ManyDsl &
   AtLeastOneDsl & {
+    /** CONSUME with the occurrence index as an argument (consume(2, T) is CONSUME2(T)). */
+    consume(occurrence: number, tokenType: TokenType, options?: ConsumeMethodOpts): IToken;
+    subrule(occurrence: number, rule: Rule, options?: SubruleMethodOpts<[]>): CstNode;
+    or(occurrence: number, alternatives: IOrAlt<unknown>[] | OrMethodOpts<unknown>): unknown;
     RULE(name: string, implementation: () => void): Rule;
     /** LA(1) is the next token; works for any distance (EOF past the end). */
     LA(distance: number): IToken;

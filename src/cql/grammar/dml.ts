@@ -5,6 +5,7 @@ import type { IOrAlt } from "chevrotain";
 import * as T from "../tokens.js";
 import { defineRule, type Grammar } from "./api.js";
 import { ifExistsAhead } from "./lookahead.js";
+import { literalOrTerm } from "./terms.js";
 
 export function defineDmlRules(grammar: Grammar): void {
   const { $, rules } = grammar;
@@ -21,6 +22,12 @@ export function defineDmlRules(grammar: Grammar): void {
     $.OR(insertForms);
   });
 
+  const firstValue = literalOrTerm(grammar, 1, "value");
+  const laterValue = literalOrTerm(grammar, 2, "value");
+  const moreValues = () => {
+    $.CONSUME1(T.Comma);
+    $.or(2, laterValue);
+  };
   defineRule(grammar, "normalInsertStatement", () => {
     $.CONSUME(T.LParen);
     $.CONSUME(T.Name, { LABEL: "column" });
@@ -31,11 +38,8 @@ export function defineDmlRules(grammar: Grammar): void {
     $.CONSUME(T.RParen);
     $.CONSUME(T.Values);
     $.CONSUME1(T.LParen, { LABEL: "valuesOpen" });
-    $.SUBRULE(rules.term, { LABEL: "value" });
-    $.MANY1(() => {
-      $.CONSUME1(T.Comma);
-      $.SUBRULE1(rules.term, { LABEL: "value" });
-    });
+    $.or(1, firstValue);
+    $.MANY1(moreValues);
     $.CONSUME1(T.RParen, { LABEL: "valuesClose" });
     $.SUBRULE(rules.insertOptions);
   });

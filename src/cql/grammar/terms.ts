@@ -92,10 +92,13 @@ export function defineTermRules(grammar: Grammar): void {
 
   // Operands joined by binary operators. The first operand is written out here rather than called
   // as a subrule: most terms are a single value, and this saves a tree node for each of them.
+  // Accessors here can only follow the first operand (a later operand takes its own), so one
+  // loop serves both: one loop exit per term instead of two.
+  const termContinuations: IOrAlt<unknown>[] = [...accessors, { ALT: binaryOperation }];
+  const termContinuation = () => $.OR3(termContinuations);
   defineRule(grammar, "term", () => {
     $.OR(primaries);
-    $.MANY(accessor);
-    $.MANY1(binaryOperation);
+    $.MANY(termContinuation);
   });
 
   // `[key]`, `[from..to]`, `[..to]`, `[from..]` (Parser.g `collectionSubSelection`).
@@ -156,9 +159,14 @@ export function defineTermRules(grammar: Grammar): void {
     $.OR(parenthesizedForms);
   });
 
+  const listValue = literalOrTerm(grammar, 1, "element");
+  const moreListValues = () => {
+    $.CONSUME(T.Comma);
+    $.or(2, literalOrTerm(grammar, 2, "element"));
+  };
   const listElements = () => {
-    $.SUBRULE(rules.term, { LABEL: "element" });
-    $.MANY(moreElements);
+    $.or(1, listValue);
+    $.MANY(moreListValues);
   };
   defineRule(grammar, "listLiteral", () => {
     $.CONSUME(T.LBracket);
@@ -167,28 +175,33 @@ export function defineTermRules(grammar: Grammar): void {
   });
 
   // `{}`, `{a, b}` (set), `{k: v, …}` (map, or a user type literal when every key is a bare name).
+  const laterKey = literalOrTerm(grammar, 2, "key");
+  const laterValue = literalOrTerm(grammar, 3, "value");
+  const laterElement = literalOrTerm(grammar, 4, "key");
   const moreEntries = () => {
     $.CONSUME(T.Comma);
-    $.SUBRULE2(rules.term, { LABEL: "key" });
+    $.or(2, laterKey);
     $.CONSUME1(T.Colon);
-    $.SUBRULE3(rules.term, { LABEL: "value" });
+    $.or(3, laterValue);
   };
   const moreSetElements = () => {
     $.CONSUME1(T.Comma);
-    $.SUBRULE4(rules.term, { LABEL: "key" });
+    $.or(4, laterElement);
   };
+  const firstValue = literalOrTerm(grammar, 1, "value");
   const braceForms: IOrAlt<unknown>[] = [
     {
       ALT: () => {
         $.CONSUME(T.Colon);
-        $.SUBRULE1(rules.term, { LABEL: "value" });
+        $.or(1, firstValue);
         $.MANY(moreEntries);
       },
     },
     { ALT: () => $.MANY1(moreSetElements) },
   ];
+  const firstKey = literalOrTerm(grammar, 5, "key");
   const braceContent = () => {
-    $.SUBRULE(rules.term, { LABEL: "key" });
+    $.or(5, firstKey);
     $.OR(braceForms);
   };
   defineRule(grammar, "braceLiteral", () => {
@@ -202,15 +215,17 @@ export function defineTermRules(grammar: Grammar): void {
     $.CONSUME(T.As);
     $.SUBRULE(rules.comparatorType, { LABEL: "castType" });
   };
+  const laterArgument = literalOrTerm(grammar, 2, "argument");
   const moreArguments = () => {
     $.CONSUME(T.Comma);
-    $.SUBRULE1(rules.term, { LABEL: "argument" });
+    $.or(2, laterArgument);
   };
+  const firstArgument = literalOrTerm(grammar, 1, "argument");
   const argumentForms: IOrAlt<unknown>[] = [
     { ALT: () => $.CONSUME(T.Star, { LABEL: "star" }) },
     {
       ALT: () => {
-        $.SUBRULE(rules.term, { LABEL: "argument" });
+        $.or(1, firstArgument);
         $.OPTION1(castType);
         $.MANY(moreArguments);
       },
@@ -399,9 +414,15 @@ export function defineTermRules(grammar: Grammar): void {
   });
 
   // `(a, b, …)`, `()`, `?`, `:name` after IN (Parser.g `singleColumnInValues`, `multiColumnInValues`).
+  const firstInValue = literalOrTerm(grammar, 1, "element");
+  const laterInValue = literalOrTerm(grammar, 2, "element");
+  const moreInValues = () => {
+    $.CONSUME(T.Comma);
+    $.or(2, laterInValue);
+  };
   const inListElements = () => {
-    $.SUBRULE(rules.term, { LABEL: "element" });
-    $.MANY(moreElements);
+    $.or(1, firstInValue);
+    $.MANY(moreInValues);
   };
   const inValueForms: IOrAlt<unknown>[] = [
     {
@@ -439,3 +460,25 @@ export function defineTermRules(grammar: Grammar): void {
     $.SUBRULE(rules.term, { LABEL: "value" });
   });
 }
+
+/**
+ * A value in a list, map, set, IN list, function call or VALUES: a literal followed by the
+ * separator or closer is taken as the literal token itself rather than through `term`. Most values
+ * there are literals, and a `term` node for each would be a fifth of all tree nodes. The label
+ * holds tokens and `term` nodes alike, in source order (see to-ast-expressions.ts `valueTerm`).
+ */
+export function literalOrTerm(grammar: Grammar, occurrence: number, label: string): OrMethodOpts<unknown> {
+  const { $, rules } = grammar;
+  return {
+    MAX_LOOKAHEAD: 1,
+    IGNORE_AMBIGUITIES: true,
+    DEF: [
+      { GATE: () => ENDS_A_VALUE[$.LA(2).tokenTypeIdx] === true, ALT: () => $.consume(occurrence, T.Constant, { LABEL: label }) },
+      { ALT: () => $.subrule(occurrence, rules.term!, { LABEL: label }) },
+    ],
+  };
+}
+
+/** By tokenTypeIdx: what may follow a value in those places (chevrotain's lookahead stops at the value). */
+const ENDS_A_VALUE: boolean[] = [];
+for (const type of [T.Comma, T.Colon, T.RParen, T.RBracket, T.RBrace, T.As]) ENDS_A_VALUE[type.tokenTypeIdx!] = true;
