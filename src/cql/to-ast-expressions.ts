@@ -399,7 +399,7 @@ export function columnCondition(node: CstNode, context: AstContext): ColumnRelat
     column: identifier(requiredTok(node, "column")),
     ...(key ? { key: term(key, context) } : {}),
     ...(field ? { field: identifier(field) } : {}),
-    ...relationOperation(required(node, "relationOperation"), context),
+    ...relationOperation(node, context),
     range: nodeRange(node),
   };
 }
@@ -420,7 +420,7 @@ function relationOperation(
   }
   void inValues;
   if (has(node, "contains")) {
-    const key = has(node, "key");
+    const key = has(node, "containsKey");
     const operator = `${not ? "NOT " : ""}CONTAINS${key ? " KEY" : ""}` as RelationOperator;
     return { operator, value: term(required(node, "value"), context) };
   }

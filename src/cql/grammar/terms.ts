@@ -317,7 +317,7 @@ export function defineTermRules(grammar: Grammar): void {
     {
       ALT: () => {
         $.CONSUME(T.LBracket);
-        $.SUBRULE(rules.term, { LABEL: "key" });
+        $.SUBRULE6(rules.term, { LABEL: "key" });
         $.CONSUME(T.RBracket);
       },
     },
@@ -328,11 +328,13 @@ export function defineTermRules(grammar: Grammar): void {
       },
     },
   ];
-  const columnSelector = () => $.OR(elementOrField);
+  const columnSelector = () => $.OR3(elementOrField);
+  // Deviation: the operator and value (relationOperation) are written out here, one tree node
+  // less per relation; relationOperation remains for token and multi-column relations.
   defineRule(grammar, "columnCondition", () => {
     $.CONSUME(T.Name, { LABEL: "column" });
-    $.OPTION(columnSelector);
-    $.SUBRULE(rules.relationOperation);
+    $.OPTION2(columnSelector);
+    $.OR(operations);
   });
 
   // The operator and right-hand side (Parser.g `relationType`, `inOperator`, `containsOperator`, …).
@@ -344,8 +346,8 @@ export function defineTermRules(grammar: Grammar): void {
     { ALT: () => $.CONSUME(T.Greater, { LABEL: "operator" }) },
     { ALT: () => $.CONSUME(T.GreaterEquals, { LABEL: "operator" }) },
   ];
-  const containsKey = () => $.CONSUME(T.Key, { LABEL: "key" });
-  const containsKeyAgain = () => $.CONSUME1(T.Key, { LABEL: "key" });
+  const containsKey = () => $.CONSUME(T.Key, { LABEL: "containsKey" });
+  const containsKeyAgain = () => $.CONSUME1(T.Key, { LABEL: "containsKey" });
   const negatedOperations: IOrAlt<unknown>[] = [
     {
       ALT: () => {
