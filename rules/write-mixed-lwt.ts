@@ -1,8 +1,28 @@
 // Conditional writes take their timestamps from Paxos ballots; plain writes from the coordinator or
 // the client. Mixed on the same rows, a plain write can silently win over, or lose to, a
 // conditional one it followed, and the next condition judges a state nobody wrote last.
-import { isLightweightTransaction, joinWords, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
+import { isLightweightTransaction, joinWords, rowKeyColumns, tableLabel, writeEntity, writeStatements, writtenColumns, type WriteStatement } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
+
+/** Which rows of its partitions a write touches: only the static row, only clustering rows, or either. */
+function rowsTouched(write: WriteStatement): "static" | "clustering" | "any" {
+  const table = write.table!;
+  if (table.clustering.length === 0) return "any";
+  const kinds = new Set(writtenColumns(write.statement).map((name) => table.columns.find((c) => c.name === name)?.kind));
+  kinds.delete("partition");
+  kinds.delete("clustering");
+  const namesRow = table.clustering.every((c) => rowKeyColumns(write.statement, table).includes(c.name));
+  // A partition delete (no clustering key) removes the static row too.
+  if (write.statement.kind === "delete" && write.statement.selections.length === 0) return namesRow ? "clustering" : "any";
+  if (kinds.size === 1 && kinds.has("static")) return "static";
+  return kinds.has("static") || !namesRow ? "any" : "clustering";
+}
+
+/** A conditional write on the static row (creating a group, say) and plain writes of its clustering rows touch no common row. */
+function sameRows(conditional: WriteStatement, plain: WriteStatement): boolean {
+  const [a, b] = [rowsTouched(conditional), rowsTouched(plain)];
+  return a === "any" || b === "any" || a === b;
+}
 
 const writeMixedLwt: RuleModule = {
   meta: {
@@ -24,8 +44,10 @@ const writeMixedLwt: RuleModule = {
     for (const [name, onTable] of byTable) {
       const conditional = onTable.filter((w) => isLightweightTransaction(w.statement));
       if (conditional.length === 0) continue;
-      const lwtWrites = [...new Set(conditional.map((w) => w.write!.id))];
       for (const plain of onTable.filter((w) => !isLightweightTransaction(w.statement))) {
+        const sharing = conditional.filter((c) => sameRows(c, plain));
+        if (sharing.length === 0) continue;
+        const lwtWrites = [...new Set(sharing.map((w) => (w.write!.id === plain.write!.id ? `${w.write!.id} itself` : w.write!.id)))];
         const suggestion =
           plain.statement.kind === "insert" ? "IF NOT EXISTS" : plain.statement.kind === "delete" ? "DELETE … IF EXISTS" : "UPDATE … IF EXISTS, or IF on the expected value";
         context.report({

@@ -11,6 +11,18 @@ CREATE TABLE profiles (
 );
 `;
 
+const groups = `CREATE TABLE group_members (
+  group_id uuid,
+  title text STATIC,
+  user_id uuid,
+  joined_at timestamp,
+  PRIMARY KEY ((group_id), user_id)
+);
+`;
+const createGroup = "INSERT INTO group_members (group_id, title) VALUES (?, ?) IF NOT EXISTS";
+const join = "INSERT INTO group_members (group_id, user_id, joined_at) VALUES (?, ?, ?)";
+const steps = (...cql: string[]) => `version: 1\nkeyspace: shop\nwrites:\n  - id: W1\n    cql:\n${cql.map((c) => `      - ${c}\n`).join("")}`;
+
 const paths = (...cql: string[]) => `version: 1\nkeyspace: shop\nwrites:\n${cql.map((c, i) => `  - id: W${i + 1}\n    cql:\n      - ${c}\n`).join("")}`;
 const claim = "INSERT INTO usernames (username, user_id) VALUES (?, ?) IF NOT EXISTS";
 
@@ -19,8 +31,25 @@ ruleTester.run("write-mixed-lwt", rule, {
     { name: "conditions only", cql: schema, manifest: paths(claim, "DELETE FROM usernames WHERE username = ? IF EXISTS") },
     { name: "plain writes only", cql: schema, manifest: paths("INSERT INTO usernames (username, user_id) VALUES (?, ?)", "DELETE FROM usernames WHERE username = ?") },
     { name: "a conditional table and a plain one", cql: schema, manifest: paths(claim, "UPDATE profiles SET bio = ? WHERE user_id = ?") },
+    {
+      name: "a group created with a condition on its static row, members added plainly: no row in common",
+      cql: groups,
+      manifest: steps(createGroup, join),
+    },
   ],
   invalid: [
+    {
+      name: "the static row written both ways, by the same write path",
+      cql: groups,
+      manifest: steps(createGroup, join, "UPDATE group_members SET title = ? WHERE group_id = ?"),
+      findings: [{ messageId: "mixed", line: 8, data: { write: "W1", lwtWrites: "W1 itself" } }],
+    },
+    {
+      name: "a partition delete removes the static row a condition created",
+      cql: groups,
+      manifest: paths(createGroup, "DELETE FROM group_members WHERE group_id = ?"),
+      findings: [{ messageId: "mixed", line: 9, data: { write: "W2", lwtWrites: "W1" } }],
+    },
     {
       name: "a plain delete of a claimed name",
       cql: schema,
