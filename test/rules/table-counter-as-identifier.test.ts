@@ -10,6 +10,11 @@ ruleTester.run("table-counter-as-identifier", rule, {
     },
     { name: "an id that is not a counter", cql: "CREATE TABLE orders (\n  order_id bigint PRIMARY KEY,\n  total decimal\n);\n" },
     { name: "words inside other words do not count", cql: "CREATE TABLE video_stats (\n  video_id uuid PRIMARY KEY,\n  idle_views counter,\n  paid counter\n);\n" },
+    { name: "a table named after its key column: the id is the key's", cql: "CREATE TABLE likes_by_post_id (\n  post_id uuid PRIMARY KEY,\n  likes counter\n);\n" },
+    {
+      name: "counters of tickets, in the plural or beside a counting word",
+      cql: "CREATE TABLE event_stats (\n  event_id uuid PRIMARY KEY,\n  tickets_sold counter,\n  open_tickets counter,\n  ticket_count counter\n);\n",
+    },
   ],
   invalid: [
     {
