@@ -94,11 +94,3 @@ export function span(start: SourceRange | Position, end: SourceRange | Position)
   const to = "end" in end ? end.end : end;
   return { start: from, end: to };
 }
-
-export function tokenStart(token: IToken): Position {
-  return startOf(token);
-}
-
-export function tokenEnd(token: IToken): Position {
-  return endOf(token);
-}

@@ -1,7 +1,8 @@
 // The CQL front-end's facade: `parseCql(text)` never throws and always terminates.
 //
-// A file is lexed once, then cut into statements (split.ts) and each statement is parsed on its
-// own, so one broken statement costs only itself:
+// A file is lexed as it is parsed, cut into statements (split.ts), and each statement is parsed on
+// its own (parser.ts) and converted to the AST (to-ast.ts), so one broken statement costs only
+// itself:
 // - a syntax error becomes a `cql-syntax-error` diagnostic saying what was expected and what was
 //   found; parsing resumes at the next statement (after the `;`, or earlier at a line that clearly
 //   starts a statement, e.g. after a stray `#` line);
@@ -29,11 +30,14 @@ const FILE_START: SourceRange = { start: { line: 1, column: 1, offset: 0 }, end:
 
 export function parseCql(text: string): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
-  const scanner = new CqlScanner(text);
+  let scanner: CqlScanner | undefined;
   try {
-    withoutStackTraces(() => parseTokens(new TokenStream(scanner), text, result));
+    scanner = new CqlScanner(typeof text === "string" ? text : "");
+    const tokens = new TokenStream(scanner);
+    withoutStackTraces(() => parseTokens(tokens, text, result));
     result.comments = commentsOf(scanner);
   } catch (error) {
+    if (scanner) result.comments = commentsOf(scanner);
     result.diagnostics.push({
       code: "cql-syntax-error",
       severity: "error",

@@ -410,7 +410,6 @@ function relationOperation(
 ): { operator: RelationOperator; value?: Term; values?: Term[] } {
   const not = has(node, "not");
   const value = child(node, "value");
-  const inValues = child(node, "inValues");
   if (has(node, "in")) {
     const operator: RelationOperator = not ? "NOT IN" : "IN";
     const values = required(node, "inValues");
@@ -418,7 +417,6 @@ function relationOperation(
     if (marker) return { operator, value: bindMarker(marker, tok(values, "markerName")) };
     return { operator, values: valueTerms(values, "element", context) };
   }
-  void inValues;
   if (has(node, "contains")) {
     const key = has(node, "containsKey");
     const operator = `${not ? "NOT " : ""}CONTAINS${key ? " KEY" : ""}` as RelationOperator;

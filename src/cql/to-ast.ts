@@ -219,7 +219,6 @@ function drop(kind: DropStatement["kind"], node: CstNode, name: DropStatement["n
 
 function createTableStatement(node: CstNode, context: AstContext): CreateTableStatement {
   const name = qualifiedName(required(node, "name"));
-  const like = child(node, "like");
   const definition = child(node, "cfamDefinition");
   const propertiesNode = child(definition ?? node, "tableProperties");
   const tableProperties = tablePropertiesOf(propertiesNode, context);
@@ -234,7 +233,6 @@ function createTableStatement(node: CstNode, context: AstContext): CreateTableSt
       ...base(node, context),
     };
   }
-  void like;
   const columns: ColumnDefinition[] = [];
   let primaryKey: PrimaryKeyDefinition | undefined;
   for (const column of childNodes(definition, "columnDefinition")) columns.push(columnDefinition(column, context));
