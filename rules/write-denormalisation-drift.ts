@@ -76,9 +76,14 @@ const writeDenormalisationDrift: RuleModule = {
         if (copies.length === 0) continue;
         const writesOfOther = sameWrite.filter((w) => w.table === other);
         const rowDeleted = writesOfOther.some((w) => w.statement.kind === "delete" && w.statement.selections.length === 0);
-        const covered = new Set(writesOfOther.flatMap((w) => writtenColumns(w.statement)));
+        // Naming a row by its key writes that key there as surely as setting a column: `UPDATE users
+        // SET email = ? WHERE user_id = ?` keeps users in step with users_by_email (email, user_id).
+        const covered = new Set(writesOfOther.flatMap((w) => [...writtenColumns(w.statement), ...rowKeyColumns(w.statement, other)]));
+        // A row deleted here is matched by deleting the copy, or by moving it: setting the key it was
+        // found by to another value (the old email's row goes as users.email changes).
+        const moved = writesOfOther.some((w) => key.every((k) => writtenColumns(w.statement).includes(k)));
         const left = write.statement.kind === "delete" && write.statement.selections.length === 0
-          ? (rowDeleted ? [] : copies)
+          ? (rowDeleted || moved ? [] : copies)
           : copies.filter((c) => !covered.has(c) && !rowDeleted);
         if (left.length > 0) missed.push({ table: other, attributes: left });
       }

@@ -62,6 +62,15 @@ ruleTester.run("write-denormalisation-drift", rule, {
     },
     { name: "both rows deleted", cql: schema, manifest: writes(["DELETE FROM devices WHERE device_id = ?", "DELETE FROM devices_by_site WHERE site_id = ? AND device_id = ?"]) },
     {
+      name: "an email change claims the new address and updates the user row it points at",
+      cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
+      manifest: writes([
+        "INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS",
+        "DELETE FROM users_by_email WHERE email = ? IF user_id = ?",
+        "UPDATE users SET email = ? WHERE user_id = ?",
+      ]),
+    },
+    {
       name: "a table keyed by the video and then by the rater holds the video's ratings, not a copy of its owner",
       cql:
         "CREATE TABLE videos (\n  videoid uuid PRIMARY KEY,\n  userid uuid,\n  name text\n);\n" +
@@ -103,6 +112,15 @@ ruleTester.run("write-denormalisation-drift", rule, {
       cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
       manifest: writes(["UPDATE users SET email = ? WHERE user_id = ?"]),
       findings: [{ messageId: "drift", line: 6, data: { table: "users", missed: "users_by_email", missedAttributes: "`email`", key: "`user_id`" } }],
+    },
+    {
+      name: "the lookup row moved to the new email, the user row left with the old one",
+      cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
+      manifest: writes(["INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS", "DELETE FROM users_by_email WHERE email = ? IF user_id = ?"]),
+      findings: [
+        { messageId: "drift", line: 6, data: { action: "sets", missed: "users" } },
+        { messageId: "drift", line: 7, data: { action: "deletes", missed: "users" } },
+      ],
     },
     {
       name: "each write path judged on its own",
