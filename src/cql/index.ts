@@ -36,6 +36,8 @@ export function parseCql(text: string): ParseResult {
     const tokens = new TokenStream(scanner);
     withoutStackTraces(() => parseTokens(tokens, text, result));
     result.comments = commentsOf(scanner);
+    // In source order: a statement's notes are added when it is kept, its repairs after them.
+    result.diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
   } catch (error) {
     if (scanner) result.comments = commentsOf(scanner);
     result.diagnostics.push({
