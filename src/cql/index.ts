@@ -15,7 +15,6 @@ import type { CstNode, IRecognitionException, IToken } from "chevrotain";
 import { EOF } from "chevrotain";
 import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
-import { isToken } from "./grammar/lookahead.js";
 import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
 import { parseStatementTokens, withoutStackTraces } from "./parser.js";
 import { cqlshCommandAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";

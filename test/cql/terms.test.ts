@@ -106,6 +106,14 @@ describe("expressions", () => {
     expect(value("minTimeuuid('2013-02-02 10:00+0000')")).toMatchObject({ kind: "function", name: { name: { name: "mintimeuuid" } } });
   });
 
+  it("a parenthesised column named like a type, with an alias, is not a type hint", () => {
+    const select = parseOne("SELECT (text) AS t, (int) x FROM t", "select");
+    expect(select.selectors.map((s) => [s.expression.kind, s.alias?.name])).toEqual([
+      ["column", "t"],
+      ["type-hint", undefined],
+    ]);
+  });
+
   it("rejects `AS type` outside CAST", () => {
     const result = parseCql("SELECT fn(a AS int) FROM t");
     expect(result.statements).toEqual([]);

@@ -34,7 +34,8 @@ export function typeHintAhead($: GrammarDsl): boolean {
       if (tokens === 0) return false;
       const next = $.LA(i + 1);
       if (isAny(next, TERM_STARTS)) return true;
-      if (sawTypeSyntax || sawNativeType) return isToken(next, T.Name) || isToken(next, T.Minus) || isToken(next, T.Token);
+      // `(text) AS t` is a parenthesised column called text with an alias.
+      if (sawTypeSyntax || sawNativeType) return (isToken(next, T.Name) && next.tokenType !== T.As) || next.tokenType === T.Minus || next.tokenType === T.Token;
       return false;
     }
     tokens++;
