@@ -45,9 +45,9 @@ const tableLargeCollection: RuleModule<Options> = {
       tooLarge:
         "`{column}` of {table} ({type}) holds {items} items of {itemBytes} bytes ({bytes}) by the manifest, over {limit}: a collection is read whole on every read of the row (it is never paged) and each element is a cell. Move the items to a table of their own, clustered by the item.",
       queue:
-        "`{column}` of {table} is a list used as a queue: {adders} add to it and {removers} remove from it. Each removal writes a tombstone that every read of the list reads until compaction purges it, and removing by value or index makes Cassandra read the list before writing. Keep queue items as rows of a table clustered by a timeuuid, and delete consumed rows by range.",
+        "`{column}` of {table} is a list used as a queue: {adders} {add} to it and {removers} {remove} from it. Each removal writes a tombstone that every read of the list reads until compaction purges it, and removing by value or index makes Cassandra read the list before writing. Keep queue items as rows of a table clustered by a timeuuid, and delete consumed rows by range.",
       unbounded:
-        "`{column}` of {table} ({type}) only ever grows: {adders} add to it, and no write replaces, removes or expires its items (no TTL). It is read whole on every read of the row; state its size in the manifest (`columns: {{column}: {items: …, bytes: …}}`) if it is bounded, else move the items to a table clustered by the item.",
+        "`{column}` of {table} ({type}) only ever grows: {adders} {add} to it, and no write replaces, removes or expires its items (no TTL). It is read whole on every read of the row; state its size in the manifest (`columns: {{column}: {items: …, bytes: …}}`) if it is bounded, else move the items to a table clustered by the item.",
     },
     options: optionsSchema,
     fixable: false,
@@ -85,18 +85,20 @@ const tableLargeCollection: RuleModule<Options> = {
           }
         }
         const operations = onTable.flatMap((w) => collectionOperations(w.statement, table).filter((o) => o.column === column.name).map((o) => ({ ...o, write: w })));
-        const who = (kinds: readonly CollectionOperationKind[]) =>
-          joinWords([...new Set(operations.filter((o) => kinds.includes(o.kind)).map((o) => o.write.write?.id ?? "seed data"))]);
+        const writers = (kinds: readonly CollectionOperationKind[]) => [...new Set(operations.filter((o) => kinds.includes(o.kind)).map((o) => o.write.write?.id ?? "seed data"))];
+        const who = (kinds: readonly CollectionOperationKind[]) => joinWords(writers(kinds));
+        // "W3 adds to it", "W3 and W5 add to it"
+        const verb = (kinds: readonly CollectionOperationKind[], plural: string) => (writers(kinds).length === 1 ? `${plural}s` : plural);
         const adds = operations.some((o) => ADDS.includes(o.kind));
         if (column.type.kind === "list" && adds && operations.some((o) => REMOVES.includes(o.kind))) {
-          context.report({ ...at, entity: `${entity}:queue`, messageId: "queue", data: { column: column.name, table: label, adders: who(ADDS), removers: who(REMOVES) } });
+          context.report({ ...at, entity: `${entity}:queue`, messageId: "queue", data: { column: column.name, table: label, adders: who(ADDS), add: verb(ADDS, "add"), removers: who(REMOVES), remove: verb(REMOVES, "remove") } });
           continue;
         }
         const expires = table.defaultTtlSeconds > 0 || onTable.some((w) => w.statement.using?.ttl !== undefined);
         // An INSERT sets the first value of a new row; only later writes can keep the collection bounded.
         const bounded = operations.some((o) => BOUNDS.includes(o.kind) && o.write.statement.kind !== "insert");
         if (adds && !size && !expires && !bounded) {
-          context.report({ ...at, entity: `${entity}:unbounded`, messageId: "unbounded", data: { column: column.name, table: label, type: typeText(column.type), adders: who(ADDS) } });
+          context.report({ ...at, entity: `${entity}:unbounded`, messageId: "unbounded", data: { column: column.name, table: label, type: typeText(column.type), adders: who(ADDS), add: verb(ADDS, "add") } });
         }
       }
     }

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/table-large-collection.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 
 const inbox = `CREATE TABLE inbox (
   user_id uuid PRIMARY KEY,
@@ -75,4 +76,16 @@ ruleTester.run("table-large-collection", rule, {
       findings: [{ messageId: "unbounded", line: 4, data: { column: "labels", adders: "W2", type: "set<text>" } }],
     },
   ],
+});
+
+describe("table-large-collection messages", () => {
+  it("agree in number with the write paths they name", () => {
+    const messages = (writes: string[]) => runRule(rule, { cql: inbox, manifest: manifest({ writes }) }).findings.map((f) => f.message);
+    expect(messages(["UPDATE inbox SET pending = pending + [?] WHERE user_id = ?", "DELETE pending[0] FROM inbox WHERE user_id = ?"])[0]).toContain(
+      "is a list used as a queue: W1 adds to it and W2 removes from it.",
+    );
+    expect(messages(["UPDATE inbox SET labels = labels + ? WHERE user_id = ?", "UPDATE inbox SET labels = labels + {'x'} WHERE user_id = ?"])[0]).toContain(
+      "only ever grows: W1 and W2 add to it, and no write",
+    );
+  });
 });
