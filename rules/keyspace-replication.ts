@@ -43,7 +43,8 @@ function networkTopologyFix(setting: ReplicationSetting, keyspace: KeyspaceModel
   const text = setting.file.text;
   const factor = factorEntry ? text.slice(factorEntry.value.range.start.offset, factorEntry.value.range.end.offset) : String(keyspace.replicationFactors.replication_factor ?? 3);
   return {
-    description: `Use NetworkTopologyStrategy for ${keyspace.name}, with the same ${factor} replicas in one data center named 'datacenter1' (the default name; write yours, as \`nodetool status\` shows it). Run \`nodetool repair\` on the keyspace after altering a live keyspace's replication.`,
+    // The factor as written may be quoted ('1'); the sentence gives the number.
+    description: `Use NetworkTopologyStrategy for ${keyspace.name}, keeping its replication factor of ${factor.replace(/^'(.*)'$/, "$1")} in one data center named 'datacenter1' (the default name; write yours, as \`nodetool status\` shows it). Run \`nodetool repair\` on the keyspace after altering a live keyspace's replication.`,
     file: setting.file.path,
     range: rangeBetween(text, map.range.start.offset, map.range.end.offset),
     replacement: `{'class': 'NetworkTopologyStrategy', 'datacenter1': ${factor}}`,

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/keyspace-replication.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 
 ruleTester.run("keyspace-replication", rule, {
   valid: [
@@ -36,4 +37,14 @@ ruleTester.run("keyspace-replication", rule, {
       findings: [{ messageId: "lowFactor", line: 3, column: 26, data: { factor: 2, where: "data center dc2", min: 3 } }],
     },
   ],
+});
+
+describe("keyspace-replication fix descriptions", () => {
+  it("state the replication factor as a number, whatever its quotes or count", () => {
+    const fixOf = (factor: string) =>
+      runRule(rule, { cql: `CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': ${factor}};\n` }).findings.find((f) => f.fix)?.fix
+        ?.description;
+    expect(fixOf("'1'")).toMatch(/^Use NetworkTopologyStrategy for shop, keeping its replication factor of 1 in one data center named 'datacenter1'/);
+    expect(fixOf("3")).toMatch(/keeping its replication factor of 3 in one data center/);
+  });
 });
