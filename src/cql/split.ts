@@ -243,7 +243,7 @@ export function statementEnd(tokens: TokenSource, index: number): number {
   let i = index + 1;
   for (let token = tokens.at(i); token !== undefined; token = tokens.at(++i)) {
     if (token.tokenType === T.Semicolon) return i + 1;
-    if (beginsStatementForSure(tokens, i)) return i;
+    if (STATEMENT_KEYWORDS.has(token.tokenType) && beginsStatementForSure(tokens, i)) return i;
   }
   return i;
 }
