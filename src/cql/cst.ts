@@ -48,31 +48,45 @@ export function isToken(element: CstElement): element is IToken {
 
 /** The tokens of the statement being converted, to share their positions (see PositionedToken). */
 let statementTokens: readonly IToken[] = [];
+/** The offset of statementTokens[0]; the two tables below are indexed by offset minus this. */
+let statementStart = 0;
+/** Index in statementTokens of the token that starts / ends at an offset (entries elsewhere are stale). */
+let tokenStartingAt = new Int32Array(1024);
+let tokenEndingAt = new Int32Array(1024);
 
 /** Runs `convert` with the statement's tokens at hand for nodeRange. */
 export function withStatementTokens<T>(tokens: readonly IToken[], convert: () => T): T {
-  const outer = statementTokens;
+  const first = tokens[0];
+  const last = tokens[tokens.length - 1];
+  if (first && last) {
+    const length = (last.endOffset ?? last.startOffset) - first.startOffset + 1;
+    if (length > tokenStartingAt.length) {
+      tokenStartingAt = new Int32Array(length * 2);
+      tokenEndingAt = new Int32Array(length * 2);
+    }
+    statementStart = first.startOffset;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      tokenStartingAt[token.startOffset - statementStart] = i;
+      tokenEndingAt[(token.endOffset ?? token.startOffset) - statementStart] = i;
+    }
+  }
   statementTokens = tokens;
   try {
     return convert();
   } finally {
-    statementTokens = outer;
+    statementTokens = [];
   }
 }
 
 /** The token of the statement that starts (or, with `byEnd`, ends) at `offset`. */
 function tokenAt(offset: number, byEnd: boolean): IToken | undefined {
-  let low = 0;
-  let high = statementTokens.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const token = statementTokens[middle]!;
-    const at = byEnd ? (token.endOffset ?? token.startOffset) : token.startOffset;
-    if (at === offset) return token;
-    if (at < offset) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
+  const relative = offset - statementStart;
+  if (relative < 0 || relative >= tokenStartingAt.length) return undefined;
+  const token = statementTokens[byEnd ? tokenEndingAt[relative]! : tokenStartingAt[relative]!];
+  // The tables are reused across statements: check the entry belongs to this one.
+  if (token === undefined || (byEnd ? (token.endOffset ?? token.startOffset) : token.startOffset) !== offset) return undefined;
+  return token;
 }
 
 export function nodeRange(node: CstNode): SourceRange {

@@ -51,7 +51,8 @@ export function unquoteIdentifier(image: string): string {
 }
 
 export function unquoteString(image: string): string {
-  return image.slice(1, -1).replace(/''/g, "'");
+  const content = image.slice(1, -1);
+  return content.includes("''") ? content.replace(/''/g, "'") : content;
 }
 
 export function identifier(token: IToken): Identifier {
