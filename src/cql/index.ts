@@ -95,7 +95,15 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
   const end = bound === undefined ? statementEnd(tokens, index) : nextStatementStart(tokens, index, bound);
   const stretchEnd = bound ?? end;
   const slice = tokens.slice(index, end);
-  const parse = parseStatementTokens(slice);
+  let parse: ReturnType<typeof parseStatementTokens>;
+  try {
+    parse = parseStatementTokens(slice);
+  } catch (error) {
+    // Not a syntax error (those are reported, not thrown): e.g. nesting deeper than the stack.
+    const reason = error instanceof RangeError ? "it nests too deeply" : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    result.diagnostics.push(syntaxError(`cql-review could not parse this statement (${reason})`, rangeOfSlice(slice)));
+    return { next: end, bound };
+  }
   const context: AstContext = { text, notes: [] };
 
   if (parse.errors.length === 0) {
@@ -167,9 +175,8 @@ function buildStatement(cst: CstNode, context: AstContext, result: ParseResult, 
     }
     // A tree that error recovery left incomplete is dropped; its error is already reported.
     if (recovered && error instanceof IncompleteTreeError) return undefined;
-    result.diagnostics.push(
-      syntaxError(`cql-review could not read this statement (internal error: ${error instanceof Error ? error.message : String(error)})`, rangeOfSlice(slice)),
-    );
+    const reason = error instanceof RangeError ? "it nests too deeply" : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    result.diagnostics.push(syntaxError(`cql-review could not read this statement (${reason})`, rangeOfSlice(slice)));
     return undefined;
   }
 }

@@ -236,6 +236,12 @@ describe("large broken input", () => {
     expect(errors(result)).toHaveLength(4_999);
   });
 
+  it("a statement nested deeper than the stack is one error, and the next statement parses", () => {
+    const result = parseCql(`SELECT ${"[".repeat(20_000)}${"]".repeat(20_000)} FROM t;\nSELECT * FROM u;`);
+    expect(result.statements.map((s) => s.kind === "select" && s.table.name.name)).toEqual(["u"]);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(["cql-review could not parse this statement (it nests too deeply)"]);
+  });
+
   it("DESCRIBE may end at the line break, as in cqlsh", () => {
     const result = parseCql("DESCRIBE KEYSPACES\nDESC TABLE ks.t\nCREATE TABLE t (a int PRIMARY KEY);");
     expect(result.diagnostics).toEqual([]);
