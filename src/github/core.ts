@@ -15,9 +15,11 @@ import type { ReviewCore } from "./port.js";
 
 /**
  * Compute time one review may take before it stops with an `input-limit-exceeded` finding, so a
- * huge repository never holds a delivery open: GitHub gives up on a webhook after 10 s.
+ * huge repository never holds a delivery open. Probot's server answers GitHub after 9 s and keeps
+ * working, but API Gateway cuts a Lambda delivery at 30 s: 20 s leaves room for the GitHub requests
+ * (a few seconds, writes are spaced a second apart) while a 2,000-table model, head and base, still fits.
  */
-export const REVIEW_TIME_BUDGET_MS = 8_000;
+export const REVIEW_TIME_BUDGET_MS = 20_000;
 
 /** `review` with a wall-clock budget: the pure core asks `pastDeadline` between files, queries and stages. */
 export function reviewWithinBudget(budgetMs: number, now: () => number = () => performance.now()): ReviewCore["review"] {
