@@ -275,6 +275,10 @@ function hintFor(slice: IToken[], at: number): string | undefined {
     return `\`${image}\` is not a CQL character`;
   }
   if (token.tokenType === T.LBrace && next?.tokenType === T.LBrace) return "template placeholder `{{…}}` is not CQL";
+  // Documentation writes `...` for "the rest of the statement"; the lexer reads it as `..` and `.`.
+  if (token.tokenType === T.Range && next?.tokenType === T.Dot && next.startOffset === token.startOffset + 2) {
+    return "`...` (text left out, as in documentation) is not CQL";
+  }
   if (token.tokenType === T.Less && next?.tokenType === T.IntegerLiteral && slice[at + 2]?.tokenType === T.Greater) {
     return "documentation callout `<n>` is not CQL";
   }

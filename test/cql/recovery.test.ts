@@ -199,6 +199,7 @@ describe("text that is not CQL", () => {
     ["CREATE TABLE t ( <1>\n  id int PRIMARY KEY <2>\n);\nCREATE TABLE ok (a int PRIMARY KEY);", "1:18", "documentation callout `<n>` is not CQL"],
     [" id | name\n----+------\n  1 | bob\n\n(1 rows)\nCREATE TABLE ok (a int PRIMARY KEY);", "1:2", "this looks like pasted cqlsh output"],
     ["<<<<<<< HEAD\nCREATE TABLE ok (a int PRIMARY KEY);", "1:1", "git merge conflict marker"],
+    ["CREATE FUNCTION f (x int) ...;\nCREATE TABLE ok (a int PRIMARY KEY);", "1:27", "`...` (text left out, as in documentation) is not CQL"],
   ])("%j: an error where it starts, and the rest parses", (text, position, hint) => {
     const result = parseCql(text);
     expect(errors(result)).toHaveLength(1);
