@@ -94,12 +94,11 @@ export function nodeRange(node: CstNode): SourceRange {
   if (!location || Number.isNaN(location.startOffset) || location.endOffset === undefined || Number.isNaN(location.endOffset)) {
     throw new IncompleteTreeError(`${node.name} has no location`);
   }
+  // The parser tracks offsets only (cheaper); lines and columns come from the statement's tokens.
   const first = tokenAt(location.startOffset, false);
   const last = tokenAt(location.endOffset, true);
-  return {
-    start: first ? startOf(first) : { line: location.startLine ?? 1, column: location.startColumn ?? 1, offset: location.startOffset },
-    end: last ? endOf(last) : { line: location.endLine ?? 1, column: (location.endColumn ?? 0) + 1, offset: location.endOffset + 1 },
-  };
+  if (!first || !last) throw new IncompleteTreeError(`${node.name} has a location outside its statement`);
+  return { start: startOf(first), end: endOf(last) };
 }
 
 export function span(start: SourceRange | Position, end: SourceRange | Position): SourceRange {

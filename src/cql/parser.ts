@@ -35,7 +35,7 @@ class CqlParser extends CstParser {
     const messages = new CqlErrorMessageProvider();
     super(T.parserVocabulary, {
       recoveryEnabled: true,
-      nodeLocationTracking: "full",
+      nodeLocationTracking: "onlyOffset",
       maxLookahead: 1,
       errorMessageProvider: messages,
     });

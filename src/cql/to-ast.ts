@@ -261,14 +261,16 @@ function createTableStatement(node: CstNode, context: AstContext): CreateTableSt
 function columnDefinition(node: CstNode, context: AstContext): ColumnDefinition {
   const mask = child(node, "columnMask");
   const native = tok(node, "nativeType");
-  return {
+  const definition: ColumnDefinition = {
     name: identifier(requiredTok(node, "name")),
     type: native ? nativeType(native) : comparatorType(required(node, "type")),
     isStatic: has(node, "static"),
     isPrimaryKey: has(node, "primary"),
-    ...(mask ? { mask: columnMask(mask, context) } : {}),
     range: nodeRange(node),
   };
+  // Optional members are assigned, not spread: spreading into a literal is several times slower.
+  if (mask) definition.mask = columnMask(mask, context);
+  return definition;
 }
 
 function columnMask(node: CstNode, context: AstContext): NonNullable<ColumnDefinition["mask"]> {
