@@ -17,7 +17,7 @@ import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast
 import { describeFound } from "./errors.js";
 import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
 import { parseStatementTokens, withoutStackTraces } from "./parser.js";
-import { cqlshCommandAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
+import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
 import { AstSyntaxError, statementFromCst, type AstContext } from "./to-ast.js";
 import { IncompleteTreeError, withStatementTokens } from "./cst.js";
 import * as T from "./tokens.js";
@@ -81,6 +81,12 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
   const first = tokens.at(index)!;
   if (first.tokenType === T.Semicolon) return { next: index + 1, bound };
 
+  const afterPrompt = cqlshPromptAt(tokens, index);
+  if (afterPrompt !== undefined) {
+    const range = { start: tokenRange(first).start, end: endOf(tokens.at(afterPrompt - 1)!) };
+    result.diagnostics.push(syntaxError("a cqlsh prompt pasted from a shell session is not CQL; the statement after it is still read", range));
+    return { next: afterPrompt };
+  }
   const command = cqlshCommandAt(tokens, index);
   if (command) {
     result.diagnostics.push(info(`cqlsh command ${command.name} is not CQL; cql-review skips it`, tokens, index, command.end));

@@ -2,7 +2,7 @@
 // `$$` bodies and comments are single tokens, so their `;` never count), BEGIN BATCH … APPLY BATCH,
 // cqlsh shell commands that end at the line break, vendor statements, and the line-initial
 // keywords that begin a new statement when a `;` is missing.
-import type { IToken } from "chevrotain";
+import type { IToken, TokenType } from "chevrotain";
 import { CqlScanner } from "./lexer.js";
 import { isToken } from "./grammar/lookahead.js";
 import * as T from "./tokens.js";
@@ -107,6 +107,25 @@ export function cqlshCommandAt(tokens: TokenSource, index: number): CqlshCommand
     if (token.tokenType === T.Semicolon) break;
   }
   return { name, end };
+}
+
+/**
+ * A cqlsh prompt pasted from a shell session (`cqlsh>`, `cqlsh:ks>`) at the start of a line: the
+ * index just past its `>`, so the statement typed after it can still be read.
+ */
+export function cqlshPromptAt(tokens: TokenSource, index: number): number | undefined {
+  const token = tokens.at(index);
+  if (token === undefined || token.tokenType !== T.Identifier || token.image.toLowerCase() !== "cqlsh" || !startsLine(tokens, index)) {
+    return undefined;
+  }
+  // The prompt is written without spaces: each part starts where the previous one ends.
+  const adjacent = (at: number, type: TokenType | undefined) => {
+    const part = tokens.at(at);
+    return part !== undefined && (type === undefined || part.tokenType === type) && part.startOffset === (tokens.at(at - 1)!.endOffset ?? -2) + 1;
+  };
+  if (adjacent(index + 1, T.Greater)) return index + 2;
+  if (adjacent(index + 1, T.Colon) && adjacent(index + 2, undefined) && adjacent(index + 3, T.Greater)) return index + 4;
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,6 +239,8 @@ export function looksLikeStatementStart(tokens: TokenSource, index: number): boo
   if (token === undefined || !startsLine(tokens, index)) return false;
   const next = tokens.at(index + 1);
   switch (token.tokenType) {
+    case T.Identifier:
+      return cqlshPromptAt(tokens, index) !== undefined;
     case T.Select:
       return get(tokens, index - 1)?.tokenType !== T.As;
     case T.Delete:

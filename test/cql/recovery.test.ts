@@ -208,6 +208,21 @@ describe("text that is not CQL", () => {
     expect(tableNames(result)).toEqual(["ok"]);
   });
 
+  it("a pasted cqlsh prompt is an error of its own, and the statement typed after it is read", () => {
+    const result = parseCql("cqlsh> USE shop;\ncqlsh:shop> CREATE TABLE orders (id uuid PRIMARY KEY)\ncqlsh:\"Shop\"> DESC TABLE orders;\n");
+    const prompt = "a cqlsh prompt pasted from a shell session is not CQL; the statement after it is still read";
+    // The prompt also ends the statement before it, which lacks its `;`.
+    expect(errors(result).map((d) => d.message)).toEqual([prompt, prompt, "missing `;` before `cqlsh`: expected `;` after the statement, found `cqlsh`", prompt]);
+    expect(result.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column}-${d.range.end.column}`)).toEqual(["1:1-7", "2:1-12", "3:1-6", "3:1-14"]);
+    expect(result.statements.map((s) => s.kind)).toEqual(["use", "create-table", "describe"]);
+  });
+
+  it("a name cqlsh is not a prompt", () => {
+    const result = parseCql("SELECT cqlsh FROM t WHERE cqlsh > 1;\nCREATE TABLE cqlsh (a int PRIMARY KEY);");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.statements).toHaveLength(2);
+  });
+
   it("merge conflict markers around two versions of a statement", () => {
     const result = parseCql("<<<<<<< HEAD\nCREATE TABLE t (a int PRIMARY KEY);\n=======\nCREATE TABLE t (b int PRIMARY KEY);\n>>>>>>> feature\n");
     expect(at(result)).toEqual(["1:1", "3:1", "5:1"]);
