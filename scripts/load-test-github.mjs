@@ -15,8 +15,9 @@ const sample = new Map([["access-patterns.yaml", readFileSync(`${root}examples/i
 for (const name of readdirSync(`${root}examples/iot/schema`)) sample.set(`schema/${name}`, readFileSync(`${root}examples/iot/schema/${name}`, "utf8"));
 
 export const BASE_SHA = "b".repeat(40);
-export const headSha = (number) => number.toString(16).padStart(40, "a");
-const numberOfSha = (sha) => Number.parseInt(sha.replace(/^a+/, ""), 16);
+// Head commits encode their pull request: "f", then the number in hex (the base is all "b").
+export const headSha = (number) => `f${number.toString(16).padStart(39, "0")}`;
+const numberOfSha = (sha) => Number.parseInt(sha.slice(1), 16);
 const addedPath = (number) => `schema/050_pr_${number}.cql`;
 const addedTable = (number) =>
   `USE iot;\n\n-- Added by pull request ${number}.\nCREATE TABLE IF NOT EXISTS events_${number} (\n  device_id uuid,\n  at timestamp,\n  kind text,\n  PRIMARY KEY ((device_id), at)\n);\n`;
