@@ -578,7 +578,9 @@ function insertStatement(node: CstNode, context: AstContext): InsertStatement {
   const form = normal ?? required(node, "jsonInsertStatement");
   const options = required(form, "insertOptions");
   const using = usingClause(childNodes(options, "usingClause"), context, "insert");
-  const common = { kind: "insert" as const, table, ifNotExists: has(options, "ifNotExists"), ...(using ? { using } : {}), ...base(node, context) };
+  const { range, text } = base(node, context);
+  const ifNotExists = has(options, "ifNotExists");
+  let insert: InsertStatement;
   if (normal) {
     const columns = toks(normal, "column").map(identifier);
     const values = valueTerms(normal, "value", context);
@@ -591,16 +593,15 @@ function insertStatement(node: CstNode, context: AstContext): InsertStatement {
         span(tokenRange(open), tokenRange(close)),
       );
     }
-    return { ...common, columns, values };
+    insert = { kind: "insert", table, ifNotExists, columns, values, range, text };
+  } else {
+    insert = { kind: "insert", table, ifNotExists, columns: [], values: [], json: term(required(form, "json"), context), range, text };
+    const jsonDefault = tok(form, "jsonDefault");
+    if (jsonDefault) insert.jsonDefault = jsonDefault.tokenType === T.Null ? "null" : "unset";
   }
-  const jsonDefault = tok(form, "jsonDefault");
-  return {
-    ...common,
-    columns: [],
-    values: [],
-    json: term(required(form, "json"), context),
-    ...(jsonDefault ? { jsonDefault: jsonDefault.tokenType === T.Null ? ("null" as const) : ("unset" as const) } : {}),
-  };
+  // Optional members are assigned, not spread into the literal: spreading costs a copy per node.
+  if (using) insert.using = using;
+  return insert;
 }
 
 function updateStatement(node: CstNode, context: AstContext): UpdateStatement {
