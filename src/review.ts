@@ -223,11 +223,12 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
 
 function reviewedFiles(model: AnalysedModel): ReviewedFile[] {
   const files: ReviewedFile[] = model.schemaFiles.map((f) => ({ path: f.path, kind: "schema", statements: f.parse.statements.length }));
-  for (const path of model.manifestFiles) {
-    const queries = model.manifest?.queries.filter((q) => q.location.file === path).length ?? 0;
-    const writes = model.manifest?.writes.filter((w) => w.location.file === path).length ?? 0;
-    files.push({ path, kind: "manifest", statements: queries + writes });
+  // One pass over the queries and writes, not one per manifest file.
+  const statementsByFile = new Map<string, number>();
+  for (const entry of [...(model.manifest?.queries ?? []), ...(model.manifest?.writes ?? [])]) {
+    statementsByFile.set(entry.location.file, (statementsByFile.get(entry.location.file) ?? 0) + 1);
   }
+  for (const path of model.manifestFiles) files.push({ path, kind: "manifest", statements: statementsByFile.get(path) ?? 0 });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
