@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { statSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { loadavg } from "node:os";
 import { formatMiB, formatMs, median } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
@@ -98,7 +99,7 @@ export async function benchLambda(starts = 7): Promise<BenchRow[]> {
       section: "lambda",
       metric: "process start → handler ready",
       value: formatMs(median(runs.map((run) => run.ready))),
-      note: `median of ${starts} fresh processes; Node alone starts in ${formatMs(bare)} of it`,
+      note: `median of ${starts} fresh processes; Node alone starts in ${formatMs(bare)} of it; load average ${loadavg()[0]!.toFixed(1)}`,
     },
     {
       section: "lambda",

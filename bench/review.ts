@@ -1,6 +1,7 @@
 // Benchmark: the compute time of `review()` (the pure core: parse, model, plans, estimates, rules)
 // on generated repositories of 100, 500 and 2,000 tables with about five queries each, and how the
 // cost grows with the model. Run after `npm run build`: node dist/bench/review.js
+import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { review } from "../src/review.js";
 import { generateModel } from "./generate-model.js";
@@ -17,6 +18,8 @@ export interface ReviewTiming {
   /** median of the timed runs */
   ms: number;
   times: number[];
+  /** the machine's 1-minute load average when the runs ended: a busy machine shows */
+  loadAverage: number;
 }
 
 /** Fewer runs for the large models keep the whole bench within a couple of minutes on two cores. */
@@ -29,7 +32,7 @@ export function timeReview(tables: number, runs = runsFor(tables)): ReviewTiming
   const input = { files: model.files };
   const findings = review(input).findings.length;
   const times = timeRuns(() => review(input), runs, 0);
-  return { tables: model.tables, queries: model.queries, files: model.files.length, findings, ms: median(times), times };
+  return { tables: model.tables, queries: model.queries, files: model.files.length, findings, ms: median(times), times, loadAverage: loadavg()[0]! };
 }
 
 /** Growth of the cost per table from one size to the next: 1.0 is linear, 2.0 doubles per table. */
@@ -45,7 +48,7 @@ export async function benchReview(): Promise<BenchRow[]> {
     section: "review",
     metric: `review() of ${timing.tables.toLocaleString("en-US")} tables`,
     value: formatMs(timing.ms),
-    note: `${(timing.ms / timing.tables).toFixed(2)} ms/table; ${timing.queries.toLocaleString("en-US")} queries, ${timing.files} files, ${timing.findings} findings; ${spread(timing.times)}`,
+    note: `${(timing.ms / timing.tables).toFixed(2)} ms/table; ${timing.queries.toLocaleString("en-US")} queries, ${timing.files} files, ${timing.findings} findings; ${spread(timing.times)}; load average ${timing.loadAverage.toFixed(1)}`,
   }));
   for (let i = 1; i < timings.length; i++) {
     const [smaller, larger] = [timings[i - 1]!, timings[i]!];
