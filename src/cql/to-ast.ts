@@ -57,10 +57,7 @@ export { AstSyntaxError, type AstContext } from "./to-ast-expressions.js";
 
 /** Converts a parsed `cqlStatement` node. */
 export function statementFromCst(root: CstNode, context: AstContext): Statement {
-  for (const key in root.children) {
-    if (key.endsWith("Statement")) return statement(required(root, key), context);
-  }
-  throw new IncompleteTreeError("no statement");
+  return statement(required(root, "statement"), context);
 }
 
 type Base = { range: SourceRange; text: string };

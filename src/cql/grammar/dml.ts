@@ -196,10 +196,11 @@ export function defineDmlRules(grammar: Grammar): void {
     $.CONSUME1(T.Batch);
   });
 
+  // Labelled like the statements of cqlStatement, so the AST reads both the same way.
   const batchMembers: IOrAlt<unknown>[] = [
-    { ALT: () => $.SUBRULE(rules.insertStatement) },
-    { ALT: () => $.SUBRULE(rules.updateStatement) },
-    { ALT: () => $.SUBRULE(rules.deleteStatement) },
+    { ALT: () => $.SUBRULE(rules.insertStatement, { LABEL: "statement" }) },
+    { ALT: () => $.SUBRULE(rules.updateStatement, { LABEL: "statement" }) },
+    { ALT: () => $.SUBRULE(rules.deleteStatement, { LABEL: "statement" }) },
   ];
   defineRule(grammar, "batchStatementObjective", () => {
     $.OR(batchMembers);

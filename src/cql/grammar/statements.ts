@@ -51,6 +51,8 @@ export const STATEMENT_RULES = [
   "securityLabelStatement",
 ] as const;
 
+const STATEMENT_LABEL = { LABEL: "statement" };
+
 export function defineStatementRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
@@ -58,7 +60,8 @@ export function defineStatementRules(grammar: Grammar): void {
   const statements: OrMethodOpts<unknown> = {
     MAX_LOOKAHEAD: 4,
     IGNORE_AMBIGUITIES: true,
-    DEF: STATEMENT_RULES.map((name) => ({ ALT: () => $.SUBRULE(rules[name]!) })),
+    // One label for every statement: the AST finds it without searching the node's children.
+    DEF: STATEMENT_RULES.map((name) => ({ ALT: () => $.SUBRULE(rules[name]!, STATEMENT_LABEL) })),
   };
   const semicolon = () => $.CONSUME(T.Semicolon);
   defineRule(grammar, "cqlStatement", () => {
