@@ -5,7 +5,16 @@
 // The grammar is LL(1) except where a keyword is also a name (LL(2), marked MAX_LOOKAHEAD) and in
 // the statement dispatcher (LL(4)); the few decisions LL(k) cannot make use bounded hand-written
 // lookahead (grammar/lookahead.ts), never backtracking.
-import { CstParser, type CstNode, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import {
+  CstParser,
+  getLookaheadPaths,
+  NoViableAltException,
+  type CstNode,
+  type IRecognitionException,
+  type IToken,
+  type LookaheadSequence,
+  type TokenType,
+} from "chevrotain";
 import { CqlErrorMessageProvider } from "./errors.js";
 import { defineAccessControlRules } from "./grammar/access-control.js";
 import type { Grammar, GrammarDsl, Rules } from "./grammar/api.js";
@@ -23,6 +32,19 @@ import { defineTypeRules } from "./grammar/types.js";
 import { defineUserTypeRules } from "./grammar/user-types.js";
 import { defineViewRules } from "./grammar/views.js";
 import * as T from "./tokens.js";
+
+/** Chevrotain parser members that raiseNoAltException below uses; they are not in its typings. */
+interface RecognizerInternals {
+  maxLookahead: number;
+  getCurrRuleFullName(): string;
+  SAVE_ERROR(error: NoViableAltException): NoViableAltException;
+  getCurrentGrammarPath(tokenType: TokenType, occurrence: number): { ruleStack: string[]; occurrenceStack: number[] };
+}
+
+/** Chevrotain's implementation of getFollowsForInRuleRecovery, which the parser below wraps. */
+type FollowsForInRuleRecovery = (this: CstParser, tokenType: TokenType, occurrence: number) => TokenType[];
+
+const MAX_CACHED_PATHS = 4096;
 
 /** Tokens recovery may invent: closing punctuation and separators, never a name or a value. */
 const INSERTABLE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.Greater, T.Comma]);
@@ -60,6 +82,52 @@ class CqlParser extends CstParser {
 
   override canTokenTypeBeInsertedInRecovery(tokenType: TokenType): boolean {
     return INSERTABLE.has(tokenType);
+  }
+
+  /** Tokens that may follow a missing one, per grammar path (rule stack, token, occurrence). */
+  private readonly followsByPath = new Map<string, TokenType[]>();
+
+  /**
+   * Wraps chevrotain's method of the same name, which walks the grammar on every mismatched token
+   * to see whether inserting or skipping one token would repair it; the answer depends only on the
+   * grammar path, so it is computed once per path.
+   */
+  getFollowsForInRuleRecovery(tokenType: TokenType, occurrence: number): TokenType[] {
+    const path = (this as unknown as RecognizerInternals).getCurrentGrammarPath(tokenType, occurrence);
+    const key = `${path.ruleStack.join(" ")}/${path.occurrenceStack.join(" ")}/${tokenType.name}/${occurrence}`;
+    let follows = this.followsByPath.get(key);
+    if (follows === undefined) {
+      follows = (CstParser.prototype as unknown as { getFollowsForInRuleRecovery: FollowsForInRuleRecovery }).getFollowsForInRuleRecovery.call(this, tokenType, occurrence);
+      // Recursive rules make paths as many as nesting levels: keep the cache bounded.
+      if (this.followsByPath.size >= MAX_CACHED_PATHS) this.followsByPath.clear();
+      this.followsByPath.set(key, follows);
+    }
+    return follows;
+  }
+
+  /** Expected token paths per decision (rule and OR occurrence), for "no viable alternative" messages. */
+  private readonly expectedPaths = new Map<string, LookaheadSequence[]>();
+
+  /**
+   * Replaces chevrotain's method of the same name, which walks the grammar for the expected paths
+   * of the decision on every error (most of what an error costs); here they are computed once per
+   * decision. The rest is as chevrotain does it.
+   */
+  raiseNoAltException(occurrence: number, errMsgTypes: string | undefined): never {
+    const internals = this as unknown as RecognizerInternals;
+    const ruleName = internals.getCurrRuleFullName();
+    const key = `${ruleName}/${occurrence}`;
+    let expectedPathsPerAlt = this.expectedPaths.get(key);
+    if (expectedPathsPerAlt === undefined) {
+      const rule = this.getGAstProductions()[ruleName]!;
+      expectedPathsPerAlt = getLookaheadPaths({ occurrence, rule, prodType: "Alternation", maxLookahead: internals.maxLookahead });
+      this.expectedPaths.set(key, expectedPathsPerAlt);
+    }
+    const actual: IToken[] = [];
+    for (let i = 1; i <= internals.maxLookahead; i++) actual.push(this.LA(i));
+    const previous = this.LA(0);
+    const message = this.messages.buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription: errMsgTypes, ruleName });
+    throw internals.SAVE_ERROR(new NoViableAltException(message, this.LA(1), previous));
   }
 }
 

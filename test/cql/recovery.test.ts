@@ -30,6 +30,20 @@ describe("syntax errors", () => {
     ]);
   });
 
+  it("reports a repeated error the same each time, alone or among others (expected tokens are cached per decision)", () => {
+    const broken = [
+      "SELECT * FORM b;",
+      "CREATE TABEL t (id int);",
+      "UPDATE t SET b = 3;",
+      "CREATE TABLE t (id int PRIMARY KEY, name text,, PRIMARY KEY id));",
+      "SELECT * FROM t WHERE a IN ((1, 2), (3,;",
+    ];
+    const alone = broken.map((statement) => parseCql(statement).diagnostics.map((d) => d.message));
+    const together = parseCql([...broken, ...broken, ...broken].join("\n")).diagnostics.map((d) => d.message);
+    expect(alone.every((messages) => messages.length > 0)).toBe(true);
+    expect(together).toEqual([...alone.flat(), ...alone.flat(), ...alone.flat()]);
+  });
+
   it("says which parenthesis is missing", () => {
     const result = parseCql("CREATE TABLE t (a int, b int, PRIMARY KEY ((a), b;\nCREATE TABLE u (a int PRIMARY KEY);");
     expect(result.diagnostics[0]!.message).toBe("expected `)` to close PRIMARY KEY, found `;`");
