@@ -1,10 +1,12 @@
 // GitHub Action entry (action.yml runs the bundle of this file, dist/action/index.js).
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { skipGrammarValidation } from "./cql/parser.js";
 import { runAction } from "./github/action-runner.js";
 import { realCore } from "./github/core.js";
 
 export async function main(): Promise<number> {
+  skipGrammarValidation();
   return runAction({
     core: realCore,
     env: process.env,

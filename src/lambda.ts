@@ -1,9 +1,13 @@
 // AWS Lambda entry (template.yaml): Probot's variables configure the app; the handler in
 // src/github/lambda-handler.ts checks every delivery before Probot sees it.
 import { createProbot, type Probot } from "probot";
+import { skipGrammarValidation } from "./cql/parser.js";
 import cqlReviewApp from "./github/app.js";
 import { createLambdaHandler } from "./github/lambda-handler.js";
 import { CqlReviewOctokit } from "./github/octokit.js";
+
+// The test suite validates the grammar; a cold start need not.
+skipGrammarValidation();
 
 let probot: Promise<Probot> | undefined;
 

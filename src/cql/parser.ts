@@ -53,9 +53,10 @@ class CqlParser extends CstParser {
   readonly rules: Rules = {};
   readonly messages: CqlErrorMessageProvider;
 
-  constructor() {
+  constructor(options: { validateGrammar: boolean }) {
     const messages = new CqlErrorMessageProvider();
     super(T.parserVocabulary, {
+      skipValidations: !options.validateGrammar,
       recoveryEnabled: true,
       nodeLocationTracking: "onlyOffset",
       maxLookahead: 1,
@@ -131,7 +132,26 @@ class CqlParser extends CstParser {
   }
 }
 
-const parser = new CqlParser();
+let parser: CqlParser | undefined;
+let validateGrammar = true;
+
+/**
+ * The one parser of the process, built on first use: building it (self-analysis) is the largest
+ * part of loading the core, and a process that never parses, or a cold start that answers before
+ * it parses, should not pay for it.
+ */
+function sharedParser(): CqlParser {
+  parser ??= new CqlParser({ validateGrammar });
+  return parser;
+}
+
+/**
+ * For production entry points (server, Lambda, Action), before the first parse: the test suite
+ * validates the grammar, so a cold start need not validate it again.
+ */
+export function skipGrammarValidation(): void {
+  validateGrammar = false;
+}
 
 export interface StatementParse {
   cst: CstNode;
@@ -142,6 +162,7 @@ export interface StatementParse {
 
 /** Parses one statement (optionally followed by `;`) from `tokens`. */
 export function parseStatementTokens(tokens: IToken[]): StatementParse {
+  const parser = sharedParser();
   parser.messages.focusTokens.length = 0;
   parser.messages.input = tokens;
   parser.input = tokens;
