@@ -1,8 +1,7 @@
 // Every format on two real reviews: the sample repository (examples/iot, a model that should pass)
-// and the deliberately bad model (test/fixtures/bad-model). Their findings and wording belong to
-// the planner, the estimator and the rule catalogue, which keep growing, so these tests check what
-// the renderers promise about any review (every finding shown once, in order, in its place, within
-// GitHub's limits); the exact documents are pinned by the hand-built review's snapshots.
+// and the deliberately bad model (test/fixtures/bad-model). The first tests check what the
+// renderers promise about any review (every finding shown once, in order, in its place, within
+// GitHub's limits); the file snapshots at the end pin the exact documents users see.
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +13,7 @@ import { compareFindings } from "../../src/findings.js";
 import { renderExplainText } from "../../src/report/explain-text.js";
 import { buildJsonReport, renderJson } from "../../src/report/json.js";
 import { readFingerprintMarker, renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";
-import { buildSarif } from "../../src/report/sarif.js";
+import { buildSarif, renderSarif } from "../../src/report/sarif.js";
 import { renderText } from "../../src/report/text.js";
 import { review, type SourceFile } from "../../src/review.js";
 import { splitTableRow } from "./gfm-model.js";
@@ -126,5 +125,27 @@ describe.each([
       expect(answer.kind).toBe("table");
       expect(renderExplainMarkdown(answer)).toContain(`### \`${table.qualifiedName}\``);
     }
+  });
+});
+
+// The exact documents, so a change in what users see is a reviewed change of these files. When a
+// rule's wording or a figure changes on purpose, refresh them with `npx vitest run -u test/report/models.test.ts`.
+describe.each([
+  ["iot", "examples/iot"],
+  ["bad-model", "test/fixtures/bad-model"],
+])("snapshots of the %s model", (name, directory) => {
+  const reviewed = review(readModel(directory));
+
+  it("text", async () => {
+    await expect(renderText(reviewed, { color: false })).toMatchFileSnapshot(`__snapshots__/${name}.txt`);
+  });
+  it("json", async () => {
+    await expect(renderJson(reviewed)).toMatchFileSnapshot(`__snapshots__/${name}.json`);
+  });
+  it("sarif", async () => {
+    await expect(renderSarif(reviewed, { toolVersion: "0.0.0-test" })).toMatchFileSnapshot(`__snapshots__/${name}.sarif`);
+  });
+  it("markdown check summary", async () => {
+    await expect(renderCheckSummary(reviewed)).toMatchFileSnapshot(`__snapshots__/${name}.summary.md`);
   });
 });
