@@ -4,31 +4,13 @@
 // others, and plan every query to the verdict Cassandra would give. A new false positive on a
 // sound model, or a lost detection, fails here. The wording checks run over every finding of
 // these models, the sample repository and the bad model: messages are read by people.
-import { readdirSync, readFileSync } from "node:fs";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseCql } from "../../src/cql/index.js";
 import type { Finding } from "../../src/findings.js";
-import { review, type Review, type SourceFile } from "../../src/review.js";
+import { review, type Review } from "../../src/review.js";
+import { readModel } from "../helpers/read-model.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The files of a model directory, paths relative to it; `.github/cql-review.yml` is the config. */
-function readModel(relative: string): { files: SourceFile[]; configFile?: SourceFile } {
-  const root = path.join(REPO_ROOT, relative);
-  const files: SourceFile[] = [];
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      const absolute = path.join(directory, entry.name);
-      if (entry.isDirectory()) walk(absolute);
-      else files.push({ path: path.relative(root, absolute).split(path.sep).join("/"), content: readFileSync(absolute, "utf8") });
-    }
-  };
-  walk(root);
-  const configFile = files.find((file) => file.path === ".github/cql-review.yml");
-  return { files: files.filter((file) => file !== configFile), ...(configFile ? { configFile } : {}) };
-}
 
 const reviews = new Map<string, Review>();
 function reviewOf(directory: string): Review {

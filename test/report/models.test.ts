@@ -2,9 +2,8 @@
 // and the deliberately bad model (test/fixtures/bad-model). The first tests check what the
 // renderers promise about any review (every finding shown once, in order, in its place, within
 // GitHub's limits); the file snapshots at the end pin the exact documents users see.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { rules } from "../../rules/index.js";
@@ -15,28 +14,13 @@ import { buildJsonReport, renderJson } from "../../src/report/json.js";
 import { readFingerprintMarker, renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";
 import { buildSarif, renderSarif } from "../../src/report/sarif.js";
 import { renderText } from "../../src/report/text.js";
-import { review, type SourceFile } from "../../src/review.js";
+import { review } from "../../src/review.js";
+import { readModel, REPO_ROOT } from "../helpers/read-model.js";
 import { splitTableRow } from "./gfm-model.js";
 import { githubProblems, type Json } from "./sarif-checks.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const validateReport = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(REPO_ROOT, "schema/report.schema.json"), "utf8")));
 
-/** The files of a model directory, paths relative to it, the config apart. */
-function readModel(relative: string): { files: SourceFile[]; configFile?: SourceFile } {
-  const root = path.join(REPO_ROOT, relative);
-  const files: SourceFile[] = [];
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      const absolute = path.join(directory, entry.name);
-      if (entry.isDirectory()) walk(absolute);
-      else files.push({ path: path.relative(root, absolute).split(path.sep).join("/"), content: readFileSync(absolute, "utf8") });
-    }
-  };
-  walk(root);
-  const configFile = files.find((file) => file.path === ".github/cql-review.yml");
-  return { files: files.filter((file) => file !== configFile), configFile };
-}
 
 describe.each([
   ["iot", "examples/iot"],
