@@ -21,6 +21,7 @@ export const sections: BenchSection[] = [
   { name: "parse", run: benchParse },
   // Imported when they run, so the parse section still times the parser's first load.
   { name: "review", run: async () => (await import("./review.js")).benchReview() },
+  { name: "analysis", run: async () => (await import("./analysis.js")).benchAnalysis() },
   { name: "github", run: async () => (await import("./github-requests.js")).benchGitHubRequests() },
   { name: "lambda", run: async () => (await import("./lambda.js")).benchLambda() },
   { name: "memory", run: async () => (await import("./memory.js")).benchMemory() },

@@ -19,17 +19,6 @@ interface KeyColumn {
   order: "asc" | "desc";
 }
 
-/** The column of that name, preferring tables of the keyspace, then where it is part of the key. */
-function columnSource(name: string, tables: TableModel[]): ColumnModel | undefined {
-  let best: ColumnModel | undefined;
-  for (const table of tables) {
-    const column = table.columns.find((c) => c.name === name);
-    if (!column) continue;
-    if (!best || (column.kind === "partition" || column.kind === "clustering") && best.kind !== "partition" && best.kind !== "clustering") best = column;
-  }
-  return best;
-}
-
 /** Key columns may not be non-frozen collections or user types: freeze them. */
 function keyType(type: ColumnType): ColumnType {
   if (type.kind === "list" || type.kind === "set" || type.kind === "map" || type.kind === "udt") return { ...type, frozen: true };
@@ -37,19 +26,19 @@ function keyType(type: ColumnType): ColumnType {
 }
 
 /** The table the selected attributes come from: the one holding most of them, keyed most simply. */
-function entityTable(query: AbstractQuery, tables: TableModel[]): TableModel | undefined {
+function entityTable(query: AbstractQuery, order: TableOrder): TableModel | undefined {
   const wanted = new Set([...query.select.filter((s) => s !== "*"), ...query.where.map((w) => w.column)]);
+  // Counted through the column index: the cost is the number of tables holding a wanted column.
+  const overlaps = new Map<TableModel, number>();
+  for (const name of wanted) for (const table of order.withColumn.get(name) ?? []) overlaps.set(table, (overlaps.get(table) ?? 0) + 1);
   let best: { table: TableModel; overlap: number } | undefined;
-  for (const table of tables) {
-    const overlap = table.columns.filter((c) => wanted.has(c.name)).length;
-    if (overlap === 0) continue;
+  for (const [table, overlap] of overlaps) {
+    const keyLength = table.partitionKey.length + table.clustering.length;
+    const bestKeyLength = best ? best.table.partitionKey.length + best.table.clustering.length : 0;
     if (
       !best ||
       overlap > best.overlap ||
-      (overlap === best.overlap &&
-        (table.partitionKey.length + table.clustering.length < best.table.partitionKey.length + best.table.clustering.length ||
-          (table.partitionKey.length + table.clustering.length === best.table.partitionKey.length + best.table.clustering.length &&
-            table.qualifiedName < best.table.qualifiedName)))
+      (overlap === best.overlap && (keyLength < bestKeyLength || (keyLength === bestKeyLength && table.qualifiedName < best.table.qualifiedName)))
     ) {
       best = { table, overlap };
     }
@@ -68,10 +57,15 @@ function identifierPart(text: string): string {
   return /^[a-z]/.test(cleaned) ? cleaned : `q_${cleaned}`;
 }
 
-/** The tables in the order suggestions consult them (the keyspace's first), and which of them hold each column. */
+/** Which tables hold each column (the keyspace's first), and where each column's type comes from. */
 interface TableOrder {
-  position: Map<TableModel, number>;
   withColumn: Map<string, TableModel[]>;
+  /** per column name, where to take its type: the first table (in order) where it is a key column, else the first holding it */
+  typeSource: Map<string, ColumnModel>;
+}
+
+function isKeyColumn(column: ColumnModel): boolean {
+  return column.kind === "partition" || column.kind === "clustering";
 }
 
 // Every unserved query asks: order and index the tables once per schema and keyspace, not per query.
@@ -86,12 +80,14 @@ function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrd
     const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
     const inKeyspace = keyspace !== undefined ? all.filter((t) => t.keyspace === keyspace) : [];
     const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== keyspace)] : all;
-    order = { position: new Map(tables.map((table, index) => [table, index])), withColumn: new Map() };
+    order = { withColumn: new Map(), typeSource: new Map() };
     for (const table of tables) {
       for (const column of table.columns) {
         const list = order.withColumn.get(column.name);
         if (list) list.push(table);
         else order.withColumn.set(column.name, [table]);
+        const source = order.typeSource.get(column.name);
+        if (!source || (isKeyColumn(column) && !isKeyColumn(source))) order.typeSource.set(column.name, column);
       }
     }
     byKeyspace.set(key, order);
@@ -101,10 +97,6 @@ function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrd
 
 export function suggestTable(query: AbstractQuery, schema: SchemaModel, options: SuggestOptions = {}): string {
   const order = tableOrder(schema, options.keyspace);
-  // Tables without a column are skipped by columnSource, and without any wanted one by entityTable.
-  const holding = (name: string) => order.withColumn.get(name) ?? [];
-  const wantedNames = [...query.select.filter((s) => s !== "*"), ...query.where.map((w) => w.column)];
-  const candidates = [...new Set(wantedNames.flatMap(holding))].sort((a, b) => order.position.get(a)! - order.position.get(b)!);
 
   const partitionKey: string[] = [];
   const clustering: KeyColumn[] = [];
@@ -137,7 +129,7 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   if (bucketed) partitionKey.push("bucket");
 
   // Rows stay unique through the key of the table the selected attributes come from.
-  const entity = entityTable(query, candidates);
+  const entity = entityTable(query, order);
   if (entity) {
     for (const column of [...entity.partitionKey, ...entity.clustering]) {
       if (take(column.name)) clustering.push({ name: column.name, order: "asc" });
@@ -154,13 +146,13 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
     if (bucketed && name === "bucket") return "int";
     const element = elementColumns.get(name);
     if (element) {
-      const collection = columnSource(element.collection, holding(element.collection))?.type;
+      const collection = order.typeSource.get(element.collection)?.type;
       if (!collection) return "text";
       if (collection.kind === "map") return formatColumnType(keyType(element.key ? collection.key : collection.value));
       if (collection.kind === "list" || collection.kind === "set") return formatColumnType(keyType(collection.element));
       return "text";
     }
-    const source = columnSource(name, holding(name));
+    const source = order.typeSource.get(name);
     if (!source) return "text";
     const type = keyNames.has(name) ? keyType(source.type) : source.type;
     return formatColumnType(type);
