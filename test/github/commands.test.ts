@@ -6,12 +6,10 @@ import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import {
   Capture,
-  nockGetPull,
-  nockGraphqlFiles,
+  nockCommandAnswer,
   nockInstallationToken,
   nockIssueComment,
   nockReaction,
-  nockTree,
   type RepositoryState,
 } from "./helpers/github-mock.js";
 import { HEAD_SHA, issueCommentEvent } from "./helpers/payloads.js";
@@ -41,11 +39,7 @@ const repository: RepositoryState = {
 
 function nockExplain(state: RepositoryState = repository): void {
   nockInstallationToken(capture);
-  nockReaction(capture, 555001);
-  nockGetPull(capture);
-  nockTree(capture, state.head);
-  nockGraphqlFiles(capture, state);
-  nockIssueComment(capture);
+  nockCommandAnswer(capture, state);
 }
 
 describe("/cql commands", () => {

@@ -7,14 +7,10 @@ import { fixture } from "./helpers/fixtures.js";
 import {
   Capture,
   captureEachTest,
-  nockGetPull,
-  nockGraphqlFiles,
+  nockCommandAnswer,
   nockInstallationToken,
-  nockIssueComment,
   nockMinimizeComments,
-  nockReaction,
   nockReviewOf,
-  nockTree,
   type RepositoryState,
 } from "./helpers/github-mock.js";
 import { issueCommentEvent, pullRequestEvent } from "./helpers/payloads.js";
@@ -100,11 +96,7 @@ describe("with the real core", () => {
   it("/cql explain Q1 is answered", async () => {
     const { probot } = testProbot(realCore);
     const state: RepositoryState = { base: {}, head: base };
-    nockReaction(capture, 555001);
-    nockGetPull(capture);
-    nockTree(capture, state.head);
-    nockGraphqlFiles(capture, state);
-    nockIssueComment(capture);
+    nockCommandAnswer(capture, state);
 
     await probot.receive(issueCommentEvent("/cql explain Q1"));
 
@@ -116,11 +108,7 @@ describe("with the real core", () => {
   it("/cql explain of a broken SELECT gets a friendly answer", async () => {
     const { probot } = testProbot(realCore);
     const state: RepositoryState = { base: {}, head: base };
-    nockReaction(capture, 555001);
-    nockGetPull(capture);
-    nockTree(capture, state.head);
-    nockGraphqlFiles(capture, state);
-    nockIssueComment(capture);
+    nockCommandAnswer(capture, state);
 
     await probot.receive(issueCommentEvent("/cql explain SELECT FROM WHERE"));
 

@@ -324,6 +324,15 @@ export function nockReviewOf(capture: Capture, state: RepositoryState, options: 
   nockUpdateCheckRun(capture, 9001, options.updates ?? 1);
 }
 
+/** The requests of answering a `/cql` command at the head of `state`: reaction, pull, tree, GraphQL, reply. */
+export function nockCommandAnswer(capture: Capture, state: RepositoryState, commentId = 555001): void {
+  nockReaction(capture, commentId);
+  nockGetPull(capture);
+  nockTree(capture, state.head);
+  nockGraphqlFiles(capture, state);
+  nockIssueComment(capture);
+}
+
 /**
  * A fresh Capture for every test of the file; after each test, every body is checked against the
  * OpenAPI description and no expected request may be left unmade.
