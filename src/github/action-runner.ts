@@ -57,7 +57,8 @@ export async function runAction(deps: ActionDeps): Promise<number> {
     log.error({}, `cql-review could not review the pull request: ${outcome.problem}`);
     return 1;
   }
-  deps.write(`cql-review: ${outcome.conclusion}, ${outcome.commented} new inline comment(s).`);
+  const withdrawn = outcome.dismissed > 0 ? ` ${outcome.dismissed} earlier change request(s) dismissed.` : "";
+  deps.write(`cql-review: ${outcome.conclusion}, ${outcome.commented} new inline comment(s).${withdrawn}`);
   return outcome.gateFails ? 1 : 0;
 }
 

@@ -1,12 +1,14 @@
 // File collection for a pull request at its head commit, in a constant number of requests:
 // `pulls.listFiles` (changed files and their patches), one recursive git tree (every path at the
 // head), and one GraphQL query that reads every blob we need by `object(expression: "<sha>:<path>")`
-// together with the config on the default branch and the review threads we posted before.
+// together with the config on the default branch, the review threads we posted before, and our
+// reviews that still request changes.
 import { DEFAULT_CONFIG, type ReviewConfig } from "../config.js";
 import { FILE_START, type Finding } from "../findings.js";
 import type { SourceFile } from "../review.js";
 import { parsePatch, type Hunk } from "./diff-hunks.js";
 import type { GitHubPort, PullRequestRef, ReviewCore } from "./port.js";
+import { isOurReviewBody } from "./review-comments.js";
 
 /** Where the repository config lives, read from the default branch like Probot's `context.config`. */
 export const CONFIG_PATH = ".github/cql-review.yml";
@@ -36,6 +38,14 @@ export interface PostedComment {
   minimized: boolean;
 }
 
+/** A review this app posted that still requests changes: neither dismissed nor superseded. */
+export interface ChangeRequest {
+  /** the review's REST id, for `pulls.dismissReview` */
+  reviewId: number;
+  /** the bot account that posted it (the app's bot, or github-actions for the Action) */
+  author: string;
+}
+
 export interface CollectedPullRequest {
   /** schema and manifest candidates at the head commit */
   files: SourceFile[];
@@ -45,12 +55,19 @@ export interface CollectedPullRequest {
   config: ReviewConfig;
   changedFiles: ChangedFile[];
   postedComments: PostedComment[];
+  /** our earlier reviews on this pull request that still request changes */
+  changeRequests: ChangeRequest[];
+  /**
+   * The pull request's head as GitHub sees it now (absent when not read, as for explain): a
+   * re-run on an older commit must not withdraw a change request made on a newer one.
+   */
+  currentHeadSha?: string;
   /** files that could not be read: too large, binary, truncated; an incomplete tree */
   findings: Finding[];
 }
 
 export interface CollectOptions {
-  /** list the changed files, read their base versions and the posted comments (a review) or not (explain) */
+  /** list the changed files, read their base versions, our posted comments and change requests (a review) or not (explain) */
   forReview: boolean;
 }
 
@@ -105,7 +122,7 @@ export async function collectPullRequest(
 
   const fetchCandidates = async (
     candidates: ReturnType<typeof candidatesFor>,
-    extras: { config: boolean; threads: boolean },
+    extras: { config: boolean; pullRequest: boolean },
   ) => {
     const requests: BlobRequest[] = [];
     for (const entry of candidates.head) {
@@ -138,9 +155,9 @@ export async function collectPullRequest(
     return result;
   };
 
-  // One query: blobs picked by the default globs, plus the config and the posted comments. Only a
-  // config whose globs reach beyond the defaults costs a second query for the files it adds.
-  const first = await fetchCandidates(candidatesFor(DEFAULT_CONFIG), { config: true, threads: options.forReview });
+  // One query: blobs picked by the default globs, plus the config, the posted comments and change
+  // requests. Only a config whose globs reach beyond the defaults costs a second query for the files it adds.
+  const first = await fetchCandidates(candidatesFor(DEFAULT_CONFIG), { config: true, pullRequest: options.forReview });
   const configFile: SourceFile | undefined =
     first.config?.text != null ? { path: CONFIG_PATH, content: first.config.text } : undefined;
   const { config } = core.loadConfig(configFile);
@@ -150,7 +167,7 @@ export async function collectPullRequest(
     base: candidates.base.filter((file) => !requested.has(`base:${file.previousPath ?? file.path}`)),
   };
   if (unfetched.head.length > 0 || unfetched.base.length > 0) {
-    await fetchCandidates(unfetched, { config: false, threads: false });
+    await fetchCandidates(unfetched, { config: false, pullRequest: false });
   }
 
   const headPaths = new Set(candidates.head.map((entry) => entry.path));
@@ -171,6 +188,8 @@ export async function collectPullRequest(
     config,
     changedFiles,
     postedComments: postedComments(first.threads, core),
+    changeRequests: ourChangeRequests(first.changeRequests),
+    ...(first.headSha !== undefined ? { currentHeadSha: first.headSha } : {}),
     // A file picked by the default globs but not by the repository's config is no concern of the review.
     findings: findings.filter((finding) => finding.location.file === "" || headPaths.has(finding.location.file)),
   };
@@ -239,10 +258,26 @@ interface ThreadComment {
   author: { __typename: string; login: string } | null;
 }
 
+interface ReviewNode {
+  databaseId: number | null;
+  body: string;
+  author: { __typename: string; login: string } | null;
+}
+
+/** What the file query reads of the pull request itself, beside the blobs. */
+interface PullRequestState {
+  headRefOid?: string;
+  reviewThreads: ThreadsPage;
+  /** absent from answers that predate it (older mocks); treated as none */
+  reviews?: { nodes: Array<ReviewNode | null> };
+}
+
 interface ReadResult {
   blobs: Array<{ request: BlobRequest; blob: Blob | null }>;
   config?: Blob | null;
   threads: ThreadComment[];
+  changeRequests: ReviewNode[];
+  headSha?: string;
 }
 
 /** Reads blobs by GraphQL aliases; expressions travel as variables so no path needs escaping. */
@@ -252,27 +287,31 @@ class BlobReader {
     private readonly pr: PullRequestRef,
   ) {}
 
-  async read(requests: BlobRequest[], extras: { config: boolean; threads: boolean }): Promise<ReadResult> {
+  async read(requests: BlobRequest[], extras: { config: boolean; pullRequest: boolean }): Promise<ReadResult> {
     const chunks = chunk(requests);
-    const result: ReadResult = { blobs: [], threads: [] };
+    const result: ReadResult = { blobs: [], threads: [], changeRequests: [] };
     for (const [index, requestsOfChunk] of chunks.entries()) {
       const withExtras = index === 0;
       if (!withExtras && requestsOfChunk.length === 0) continue;
-      const { data, threads } = await this.query(requestsOfChunk, {
+      const { data, pullRequest } = await this.query(requestsOfChunk, {
         config: withExtras && extras.config,
-        threads: withExtras && extras.threads,
+        pullRequest: withExtras && extras.pullRequest,
       });
       requestsOfChunk.forEach((request, i) => result.blobs.push({ request, blob: data[`f${i}`] ?? null }));
       if (withExtras && extras.config) result.config = data.config ?? null;
-      if (threads) result.threads = await this.allThreads(threads);
+      if (pullRequest) {
+        result.threads = await this.allThreads(pullRequest.reviewThreads);
+        result.changeRequests = (pullRequest.reviews?.nodes ?? []).filter((node): node is ReviewNode => node !== null);
+        if (pullRequest.headRefOid) result.headSha = pullRequest.headRefOid;
+      }
     }
     return result;
   }
 
   private async query(
     requests: BlobRequest[],
-    extras: { config: boolean; threads: boolean },
-  ): Promise<{ data: Record<string, Blob | null>; threads?: ThreadsPage }> {
+    extras: { config: boolean; pullRequest: boolean },
+  ): Promise<{ data: Record<string, Blob | null>; pullRequest?: PullRequestState }> {
     const variables: Record<string, unknown> = { owner: this.pr.owner, repo: this.pr.repo };
     const declarations = ["$owner: String!", "$repo: String!"];
     const selections: string[] = [];
@@ -286,10 +325,10 @@ class BlobReader {
       variables.config = `${this.pr.defaultBranch}:${CONFIG_PATH}`;
       selections.push("config: object(expression: $config) { ...BlobText }");
     }
-    if (extras.threads) {
+    if (extras.pullRequest) {
       declarations.push("$number: Int!");
       variables.number = this.pr.number;
-      selections.push(`pullRequest(number: $number) { ${THREADS_SELECTION} }`);
+      selections.push(`pullRequest(number: $number) { headRefOid ${THREADS_SELECTION} ${CHANGE_REQUESTS_SELECTION} }`);
     }
     const query = `query CqlReviewFiles(${declarations.join(", ")}) {
   repository(owner: $owner, name: $repo) {
@@ -298,10 +337,10 @@ class BlobReader {
 }
 ${BLOB_FRAGMENT}`;
     const response = await this.github.graphql<{
-      repository: Record<string, Blob | null> & { pullRequest?: { reviewThreads: ThreadsPage } | null };
+      repository: Record<string, Blob | null> & { pullRequest?: PullRequestState | null };
     }>(query, variables);
     const { pullRequest, ...data } = response.repository;
-    return { data, ...(pullRequest ? { threads: pullRequest.reviewThreads } : {}) };
+    return { data, ...(pullRequest ? { pullRequest } : {}) };
   }
 
   /** Pages beyond the first 100 threads cost one query each; ordinary PRs never need them. */
@@ -329,6 +368,12 @@ ${BLOB_FRAGMENT}`;
 const BLOB_FRAGMENT = "fragment BlobText on Blob { text isBinary byteSize isTruncated }";
 const THREADS_SELECTION =
   "reviewThreads(first: 100) { pageInfo { hasNextPage endCursor } nodes { comments(first: 1) { nodes { id body isMinimized author { __typename login } } } } }";
+/**
+ * Dismissed reviews leave this state, so these are the change requests still in force. The last 50
+ * are plenty: each passing review dismisses ours, so they never pile up.
+ */
+const CHANGE_REQUESTS_SELECTION =
+  "reviews(last: 50, states: [CHANGES_REQUESTED]) { nodes { databaseId body author { __typename login } } }";
 
 function chunk(requests: BlobRequest[]): BlobRequest[][] {
   const chunks: BlobRequest[][] = [[]];
@@ -360,6 +405,16 @@ function postedComments(
     if (fingerprint) posted.push({ nodeId: comment.id, fingerprint, minimized: comment.isMinimized });
   }
   return posted;
+}
+
+function ourChangeRequests(reviews: readonly ReviewNode[]): ChangeRequest[] {
+  const ours: ChangeRequest[] = [];
+  for (const review of reviews) {
+    // As for comments: a person quoting our marker in their own change request is not ours to dismiss.
+    if (review.author?.__typename !== "Bot" || review.databaseId === null || !isOurReviewBody(review.body)) continue;
+    ours.push({ reviewId: review.databaseId, author: review.author.login });
+  }
+  return ours;
 }
 
 /** Same rule and fingerprint scheme as the core's own limit findings (src/review.ts). */

@@ -136,17 +136,47 @@ function lineStartOffsets(text: string): number[] {
   return starts;
 }
 
+/**
+ * Hidden in the body of every review cql-review posts, so a later run can tell its own change
+ * requests apart from other reviews of the pull request and withdraw them once the gate passes.
+ */
+export const REVIEW_MARKER = "<!-- cql-review:review -->";
+
+export function isOurReviewBody(body: string): boolean {
+  return body.includes(REVIEW_MARKER);
+}
+
+export type ReviewEvent = ReviewConfig["comments"]["event"];
+
+/**
+ * `REQUEST_CHANGES` is a merge block under branch protection, so it is used only when the gate
+ * fails; otherwise the review informs (`COMMENT`), whatever the configuration asks for.
+ */
+export function reviewEvent(config: ReviewConfig, gateFails: boolean): ReviewEvent {
+  return config.comments.event === "REQUEST_CHANGES" && gateFails ? "REQUEST_CHANGES" : "COMMENT";
+}
+
+export interface GateState {
+  /** `review.gateFails` after collection findings */
+  fails: boolean;
+  /** a change request of ours is already in force on this pull request */
+  changesRequested: boolean;
+}
+
 export interface PostedReview {
   /** comments GitHub accepted */
   posted: InlineComment[];
   /** comments GitHub refused even after the retry; their findings stay in the check run */
   refused: InlineComment[];
+  /** the event of the review posted; absent when none was */
+  event?: ReviewEvent;
 }
 
 /**
- * Posts one review on the head commit with the planned comments. Nothing new → no review. If
- * GitHub still answers 422, the review is posted once more without inline comments, naming the
- * findings in its body, so nothing is lost.
+ * Posts one review on the head commit with the planned comments. Nothing new → no review, except
+ * that a failing gate under `event: REQUEST_CHANGES` with no change request in force yet gets a
+ * review without comments, so the block follows the gate. If GitHub still answers 422, the review
+ * is posted once more without inline comments, naming the findings in its body, so nothing is lost.
  */
 export async function postReview(
   github: GitHubPort,
@@ -154,15 +184,21 @@ export async function postReview(
   pr: PullRequestRef,
   config: ReviewConfig,
   plan: CommentPlan,
+  gate: GateState,
 ): Promise<PostedReview> {
-  if (plan.comments.length === 0) return { posted: [], refused: [] };
+  const event = reviewEvent(config, gate.fails);
   const base = {
     owner: pr.owner,
     repo: pr.repo,
     pull_number: pr.number,
     commit_id: pr.headSha,
-    event: config.comments.event,
+    event,
   };
+  if (plan.comments.length === 0) {
+    if (event !== "REQUEST_CHANGES" || gate.changesRequested) return { posted: [], refused: [] };
+    await github.rest.pulls.createReview({ ...base, body: changeRequestBody(plan, config.failOn) });
+    return { posted: [], refused: [], event };
+  }
   try {
     await github.rest.pulls.createReview({
       ...base,
@@ -175,7 +211,7 @@ export async function postReview(
         body: comment.body,
       })),
     });
-    return { posted: plan.comments, refused: [] };
+    return { posted: plan.comments, refused: [], event };
   } catch (error) {
     if (statusOf(error) !== 422) throw error;
     log.warn(
@@ -183,7 +219,7 @@ export async function postReview(
       "GitHub refused the review's inline comments; posting it without them",
     );
     await github.rest.pulls.createReview({ ...base, body: fallbackBody(plan.comments) });
-    return { posted: [], refused: plan.comments };
+    return { posted: [], refused: plan.comments, event };
   }
 }
 
@@ -192,7 +228,30 @@ function reviewBody(plan: CommentPlan): string {
   if (plan.notInline.length > 0) {
     lines.push(`${count(plan.notInline.length, "finding")} outside the changed lines ${plan.notInline.length === 1 ? "is" : "are"} in the \`cql-review\` check run.`);
   }
-  return lines.join(" ");
+  return `${lines.join(" ")}\n\n${REVIEW_MARKER}`;
+}
+
+/** Findings listed in the body of a change request without inline comments; the rest are in the check run. */
+const MAX_LISTED_IN_BODY = 20;
+
+/** The body of a change request that has no new inline comment to carry it: it names what fails the gate. */
+function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): string {
+  const threshold = failOn === "never" ? -1 : SEVERITY_ORDER[failOn];
+  const gating = [...plan.notInline, ...plan.alreadyPosted].filter((finding) => SEVERITY_ORDER[finding.severity] <= threshold);
+  const items = gating.slice(0, MAX_LISTED_IN_BODY).map(
+    (finding) =>
+      `- \`${finding.rule}\` at ${finding.location.file || "the repository"}${finding.location.file ? `:${finding.location.range.start.line}` : ""}: ${finding.message.replace(/\s+/g, " ")}`,
+  );
+  const more = gating.length - items.length;
+  const what = gating.length > 0 ? `${count(gating.length, "new finding")} in this change fail${gating.length === 1 ? "s" : ""}` : "this change fails";
+  return [
+    `**cql-review** requests changes: ${what} the gate (\`fail_on: ${failOn}\`). The \`cql-review\` check run has the details.`,
+    "",
+    ...items,
+    ...(more > 0 ? [`- and ${count(more, "more finding")} in the check run`] : []),
+    "",
+    REVIEW_MARKER,
+  ].join("\n");
 }
 
 function fallbackBody(comments: readonly InlineComment[]): string {
@@ -203,6 +262,8 @@ function fallbackBody(comments: readonly InlineComment[]): string {
     `**cql-review** found ${count(comments.length, "new finding")}; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.`,
     "",
     ...items,
+    "",
+    REVIEW_MARKER,
   ].join("\n");
 }
 

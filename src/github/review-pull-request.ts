@@ -1,8 +1,10 @@
 // The use case every runtime shares: review one pull request at its head commit and report it
 // as a check run and a review. Six GitHub requests for an ordinary pull request: check create,
-// listFiles, getTree, one GraphQL read, createReview, check update.
+// listFiles, getTree, one GraphQL read, createReview, check update. The push that makes the gate
+// pass adds one request per earlier change request of ours it dismisses.
 import { compareFindings, SEVERITY_ORDER, type Finding } from "../findings.js";
 import type { Review } from "../review.js";
+import { dismissFixedChangeRequests } from "./change-requests.js";
 import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
 import { collectPullRequest } from "./collect.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
@@ -16,7 +18,15 @@ export interface ReviewDeps {
 }
 
 export type ReviewOutcome =
-  | { status: "reviewed"; conclusion: Conclusion; gateFails: boolean; commented: number; checkRunId: number }
+  | {
+      status: "reviewed";
+      conclusion: Conclusion;
+      gateFails: boolean;
+      commented: number;
+      /** earlier change requests of ours withdrawn because the gate now passes */
+      dismissed: number;
+      checkRunId: number;
+    }
   | { status: "failed"; problem: string; checkRunId?: number };
 
 export async function reviewPullRequest(
@@ -40,7 +50,10 @@ export async function reviewPullRequest(
       max: review.config.comments.max,
       render: core.renderFindingComment,
     });
-    const posted = await postReview(github, log, pr, review.config, plan);
+    const posted = await postReview(github, log, pr, review.config, plan, {
+      fails: review.gateFails,
+      changesRequested: collected.changeRequests.length > 0,
+    });
     try {
       const current = new Set(review.findings.map((finding) => finding.fingerprint));
       const minimized = await minimizeResolvedComments(github, collected.postedComments, current);
@@ -49,6 +62,9 @@ export async function reviewPullRequest(
       // Collapsing old comments is cosmetic; the review itself must still complete.
       log.warn({ err: error, pullRequest: pr.number }, "Could not minimize resolved comments");
     }
+    const dismissed = review.gateFails
+      ? []
+      : await dismissFixedChangeRequests(github, log, pr, collected, review.config.failOn);
     const shownInline = new Set([
       ...posted.posted.map((comment) => comment.finding.fingerprint),
       ...plan.alreadyPosted.map((finding) => finding.fingerprint),
@@ -62,10 +78,19 @@ export async function reviewPullRequest(
         findings: review.findings.length,
         commented: posted.posted.length,
         alreadyPosted: plan.alreadyPosted.length,
+        event: posted.event ?? "none",
+        dismissed: dismissed.length,
       },
       "Reviewed pull request",
     );
-    return { status: "reviewed", conclusion, gateFails: review.gateFails, commented: posted.posted.length, checkRunId };
+    return {
+      status: "reviewed",
+      conclusion,
+      gateFails: review.gateFails,
+      commented: posted.posted.length,
+      dismissed: dismissed.length,
+      checkRunId,
+    };
   } catch (error) {
     const problem = describeError(error);
     log.error({ err: error, pullRequest: pr.number, correlationId }, "Review failed");

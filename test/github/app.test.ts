@@ -67,7 +67,9 @@ describe("pull_request", () => {
     });
     expect(capture.bodiesOf("POST", "/reviews")[0]).toMatchInlineSnapshot(`
       {
-        "body": "**cql-review** found 1 new finding in this change.",
+        "body": "**cql-review** found 1 new finding in this change.
+
+      <!-- cql-review:review -->",
         "comments": [
           {
             "body": "**partition-unbounded-growth**: Partitions of readings_by_device grow without bound: device_id alone never closes a partition.
@@ -148,7 +150,7 @@ describe("pull_request", () => {
           f2: object(expression: $e2) { ...BlobText }
           f3: object(expression: $e3) { ...BlobText }
           config: object(expression: $config) { ...BlobText }
-          pullRequest(number: $number) { reviewThreads(first: 100) { pageInfo { hasNextPage endCursor } nodes { comments(first: 1) { nodes { id body isMinimized author { __typename login } } } } } }
+          pullRequest(number: $number) { headRefOid reviewThreads(first: 100) { pageInfo { hasNextPage endCursor } nodes { comments(first: 1) { nodes { id body isMinimized author { __typename login } } } } } reviews(last: 50, states: [CHANGES_REQUESTED]) { nodes { databaseId body author { __typename login } } } }
         }
       }
       fragment BlobText on Blob { text isBinary byteSize isTruncated }"
@@ -280,7 +282,11 @@ describe("pull_request", () => {
 
     const review = capture.bodiesOf("POST", "/reviews")[0];
     expect(review.comments).toHaveLength(5);
-    expect(review.body).toMatchInlineSnapshot(`"**cql-review** found 120 new findings in this change. 115 findings outside the changed lines are in the \`cql-review\` check run."`);
+    expect(review.body).toMatchInlineSnapshot(`
+      "**cql-review** found 120 new findings in this change. 115 findings outside the changed lines are in the \`cql-review\` check run.
+
+      <!-- cql-review:review -->"
+    `);
     const updates = capture.bodiesOf("PATCH", "/check-runs/9001");
     expect(updates.map((u) => [u.status, u.conclusion, u.output.annotations.length])).toEqual([
       [undefined, undefined, 50],
@@ -307,7 +313,9 @@ describe("pull_request", () => {
     expect(retried.body).toMatchInlineSnapshot(`
       "**cql-review** found 1 new finding; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.
 
-      - \`partition-unbounded-growth\` at schema/020_readings.cql:9: Partitions of readings_by_device grow without bound: device_id alone never closes a partition."
+      - \`partition-unbounded-growth\` at schema/020_readings.cql:9: Partitions of readings_by_device grow without bound: device_id alone never closes a partition.
+
+      <!-- cql-review:review -->"
     `);
     expect(log.lines.some((l) => l.level === "warn" && l.message.includes("refused"))).toBe(true);
     expect(capture.bodiesOf("PATCH", "/check-runs/9001")[0].output.annotations).toHaveLength(1);

@@ -111,6 +111,10 @@ export interface RepositoryState {
   config?: string;
   /** review comments already on the pull request (root comments of threads) */
   threads?: Array<{ id: string; body: string; isMinimized?: boolean; authorType?: "Bot" | "User" }>;
+  /** reviews on the pull request that still request changes (GitHub filters by state; so does this) */
+  changeRequests?: Array<{ databaseId: number; body: string; authorType?: "Bot" | "User"; login?: string }>;
+  /** the pull request's current head, when it is no longer the commit under review (default HEAD_SHA) */
+  headRefOid?: string;
   /** blob facts to override, by `<sha>:<path>` (binary, truncated, huge) */
   blobOverrides?: Record<string, Partial<{ text: string | null; isBinary: boolean; byteSize: number; isTruncated: boolean }>>;
   /** files GitHub lists without a patch (too large a diff) */
@@ -202,6 +206,21 @@ export function nockGraphqlFiles(capture: Capture, state: RepositoryState, times
       }
       if (query.includes("reviewThreads")) {
         repository.pullRequest = {
+          ...(query.includes("headRefOid") ? { headRefOid: state.headRefOid ?? HEAD_SHA } : {}),
+          ...(query.includes("states: [CHANGES_REQUESTED]")
+            ? {
+                reviews: {
+                  nodes: (state.changeRequests ?? []).map((review) => ({
+                    databaseId: review.databaseId,
+                    body: review.body,
+                    author:
+                      review.authorType === "User"
+                        ? { __typename: "User", login: review.login ?? "maria-dev" }
+                        : { __typename: "Bot", login: review.login ?? "cql-review" },
+                  })),
+                },
+              }
+            : {}),
           reviewThreads: {
             pageInfo: { hasNextPage: false, endCursor: null },
             nodes: (state.threads ?? []).map((thread) => ({
@@ -263,6 +282,19 @@ export function nockCreateReview(capture: Capture, status = 200, times = 1): voi
     });
 }
 
+/** `pulls.dismissReview` of one review; 403 and 422 answer as GitHub does when it refuses. */
+export function nockDismissReview(capture: Capture, reviewId: number, status: 200 | 403 | 422 = 200): void {
+  capture
+    .scope()
+    .put(p(capture, `${REPO_PATH}/pulls/${PR_NUMBER}/reviews/${reviewId}/dismissals`))
+    .reply(function (uri, body) {
+      capture.record("PUT", uri, body);
+      if (status === 403) return [403, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest" }];
+      if (status === 422) return [422, { message: "Can not dismiss a dismissed pull request review", documentation_url: "https://docs.github.com/rest" }];
+      return [200, { id: reviewId, state: "DISMISSED" }];
+    });
+}
+
 export function nockGetPull(capture: Capture, pull: { headSha?: string; state?: string } = {}): void {
   capture
     .scope()
@@ -314,13 +346,24 @@ export function nockIssueComment(capture: Capture): void {
     });
 }
 
-/** The requests of a whole review of `state`: check create, files, tree, GraphQL, review, check update. */
-export function nockReviewOf(capture: Capture, state: RepositoryState, options: { review?: boolean; updates?: number } = {}): void {
+/**
+ * The requests of a whole review of `state`: check create, files, tree, GraphQL, review, then a
+ * dismissal of each review id in `dismiss` (with its answer), check update.
+ */
+export function nockReviewOf(
+  capture: Capture,
+  state: RepositoryState,
+  options: { review?: boolean; updates?: number; dismiss?: Array<number | [number, 200 | 403 | 422]> } = {},
+): void {
   nockCreateCheckRun(capture);
   nockPullFiles(capture, changedFilesOf(state));
   nockTree(capture, state.head);
   nockGraphqlFiles(capture, state);
   if (options.review ?? true) nockCreateReview(capture);
+  for (const dismissal of options.dismiss ?? []) {
+    const [reviewId, status] = typeof dismissal === "number" ? [dismissal, 200 as const] : dismissal;
+    nockDismissReview(capture, reviewId, status);
+  }
   nockUpdateCheckRun(capture, 9001, options.updates ?? 1);
 }
 
