@@ -54,7 +54,7 @@ export async function dismissFixedChangeRequests(
       log.warn(
         { err: error, pullRequest: pr.number, review: request.reviewId, status },
         refused
-          ? "Could not dismiss an earlier change request: the app needs `pull_requests: write`, and on a protected branch that restricts dismissals it must be on the list of who may dismiss reviews"
+          ? "Could not dismiss an earlier change request: the token needs the Pull requests (write) permission, and where branch protection restricts who may dismiss reviews, the app (or github-actions) must be on that list"
           : "Could not dismiss an earlier change request",
       );
       // Without the permission the others would be refused the same way.
