@@ -33,7 +33,7 @@ export interface ReviewConfig {
   comments: {
     /** most inline review comments per review */
     max: number;
-    /** the review event */
+    /** the most the review may do: REQUEST_CHANGES applies only while the gate fails (src/github/review-comments.ts) */
     event: "COMMENT" | "REQUEST_CHANGES";
   };
   /** globs of paths to leave out */
