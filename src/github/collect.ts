@@ -38,7 +38,7 @@ export interface PostedComment {
   minimized: boolean;
 }
 
-/** A review this app posted that still requests changes: neither dismissed nor superseded. */
+/** A review this app posted that still requests changes: not dismissed (a later comment does not lift it). */
 export interface ChangeRequest {
   /** the review's REST id, for `pulls.dismissReview` */
   reviewId: number;
@@ -370,7 +370,7 @@ const THREADS_SELECTION =
   "reviewThreads(first: 100) { pageInfo { hasNextPage endCursor } nodes { comments(first: 1) { nodes { id body isMinimized author { __typename login } } } } }";
 /**
  * Dismissed reviews leave this state, so these are the change requests still in force. The last 50
- * are plenty: each passing review dismisses ours, so they never pile up.
+ * are plenty: a passing review dismisses ours, so only the pushes since the gate last passed add any.
  */
 const CHANGE_REQUESTS_SELECTION =
   "reviews(last: 50, states: [CHANGES_REQUESTED]) { nodes { databaseId body author { __typename login } } }";
