@@ -17,6 +17,7 @@ import {
 import type { Position, SourceRange } from "../cql/ast.js";
 import { FILE_START, type Finding } from "../findings.js";
 import type { SourceFile } from "../review.js";
+import { readYamlSubset } from "./yaml-subset.js";
 
 export interface YamlLimits {
   /** UTF-8 bytes of one file */
@@ -35,16 +36,31 @@ export interface YamlReadOptions {
   /** what the file is, for messages: "manifest", "config file" */
   noun: string;
   limits?: Partial<YamlLimits>;
+  /**
+   * `auto` (the default) reads files written in the common subset with the fast reader of
+   * yaml-subset.ts and everything else with the `yaml` package; `full` always uses the package,
+   * so tests can compare the two.
+   */
+  parser?: "auto" | "full";
 }
 
 export type PathSegment = string | number;
 export type YamlPath = readonly PathSegment[];
 
-interface IndexedNode {
+/** A scalar as written in the file: its offsets, its value and its style (the `yaml` package's names). */
+export interface PositionedScalar {
+  range: readonly [number, number, ...number[]];
+  value: unknown;
+  type: "PLAIN" | "QUOTE_SINGLE" | "QUOTE_DOUBLE" | "BLOCK_LITERAL" | "BLOCK_FOLDED" | undefined;
+}
+
+/** One key or list item of the document, by pathKey(path). */
+export interface IndexedNode {
   /** the key's offsets, for mapping entries */
   key?: [number, number];
   value: [number, number];
-  node?: YamlNode;
+  /** when the value is a scalar written at this place (not reached through an alias) */
+  scalar?: PositionedScalar;
 }
 
 export interface PositionedYaml {
@@ -63,7 +79,7 @@ export interface PositionedYaml {
   /** whether a key or item exists at exactly `path` */
   has(path: YamlPath): boolean;
   /** the scalar written at `path` (not reached through an alias), for offsets inside its text */
-  scalarAt(path: YamlPath): Scalar | undefined;
+  scalarAt(path: YamlPath): PositionedScalar | undefined;
   /** a range from offsets into the text */
   range(start: number, end: number): SourceRange;
 }
@@ -73,7 +89,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   const limits: YamlLimits = { ...YAML_LIMITS, ...options.limits };
   const text = file.content;
   const lineCounter = new LineCounter();
-  const index = new Map<string, IndexedNode>();
+  let index = new Map<string, IndexedNode>();
   const findings: Finding[] = [];
   const fingerprintCounts = new Map<string, number>();
 
@@ -127,10 +143,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     findings,
     locate,
     has: (path) => index.has(pathKey(path)),
-    scalarAt: (path) => {
-      const node = index.get(pathKey(path))?.node;
-      return node && isScalar(node) ? node : undefined;
-    },
+    scalarAt: (path) => index.get(pathKey(path))?.scalar,
     range,
   });
 
@@ -165,6 +178,14 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     return result(undefined, false);
   }
 
+  if (options.parser !== "full") {
+    const subset = readYamlSubset(text, limits.maxDepth);
+    if (subset) {
+      index = subset.index;
+      return result(subset.data, false);
+    }
+  }
+
   let doc: Document.Parsed;
   try {
     // YAML 1.2 (the default): `no` stays text and `2_000_000` is text that the schemas accept.
@@ -190,7 +211,8 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     }
     const yamlNode = node as YamlNode;
     const [start, valueEnd] = yamlNode.range ?? [0, 0];
-    index.set(pathKey(path), { key, value: [start, valueEnd], node: yamlNode });
+    const scalar = isScalar(yamlNode) && yamlNode.range ? toPositionedScalar(yamlNode, yamlNode.range) : undefined;
+    index.set(pathKey(path), scalar ? { key, value: [start, valueEnd], scalar } : { key, value: [start, valueEnd] });
     if (!isCollection(yamlNode)) return; // scalars and aliases: aliases are not followed (no expansion)
     if (depth >= limits.maxDepth) {
       tooDeep ??= start;
@@ -280,6 +302,10 @@ export function formatPath(path: readonly PropertyKey[]): string {
     else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out || "(top level)";
+}
+
+function toPositionedScalar(scalar: Scalar, range: readonly [number, number, number]): PositionedScalar {
+  return { range, value: scalar.value, type: scalar.type };
 }
 
 function nodeRange(node: unknown): [number, number] | undefined {

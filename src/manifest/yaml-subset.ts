@@ -1,0 +1,698 @@
+// A fast reader for the plain YAML that manifests and configs are written in: block mappings and
+// lists, plain and one-line quoted scalars, `|`/`>` block scalars (clip or strip), comments, and
+// one-line flow lists and mappings. The `yaml` package reads about 2 MB/s, which made it a third
+// of a large review; this reader is a single pass over the text.
+//
+// It answers only when it is sure to produce what the `yaml` package would: the same data (YAML
+// 1.2 core schema) and the same key and value offsets. At the first thing outside the subset
+// (anchors, aliases, tags, directives, `---`, `? ` keys, multi-line plain or quoted scalars,
+// keys that are not plain strings, duplicate or `__proto__` keys, tabs, carriage returns …) it
+// gives up and returns undefined, and the caller reads the file with the full parser, which also
+// owns every diagnostic. test/manifest/yaml-subset.test.ts compares the two on generated files.
+import type { IndexedNode, PositionedScalar } from "./yaml-positions.js";
+
+export interface SubsetDocument {
+  data: unknown;
+  /** by pathKey(path), as readYamlWithPositions indexes the full parser's nodes */
+  index: Map<string, IndexedNode>;
+}
+
+/** Thrown inside the reader to give up; never escapes readYamlSubset. */
+class OutsideSubset {}
+const OUTSIDE = new OutsideSubset();
+
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const HASH = 0x23;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const QUOTE_SINGLE = 0x27;
+const QUOTE_DOUBLE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_SQUARE = 0x5b;
+const CLOSE_SQUARE = 0x5d;
+const OPEN_CURLY = 0x7b;
+const CLOSE_CURLY = 0x7d;
+
+/**
+ * Characters the reader accepts anywhere: printable ASCII, line feeds, and Unicode text. Tabs,
+ * carriage returns, control characters, NEL, the line and paragraph separators and the byte-order
+ * mark each have rules of their own in YAML; files holding them go to the full parser.
+ */
+const OUTSIDE_CHARACTERS = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ufefe\uff00-\uffff]/;
+
+/** A plain scalar cannot start with these (YAML 1.2 §7.3.3 c-indicator); `-` is checked apart. */
+function isIndicator(code: number): boolean {
+  switch (code) {
+    case 0x3f: // ?
+    case COLON:
+    case COMMA:
+    case OPEN_SQUARE:
+    case CLOSE_SQUARE:
+    case OPEN_CURLY:
+    case CLOSE_CURLY:
+    case HASH:
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case QUOTE_SINGLE:
+    case QUOTE_DOUBLE:
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isFlowIndicator(code: number): boolean {
+  return code === COMMA || code === OPEN_SQUARE || code === CLOSE_SQUARE || code === OPEN_CURLY || code === CLOSE_CURLY;
+}
+
+// The YAML 1.2 core schema (§10.3.2), in the order the `yaml` package tries its tags.
+const CORE_NULL = /^(?:~|[Nn]ull|NULL)$/;
+const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const CORE_INT_OCTAL = /^0o[0-7]+$/;
+const CORE_INT = /^[-+]?[0-9]+$/;
+const CORE_INT_HEX = /^0x[0-9a-fA-F]+$/;
+const CORE_FLOAT_SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const CORE_FLOAT_EXPONENT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/** The value of a plain scalar under the core schema. */
+export function resolvePlainScalar(text: string): unknown {
+  const first = text.charCodeAt(0);
+  // Only these first characters can start a null, a boolean or a number; the rest is text.
+  const mayBeTyped = (first >= 0x30 && first <= 0x39) || "~nNtTfF+-.".includes(text[0]!);
+  if (!mayBeTyped) return text;
+  if (CORE_NULL.test(text)) return null;
+  if (CORE_BOOL.test(text)) return first === 0x74 || first === 0x54;
+  if (CORE_INT_OCTAL.test(text)) return parseInt(text.slice(2), 8);
+  if (CORE_INT.test(text)) return parseInt(text, 10);
+  if (CORE_INT_HEX.test(text)) return parseInt(text.slice(2), 16);
+  if (CORE_FLOAT_SPECIAL.test(text)) {
+    if (text.slice(-3).toLowerCase() === "nan") return NaN;
+    return first === DASH ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
+  if (CORE_FLOAT_EXPONENT.test(text) || CORE_FLOAT.test(text)) return parseFloat(text);
+  return text;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\u0085",
+  _: "\u00a0",
+  L: "\u2028",
+  P: "\u2029",
+};
+
+interface ScalarRead {
+  value: unknown;
+  start: number;
+  end: number;
+  type: PositionedScalar["type"];
+}
+
+interface NodeRead {
+  value: unknown;
+  start: number;
+  /** where the node's range ends (see readYamlSubset on block collections) */
+  end: number;
+  /** the start of the next content line after the node, or the text's length */
+  next: number;
+}
+
+/**
+ * Reads `text` if it lies inside the subset, else undefined. A block collection's end offset is
+ * the end of its last value's line, where the full parser's may also cover comment lines after
+ * it; locate() reads a range only up to its first line break, so what it reports is the same.
+ */
+export function readYamlSubset(text: string, maxDepth: number): SubsetDocument | undefined {
+  if (OUTSIDE_CHARACTERS.test(text)) return undefined;
+  const reader = new SubsetReader(text, maxDepth);
+  try {
+    return reader.read();
+  } catch (error) {
+    if (error === OUTSIDE) return undefined;
+    throw error;
+  }
+}
+
+class SubsetReader {
+  readonly index = new Map<string, IndexedNode>();
+  private readonly length: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {
+    this.length = text.length;
+  }
+
+  read(): SubsetDocument {
+    const first = this.nextContentLine(0);
+    if (first >= this.length) throw OUTSIDE; // empty or only comments: the full reader says so
+    const root = this.blockCollection(first, this.indentAt(first), "", true, 0);
+    if (root.next < this.length) throw OUTSIDE; // content less indented than the root
+    this.record("", undefined, root.start, root.end);
+    return { data: root.value, index: this.index };
+  }
+
+  // ---- lines ----
+
+  private indentAt(lineStart: number): number {
+    let at = lineStart;
+    while (this.text.charCodeAt(at) === SPACE) at++;
+    return at - lineStart;
+  }
+
+  /** The offset after the line break that ends the line holding `at`, or the text's length. */
+  private afterLine(at: number): number {
+    const newline = this.text.indexOf("\n", at);
+    return newline === -1 ? this.length : newline + 1;
+  }
+
+  /** The start of the first line at or after `lineStart` that is neither blank nor a comment. */
+  private nextContentLine(lineStart: number): number {
+    const { text, length } = this;
+    let line = lineStart;
+    while (line < length) {
+      let at = line;
+      while (text.charCodeAt(at) === SPACE) at++;
+      if (at >= length) return length;
+      const code = text.charCodeAt(at);
+      if (code === NEWLINE) {
+        line = at + 1;
+        continue;
+      }
+      if (code === HASH) {
+        line = this.afterLine(at);
+        continue;
+      }
+      if (at === line && (text.startsWith("---", at) || text.startsWith("...", at) || code === 0x25)) {
+        throw OUTSIDE; // document markers and directives
+      }
+      return line;
+    }
+    return length;
+  }
+
+  /**
+   * After a value on one line: only spaces and a comment (after a space) may follow. Returns the
+   * offset after the line break.
+   */
+  private endOfValueLine(at: number): number {
+    const { text } = this;
+    let position = at;
+    while (text.charCodeAt(position) === SPACE) position++;
+    if (position >= this.length) return this.length;
+    const code = text.charCodeAt(position);
+    if (code === NEWLINE) return position + 1;
+    if (code === HASH && position > at) return this.afterLine(position);
+    throw OUTSIDE;
+  }
+
+  /** One shape for every entry keeps the index's objects monomorphic. */
+  private record(path: string, key: [number, number] | undefined, start: number, end: number, scalar?: ScalarRead): void {
+    this.index.set(path, {
+      key,
+      value: [start, end],
+      scalar: scalar ? { range: [scalar.start, scalar.end], value: scalar.value, type: scalar.type } : undefined,
+    });
+  }
+
+  private childPath(parent: string, isRoot: boolean, segment: string | number): string {
+    return isRoot ? String(segment) : `${parent}\u0000${segment}`;
+  }
+
+  // ---- block collections ----
+
+  private blockCollection(lineStart: number, indent: number, path: string, isRoot: boolean, depth: number): NodeRead {
+    if (depth >= this.maxDepth) throw OUTSIDE;
+    const at = lineStart + indent;
+    return this.isListItem(at) ? this.blockList(lineStart, indent, path, isRoot, depth) : this.blockMap(at, indent, path, isRoot, depth);
+  }
+
+  private isListItem(at: number): boolean {
+    if (this.text.charCodeAt(at) !== DASH) return false;
+    const next = this.text.charCodeAt(at + 1);
+    return at + 1 >= this.length || next === SPACE || next === NEWLINE;
+  }
+
+  /** A mapping whose first key is at `firstKey` and whose other keys start lines at `indent`. */
+  private blockMap(firstKey: number, indent: number, path: string, isRoot: boolean, depth: number): NodeRead {
+    const map: Record<string, unknown> = {};
+    let keyAt = firstKey;
+    let end = firstKey;
+    for (;;) {
+      const key = this.blockKey(keyAt);
+      if (Object.prototype.hasOwnProperty.call(map, key.name)) throw OUTSIDE; // the full reader reports duplicates
+      const entryPath = this.childPath(path, isRoot, key.name);
+      const value = this.mapValue(key.after, indent, entryPath, [key.start, key.end], depth);
+      map[key.name] = value.value;
+      end = value.end;
+      const line = value.next;
+      if (line >= this.length) return { value: map, start: firstKey, end, next: line };
+      const lineIndent = this.indentAt(line);
+      if (lineIndent < indent) return { value: map, start: firstKey, end, next: line };
+      if (lineIndent > indent) throw OUTSIDE;
+      keyAt = line + lineIndent;
+      if (this.isListItem(keyAt)) return { value: map, start: firstKey, end, next: line }; // the enclosing list's next item
+    }
+  }
+
+  /** The value after `key:`; `after` is the offset after the colon. */
+  private mapValue(after: number, indent: number, path: string, key: [number, number], depth: number): NodeRead & { value: unknown } {
+    const { text } = this;
+    let at = after;
+    while (text.charCodeAt(at) === SPACE) at++;
+    const code = text.charCodeAt(at);
+    if (at >= this.length || code === NEWLINE || code === HASH) {
+      const next = this.nextContentLine(this.afterLine(at));
+      if (next < this.length) {
+        const nextIndent = this.indentAt(next);
+        // A nested collection, or a list at the key's own indentation (`key:\n- item`).
+        if (nextIndent > indent || (nextIndent === indent && this.isListItem(next + nextIndent))) {
+          const nested = this.blockCollection(next, nextIndent, path, false, depth + 1);
+          this.record(path, key, nested.start, nested.end);
+          return nested;
+        }
+      }
+      // An empty value: the full reader's range for it also covers a comment after it.
+      if (code === HASH) throw OUTSIDE;
+      this.record(path, key, at, at, { value: null, start: at, end: at, type: "PLAIN" });
+      return { value: null, start: at, end: at, next };
+    }
+    return this.inlineValue(at, indent, path, key, depth);
+  }
+
+  private blockList(lineStart: number, indent: number, path: string, isRoot: boolean, depth: number): NodeRead {
+    const { text } = this;
+    const list: unknown[] = [];
+    const start = lineStart + indent;
+    let line = lineStart;
+    let end = start;
+    for (;;) {
+      const dash = line + indent;
+      const itemPath = this.childPath(path, isRoot, list.length);
+      let at = dash + 1;
+      while (text.charCodeAt(at) === SPACE) at++;
+      const code = text.charCodeAt(at);
+      let item: NodeRead;
+      if (at >= this.length || code === NEWLINE || code === HASH) {
+        const next = this.nextContentLine(this.afterLine(at));
+        const nextIndent = next < this.length ? this.indentAt(next) : -1;
+        if (nextIndent > indent) {
+          item = this.blockCollection(next, nextIndent, itemPath, false, depth + 1);
+          this.record(itemPath, undefined, item.start, item.end);
+        } else {
+          if (code === HASH) throw OUTSIDE; // as for an empty mapping value
+          this.record(itemPath, undefined, at, at, { value: null, start: at, end: at, type: "PLAIN" });
+          item = { value: null, start: at, end: at, next };
+        }
+      } else if (this.isListItem(at)) {
+        throw OUTSIDE; // `- - item`
+      } else if (this.startsKey(at)) {
+        // `- key: value`: a mapping whose keys line up with this first one.
+        if (depth + 1 >= this.maxDepth) throw OUTSIDE;
+        item = this.blockMap(at, at - line, itemPath, false, depth + 1);
+        this.record(itemPath, undefined, item.start, item.end);
+      } else {
+        item = this.inlineValue(at, indent, itemPath, undefined, depth);
+      }
+      list.push(item.value);
+      end = item.end;
+      line = item.next;
+      if (line >= this.length) break;
+      const lineIndent = this.indentAt(line);
+      if (lineIndent < indent) break;
+      if (lineIndent > indent) throw OUTSIDE;
+      if (!this.isListItem(line + lineIndent)) break; // a key of the mapping that holds this list
+    }
+    return { value: list, start, end, next: line };
+  }
+
+  // ---- keys ----
+
+  /** Whether the text at `at` (inside a list item) is a mapping key followed by `:`. */
+  private startsKey(at: number): boolean {
+    const { text } = this;
+    const code = text.charCodeAt(at);
+    if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
+      const closed = code === QUOTE_SINGLE ? this.singleQuotedEnd(at) : this.doubleQuotedEnd(at);
+      return text.charCodeAt(closed) === COLON;
+    }
+    if (isIndicator(code)) return false; // a flow collection or block scalar, or outside the subset
+    const lineEnd = this.afterLine(at);
+    for (let position = at; position < lineEnd; position++) {
+      const c = text.charCodeAt(position);
+      if (c === HASH && text.charCodeAt(position - 1) === SPACE) return false;
+      if (c === COLON) {
+        const next = text.charCodeAt(position + 1);
+        if (position + 1 >= this.length || next === SPACE || next === NEWLINE) return true;
+      }
+    }
+    return false;
+  }
+
+  /** A block mapping key and its colon; anything but a plain or quoted string key gives up. */
+  private blockKey(at: number): { name: string; start: number; end: number; after: number } {
+    const { text } = this;
+    const code = text.charCodeAt(at);
+    if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
+      const scalar = code === QUOTE_SINGLE ? this.singleQuoted(at) : this.doubleQuoted(at);
+      if (text.charCodeAt(scalar.end) !== COLON) throw OUTSIDE;
+      const afterColon = text.charCodeAt(scalar.end + 1);
+      if (scalar.end + 1 < this.length && afterColon !== SPACE && afterColon !== NEWLINE) throw OUTSIDE;
+      const name = scalar.value as string;
+      this.checkKeyName(name);
+      return { name, start: at, end: scalar.end, after: scalar.end + 1 };
+    }
+    if (isIndicator(code) || code === DASH || code === SPACE) throw OUTSIDE;
+    for (let position = at + 1; position < this.length; position++) {
+      const c = text.charCodeAt(position);
+      if (c === NEWLINE || c === HASH) throw OUTSIDE; // a line that is not `key:`, or a key holding `#`
+      if (c !== COLON) continue;
+      const next = text.charCodeAt(position + 1);
+      if (position + 1 < this.length && next !== SPACE && next !== NEWLINE) continue;
+      if (text.charCodeAt(position - 1) === SPACE) throw OUTSIDE; // `key :`
+      const name = text.slice(at, position);
+      if (typeof resolvePlainScalar(name) !== "string") throw OUTSIDE; // `1:`, `true:`, `null:`
+      this.checkKeyName(name);
+      return { name, start: at, end: position, after: position + 1 };
+    }
+    throw OUTSIDE;
+  }
+
+  /** Names the full reader treats specially: merge keys, `__proto__`, and "" (the root's path key). */
+  private checkKeyName(name: string): void {
+    if (name === "" || name === "<<" || name === "__proto__") throw OUTSIDE;
+  }
+
+  // ---- values on one line ----
+
+  /**
+   * A scalar or flow collection starting at `at`, on the line of its key or list dash. `indent` is
+   * the indentation of the collection holding it: lines after it must not be more indented.
+   */
+  private inlineValue(at: number, indent: number, path: string, key: [number, number] | undefined, depth: number): NodeRead {
+    const { text } = this;
+    const code = text.charCodeAt(at);
+    if (code === 0x7c || code === 0x3e) return this.blockScalar(at, indent, path, key);
+    let read: { value: unknown; start: number; end: number; lineEnd: number };
+    if (code === OPEN_SQUARE || code === OPEN_CURLY) {
+      const flow = this.flowCollection(at, path, depth + 1);
+      this.record(path, key, flow.start, flow.end);
+      read = { ...flow, lineEnd: this.endOfValueLine(flow.end) };
+    } else {
+      let scalar: ScalarRead;
+      let lineEnd: number;
+      if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
+        scalar = code === QUOTE_SINGLE ? this.singleQuoted(at) : this.doubleQuoted(at);
+        lineEnd = this.endOfValueLine(scalar.end);
+      } else {
+        ({ scalar, lineEnd } = this.blockPlain(at));
+      }
+      this.record(path, key, scalar.start, scalar.end, scalar);
+      read = { ...scalar, lineEnd };
+    }
+    const next = this.nextContentLine(read.lineEnd);
+    // A more indented line would continue a plain scalar over lines, or be an error.
+    if (next < this.length && this.indentAt(next) > indent) throw OUTSIDE;
+    return { value: read.value, start: read.start, end: read.lineEnd, next };
+  }
+
+  /** A plain scalar in block context, to the end of its line or a comment. */
+  private blockPlain(at: number): { scalar: ScalarRead; lineEnd: number } {
+    const { text } = this;
+    const code = text.charCodeAt(at);
+    if (isIndicator(code)) throw OUTSIDE;
+    if (code === DASH) {
+      const next = text.charCodeAt(at + 1);
+      if (at + 1 >= this.length || next === SPACE || next === NEWLINE) throw OUTSIDE;
+    }
+    const newline = text.indexOf("\n", at);
+    const lineEnd = newline === -1 ? this.length : newline;
+    let end = lineEnd;
+    for (let position = at + 1; position < lineEnd; position++) {
+      const c = text.charCodeAt(position);
+      if (c === HASH && text.charCodeAt(position - 1) === SPACE) {
+        end = position;
+        break;
+      }
+      if (c === COLON) {
+        const next = text.charCodeAt(position + 1);
+        if (position + 1 >= lineEnd || next === SPACE) throw OUTSIDE; // `a: b: c`, or a key
+      }
+    }
+    while (text.charCodeAt(end - 1) === SPACE) end--;
+    const source = text.slice(at, end);
+    return {
+      scalar: { value: resolvePlainScalar(source), start: at, end, type: "PLAIN" },
+      lineEnd: newline === -1 ? this.length : newline + 1,
+    };
+  }
+
+  // ---- quoted scalars (one line) ----
+
+  /** The offset after the closing quote, or -1 when the scalar does not close on its line. */
+  private singleQuotedEnd(at: number): number {
+    const { text } = this;
+    for (let position = at + 1; position < this.length; position++) {
+      const c = text.charCodeAt(position);
+      if (c === NEWLINE) return -1;
+      if (c !== QUOTE_SINGLE) continue;
+      if (text.charCodeAt(position + 1) === QUOTE_SINGLE) {
+        position++;
+        continue;
+      }
+      return position + 1;
+    }
+    return -1;
+  }
+
+  private doubleQuotedEnd(at: number): number {
+    const { text } = this;
+    for (let position = at + 1; position < this.length; position++) {
+      const c = text.charCodeAt(position);
+      if (c === NEWLINE) return -1;
+      if (c === BACKSLASH) position++;
+      else if (c === QUOTE_DOUBLE) return position + 1;
+    }
+    return -1;
+  }
+
+  private singleQuoted(at: number): ScalarRead {
+    const end = this.singleQuotedEnd(at);
+    if (end === -1) throw OUTSIDE;
+    const value = this.text.slice(at + 1, end - 1).replaceAll("''", "'");
+    return { value, start: at, end, type: "QUOTE_SINGLE" };
+  }
+
+  private doubleQuoted(at: number): ScalarRead {
+    const { text } = this;
+    const end = this.doubleQuotedEnd(at);
+    if (end === -1) throw OUTSIDE;
+    const body = text.slice(at + 1, end - 1);
+    if (!body.includes("\\")) return { value: body, start: at, end, type: "QUOTE_DOUBLE" };
+    let value = "";
+    for (let i = 0; i < body.length; i++) {
+      const c = body[i]!;
+      if (c !== "\\") {
+        value += c;
+        continue;
+      }
+      const escape = body[++i];
+      if (escape === undefined) throw OUTSIDE;
+      const simple = SIMPLE_ESCAPES[escape];
+      if (simple !== undefined) {
+        value += simple;
+        continue;
+      }
+      const digits = escape === "x" ? 2 : escape === "u" ? 4 : escape === "U" ? 8 : 0;
+      const hex = body.slice(i + 1, i + 1 + digits);
+      if (digits === 0 || !/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) throw OUTSIDE;
+      const codePoint = parseInt(hex, 16);
+      if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) throw OUTSIDE;
+      value += String.fromCodePoint(codePoint);
+      i += digits;
+    }
+    return { value, start: at, end, type: "QUOTE_DOUBLE" };
+  }
+
+  // ---- block scalars ----
+
+  /**
+   * `|` or `>` with clip or strip chomping and no indentation indicator, holding at least one
+   * line. Folded scalars with more indented lines, and leading blank lines, go to the full reader.
+   */
+  private blockScalar(at: number, indent: number, path: string, key: [number, number] | undefined): NodeRead {
+    const { text } = this;
+    const folded = text.charCodeAt(at) === 0x3e;
+    let position = at + 1;
+    const strip = text.charCodeAt(position) === DASH;
+    if (strip) position++;
+    const contentStart = this.endOfValueLine(position);
+    if (contentStart >= this.length) throw OUTSIDE;
+    const contentIndent = this.indentAt(contentStart);
+    const firstCode = text.charCodeAt(contentStart + contentIndent);
+    if (contentIndent <= indent || contentStart + contentIndent >= this.length || firstCode === NEWLINE) throw OUTSIDE;
+
+    // The scalar's lines: blank ones, and those indented at least as much as the first.
+    const lines: { start: number; end: number }[] = [];
+    let line = contentStart;
+    while (line < this.length) {
+      const newline = text.indexOf("\n", line);
+      const lineEnd = newline === -1 ? this.length : newline;
+      const lineIndent = this.indentAt(line);
+      const blank = line + lineIndent >= lineEnd;
+      if (!blank && lineIndent < contentIndent) break;
+      lines.push({ start: line, end: lineEnd });
+      line = newline === -1 ? this.length : newline + 1;
+    }
+    // Trailing blank lines no longer than the content's indentation are not part of it.
+    while (lines.length > 0) {
+      const last = lines[lines.length - 1]!;
+      if (last.end - last.start > contentIndent || this.indentAt(last.start) < last.end - last.start) break;
+      lines.pop();
+    }
+    const last = lines[lines.length - 1]!;
+    const end = last.end < this.length ? last.end + 1 : this.length;
+
+    let value = "";
+    if (folded) {
+      let breaks = -1; // line breaks since the last text line; -1 before the first
+      for (const { start, end: lineEnd } of lines) {
+        if (lineEnd - start > contentIndent && text.charCodeAt(start + contentIndent) === SPACE) throw OUTSIDE; // more indented
+        if (lineEnd - start <= contentIndent) {
+          breaks++;
+          continue;
+        }
+        if (breaks >= 0) value += breaks === 0 ? " " : "\n".repeat(breaks);
+        value += text.slice(start + contentIndent, lineEnd);
+        breaks = 0;
+      }
+    } else {
+      value = lines.map(({ start, end: lineEnd }) => (lineEnd - start > contentIndent ? text.slice(start + contentIndent, lineEnd) : "")).join("\n");
+    }
+    if (!strip) value += "\n";
+
+    const type = folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+    this.record(path, key, at, end, { value, start: at, end, type });
+    const next = this.nextContentLine(end);
+    if (next < this.length && this.indentAt(next) > indent) throw OUTSIDE;
+    return { value, start: at, end, next };
+  }
+
+  // ---- flow collections (one line) ----
+
+  private flowCollection(at: number, path: string, depth: number): { value: unknown; start: number; end: number } {
+    if (depth >= this.maxDepth) throw OUTSIDE;
+    return this.text.charCodeAt(at) === OPEN_SQUARE ? this.flowList(at, path, depth) : this.flowMap(at, path, depth);
+  }
+
+  private skipSpaces(at: number): number {
+    let position = at;
+    while (this.text.charCodeAt(position) === SPACE) position++;
+    return position;
+  }
+
+  private flowList(at: number, path: string, depth: number): { value: unknown; start: number; end: number } {
+    const list: unknown[] = [];
+    let position = this.skipSpaces(at + 1);
+    if (this.text.charCodeAt(position) === CLOSE_SQUARE) return { value: list, start: at, end: position + 1 };
+    for (;;) {
+      const itemPath = `${path}\u0000${list.length}`;
+      const item = this.flowNode(position, itemPath, undefined, depth, false);
+      list.push(item.value);
+      position = this.skipSpaces(item.end);
+      const code = this.text.charCodeAt(position);
+      if (code === CLOSE_SQUARE) return { value: list, start: at, end: position + 1 };
+      if (code !== COMMA) throw OUTSIDE;
+      position = this.skipSpaces(position + 1);
+      if (this.text.charCodeAt(position) === CLOSE_SQUARE) throw OUTSIDE; // a trailing comma
+    }
+  }
+
+  private flowMap(at: number, path: string, depth: number): { value: unknown; start: number; end: number } {
+    const { text } = this;
+    const map: Record<string, unknown> = {};
+    let position = this.skipSpaces(at + 1);
+    if (text.charCodeAt(position) === CLOSE_CURLY) return { value: map, start: at, end: position + 1 };
+    for (;;) {
+      const key = this.flowScalar(position, true);
+      const name = key.value;
+      if (typeof name !== "string") throw OUTSIDE;
+      this.checkKeyName(name);
+      if (Object.prototype.hasOwnProperty.call(map, name)) throw OUTSIDE;
+      if (text.charCodeAt(key.end) !== COLON || text.charCodeAt(key.end + 1) !== SPACE) throw OUTSIDE;
+      const entryPath = `${path}\u0000${name}`;
+      const value = this.flowNode(this.skipSpaces(key.end + 1), entryPath, [key.start, key.end], depth, true);
+      map[name] = value.value;
+      position = this.skipSpaces(value.end);
+      const code = text.charCodeAt(position);
+      if (code === CLOSE_CURLY) return { value: map, start: at, end: position + 1 };
+      if (code !== COMMA) throw OUTSIDE;
+      position = this.skipSpaces(position + 1);
+      if (text.charCodeAt(position) === CLOSE_CURLY) throw OUTSIDE; // a trailing comma
+    }
+  }
+
+  private flowNode(at: number, path: string, key: [number, number] | undefined, depth: number, inMap: boolean): { value: unknown; end: number } {
+    const code = this.text.charCodeAt(at);
+    if (code === OPEN_SQUARE || code === OPEN_CURLY) {
+      const flow = this.flowCollection(at, path, depth + 1);
+      this.record(path, key, flow.start, flow.end);
+      return flow;
+    }
+    const scalar = this.flowScalar(at, false);
+    // In a mapping, a value followed by `:` would be a second key (`{a: b: c}`).
+    if (inMap && this.text.charCodeAt(scalar.end) === COLON) throw OUTSIDE;
+    this.record(path, key, scalar.start, scalar.end, scalar);
+    return scalar;
+  }
+
+  /** A quoted or plain scalar inside `[…]` or `{…}`; a plain one ends before `,`, brackets or `: `. */
+  private flowScalar(at: number, isKey: boolean): ScalarRead {
+    const { text } = this;
+    const code = text.charCodeAt(at);
+    if (code === QUOTE_SINGLE) return this.singleQuoted(at);
+    if (code === QUOTE_DOUBLE) return this.doubleQuoted(at);
+    if (isIndicator(code) || code === SPACE || code === NEWLINE || at >= this.length) throw OUTSIDE;
+    if (code === DASH) {
+      const next = text.charCodeAt(at + 1);
+      if (next === SPACE || next === NEWLINE || isFlowIndicator(next) || at + 1 >= this.length) throw OUTSIDE;
+    }
+    let position = at + 1;
+    for (; position < this.length; position++) {
+      const c = text.charCodeAt(position);
+      if (c === NEWLINE) throw OUTSIDE; // flow collections over several lines
+      if (isFlowIndicator(c)) break;
+      if (c === HASH) throw OUTSIDE;
+      if (c === COLON) {
+        if (isKey && text.charCodeAt(position + 1) === SPACE) break;
+        throw OUTSIDE;
+      }
+    }
+    let end = position;
+    while (text.charCodeAt(end - 1) === SPACE) end--;
+    const source = text.slice(at, end);
+    return { value: resolvePlainScalar(source), start: at, end, type: "PLAIN" };
+  }
+}

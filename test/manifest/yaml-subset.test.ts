@@ -1,0 +1,367 @@
+// The fast YAML reader against the `yaml` package: on every file it accepts it must give the same
+// data and the same positions; everything outside its subset must go to the full reader, which
+// keeps every diagnostic as it was.
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { readYamlSubset, resolvePlainScalar } from "../../src/manifest/yaml-subset.js";
+import { readYamlWithPositions, YAML_LIMITS, type PositionedYaml, type YamlPath } from "../../src/manifest/yaml-positions.js";
+
+const SEED = 20_240_611;
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/manifests/${name}`, import.meta.url), "utf8");
+
+function read(text: string, parser: "auto" | "full"): PositionedYaml {
+  return readYamlWithPositions({ path: "access-patterns.yaml", content: text }, { rule: "manifest-invalid", noun: "manifest", parser });
+}
+
+/** Every path of the data, and one missing child under each mapping and list. */
+function pathsOf(data: unknown, prefix: YamlPath = [], out: YamlPath[] = []): YamlPath[] {
+  out.push(prefix);
+  if (Array.isArray(data)) {
+    data.forEach((item, i) => pathsOf(item, [...prefix, i], out));
+    out.push([...prefix, data.length]);
+  } else if (data !== null && typeof data === "object") {
+    for (const [key, value] of Object.entries(data)) pathsOf(value, [...prefix, key], out);
+    out.push([...prefix, "no_such_key"]);
+  }
+  return out;
+}
+
+/** What the loaders can observe of a read file, to compare the two readers. */
+function observable(yaml: PositionedYaml) {
+  return {
+    data: yaml.data,
+    empty: yaml.empty,
+    findings: yaml.findings,
+    positions: pathsOf(yaml.data).map((path) => {
+      const scalar = yaml.scalarAt(path);
+      return {
+        path,
+        has: yaml.has(path),
+        key: yaml.locate(path, "key"),
+        value: yaml.locate(path, "value"),
+        scalar: scalar && { start: scalar.range[0], end: scalar.range[1], value: scalar.value, type: scalar.type },
+      };
+    }),
+  };
+}
+
+function expectSameAsFullReader(text: string): void {
+  expect(observable(read(text, "auto"))).toStrictEqual(observable(read(text, "full")));
+}
+
+// ---- generated documents inside the subset ----
+
+type Scalar = { kind: "scalar"; text: string; style: "plain" | "single" | "double" | "literal" | "folded"; strip: boolean; comment: boolean };
+type Tree =
+  | Scalar
+  | { kind: "empty" }
+  | { kind: "map"; entries: { key: string; keyStyle: "plain" | "single" | "double"; value: Tree }[]; flow: boolean; step: number }
+  | { kind: "list"; items: Tree[]; flow: boolean; step: number; compact: boolean };
+
+const WORDS = [
+  "SELECT videoid, title FROM videos_by_user WHERE userid = ? LIMIT 20",
+  "SELECT * FROM t WHERE k IN (?, ?) AND c >= ?",
+  "300/s", "2_000_000", "365d", "forever", "=", ">=", "CONTAINS KEY", "desc", "1", "-7", "+3", "007", "0x1F", "0o17", "1.5", "2.",
+  ".5", "1e3", "-2.5E-3", "-.inf", ".NaN", "true", "False", "TRUE", "null", "Null", "~", "yes", "no", "on", "5.0", "it's", 'say "hi"',
+  "a#b", "a # b", "x: y", "a:b", "- item", "-x", "[x]", "{y}", "café ☕", "emoji 😀", "trailing ", " leading", "", "back\\slash",
+  "k=v, w=z", "100%", "@at", "`tick`", "!bang", "&amp", "*star", "|pipe", ">gt", "?q", ":colon", ",comma", "tab\there", "line\nbreak",
+];
+const KEYS = ["version", "keyspace", "tables", "queries", "id", "cql", "select", "where", "rate", "columns", "a", "B", "ks.videos", "user_id", "Q1", "x-y", "with space", "über", "名前", "1", "true", "null", "a:b", "it's"];
+const BLOCK_LINES = ["SELECT a, b", "FROM t", "WHERE k = ?", "", "  more indented", "# not a comment", "- not a list", "key: not a map", "'quoted'", "tail ", "a: b # c"];
+
+const scalarTree: fc.Arbitrary<Tree> = fc.oneof(
+  fc.record({
+    kind: fc.constant("scalar" as const),
+    text: fc.constantFrom(...WORDS),
+    style: fc.constantFrom("plain" as const, "single" as const, "double" as const),
+    strip: fc.boolean(),
+    comment: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant("scalar" as const),
+    text: fc.array(fc.constantFrom(...BLOCK_LINES), { minLength: 1, maxLength: 5 }).map((lines) => lines.join("\n")),
+    style: fc.constantFrom("literal" as const, "folded" as const),
+    strip: fc.boolean(),
+    comment: fc.boolean(),
+  }),
+  fc.constant({ kind: "empty" as const }),
+);
+
+const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    scalarTree,
+    fc.record({
+      kind: fc.constant("map" as const),
+      entries: fc.uniqueArray(fc.record({ key: fc.constantFrom(...KEYS), keyStyle: fc.constantFrom("plain" as const, "single" as const, "double" as const), value: tie("node") }), {
+        maxLength: 5,
+        selector: (entry) => entry.key,
+      }),
+      flow: fc.boolean(),
+      step: fc.integer({ min: 1, max: 4 }),
+    }),
+    fc.record({
+      kind: fc.constant("list" as const),
+      items: fc.array(tie("node"), { maxLength: 4 }),
+      flow: fc.boolean(),
+      step: fc.integer({ min: 1, max: 4 }),
+      compact: fc.boolean(),
+    }),
+  ),
+})).node;
+
+/** Whether `text` can be written as a plain scalar in block (or flow) context and read back as itself. */
+function plainSafe(text: string, flow: boolean): boolean {
+  if (text === "" || /^\s|\s$/.test(text) || /[\n\t]/.test(text)) return false;
+  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(text) && !/^-[^\s,[\]{}]/.test(text)) return false;
+  if (/: |:$| #/.test(text)) return false;
+  return !flow || !/[,[\]{}:#]/.test(text);
+}
+
+function quoted(text: string, style: "single" | "double"): string {
+  if (style === "single" && !/[\n\t]/.test(text)) return `'${text.replaceAll("'", "''")}'`;
+  return `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n").replaceAll("\t", "\\t").replaceAll("é", "\\u00e9")}"`;
+}
+
+function inlineScalar(node: Scalar, flow: boolean): string {
+  if (node.style === "plain" && plainSafe(node.text, flow)) return node.text;
+  return quoted(node.text.replace(/\n.*/s, ""), node.style === "single" ? "single" : "double");
+}
+
+function keyText(key: string, style: "plain" | "single" | "double"): string {
+  return style === "plain" && plainSafe(key, false) && typeof resolvePlainScalar(key) === "string" ? key : quoted(key, style === "single" ? "single" : "double");
+}
+
+function flowKeyText(key: string, style: "plain" | "single" | "double"): string {
+  return style === "plain" && plainSafe(key, true) && typeof resolvePlainScalar(key) === "string" ? key : quoted(key, style === "single" ? "single" : "double");
+}
+
+/** A flow collection holds scalars and flow collections only, on one line. */
+function flowText(node: Tree): string {
+  if (node.kind === "scalar") return inlineScalar({ ...node, style: node.style === "literal" || node.style === "folded" ? "double" : node.style }, true);
+  if (node.kind === "empty") return "~";
+  if (node.kind === "list") return `[${node.items.map(flowText).join(", ")}]`;
+  return `{ ${node.entries.map((entry) => `${flowKeyText(entry.key, entry.keyStyle)}: ${flowText(entry.value)}`).join(", ")} }`;
+}
+
+const pad = (n: number) => " ".repeat(n);
+
+/**
+ * The value of a key or list item, written after `key:` or `-`. `indent` is the indentation of the
+ * collection holding it; returns the rest of the current line and the lines after it.
+ */
+function valueText(node: Tree, indent: number, inList: boolean): { inline: string; lines: string[] } {
+  switch (node.kind) {
+    case "empty":
+      return { inline: "", lines: [] };
+    case "scalar": {
+      if (node.style === "literal" || node.style === "folded") {
+        const contentIndent = indent + 1 + (node.text.length % 3);
+        let lines = node.text.split("\n");
+        // The first line fixes the indentation; folded lines must not be more indented.
+        if (node.style === "folded") lines = lines.map((line) => line.trimStart());
+        lines[0] = lines[0]!.trimStart() || "first";
+        const header = `${node.style === "literal" ? "|" : ">"}${node.strip ? "-" : ""}${node.comment ? "  # block" : ""}`;
+        return { inline: ` ${header}`, lines: lines.map((line) => (line === "" ? "" : pad(contentIndent) + line)) };
+      }
+      return { inline: ` ${inlineScalar(node, false)}${node.comment ? "   # note" : ""}`, lines: [] };
+    }
+    case "map":
+    case "list": {
+      const empty = node.kind === "map" ? node.entries.length === 0 : node.items.length === 0;
+      if (node.flow || empty) return { inline: ` ${flowText(node)}`, lines: [] };
+      // A list under a key may sit at the key's own indentation.
+      const nested = node.kind === "list" && node.compact && !inList ? indent : indent + node.step;
+      return { inline: "", lines: blockText(node, nested) };
+    }
+  }
+}
+
+function blockText(node: Tree & { kind: "map" | "list" }, indent: number): string[] {
+  const lines: string[] = [];
+  if (node.kind === "map") {
+    node.entries.forEach((entry, i) => {
+      if (i % 3 === 2) lines.push(`${pad(i % 2 === 0 ? 0 : indent)}# between entries`);
+      if (i % 4 === 3) lines.push("");
+      const value = valueText(entry.value, indent, false);
+      lines.push(`${pad(indent)}${keyText(entry.key, entry.keyStyle)}:${value.inline}`, ...value.lines);
+    });
+    return lines;
+  }
+  for (const item of node.items) {
+    const compactMap = item.kind === "map" && !item.flow && item.entries.length > 0;
+    if (compactMap) {
+      // `- key: value` with the other keys lined up under the first.
+      const [first, ...rest] = blockText(item, indent + 2);
+      lines.push(`${pad(indent)}- ${first!.slice(indent + 2)}`, ...rest);
+      continue;
+    }
+    const value = valueText(item, indent, true);
+    lines.push(`${pad(indent)}-${value.inline}`, ...value.lines);
+  }
+  return lines;
+}
+
+const subsetDocument: fc.Arbitrary<string> = fc
+  .record({
+    root: tree.filter((node): node is Tree & { kind: "map" | "list" } => (node.kind === "map" || node.kind === "list") && !node.flow),
+    rootIndent: fc.constantFrom(0, 0, 2),
+    leadingComment: fc.boolean(),
+    finalNewline: fc.boolean(),
+  })
+  .filter(({ root }) => (root.kind === "map" ? root.entries.length > 0 : root.items.length > 0))
+  .map(({ root, rootIndent, leadingComment, finalNewline }) => {
+    const lines = blockText(root, rootIndent);
+    const text = [...(leadingComment ? ["# access patterns", ""] : []), ...lines].join("\n");
+    return finalNewline ? `${text}\n` : text;
+  });
+
+/** Edits that step outside the subset, or break the file, at random places. */
+const edited = (source: fc.Arbitrary<string>) =>
+  fc
+    .tuple(
+      source,
+      fc.array(
+        fc.record({
+          at: fc.nat(),
+          remove: fc.integer({ min: 0, max: 6 }),
+          insert: fc.constantFrom("", ":", ": ", "- ", "-", " ", "  ", "\n", "\n  ", "#", " #", "'", '"', "\\", "|", ">", "|+", "|2", "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "? ", "---\n", "...\n", "\t", "\r\n", "<<: ", "__proto__: ", "\ufeff", "1: ", "~", "é"),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    )
+    .map(([text, edits]) => {
+      let out = text;
+      for (const edit of edits) {
+        const at = out.length === 0 ? 0 : edit.at % (out.length + 1);
+        out = out.slice(0, at) + edit.insert + out.slice(at + edit.remove);
+      }
+      return out;
+    });
+
+describe("the fast YAML reader reads its subset exactly as the `yaml` package does (property)", () => {
+  it("generated documents are read by the fast reader, with the same data and positions", () => {
+    fc.assert(
+      fc.property(subsetDocument, (text) => {
+        expect(readYamlSubset(text, YAML_LIMITS.maxDepth), text).toBeDefined();
+        expectSameAsFullReader(text);
+      }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it("edited documents are either read the same or left to the full reader", () => {
+    fc.assert(
+      fc.property(edited(subsetDocument), (text) => expectSameAsFullReader(text)),
+      { seed: SEED, numRuns: 600 },
+    );
+  });
+
+  it("edited real manifests are either read the same or left to the full reader", () => {
+    const manifests = ["killrvideo.yaml", "forms.yaml", "bad-figures.yaml", "cql-errors.yaml"].map(fixture);
+    fc.assert(
+      fc.property(edited(fc.constantFrom(...manifests)), (text) => expectSameAsFullReader(text)),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+});
+
+describe("the fast YAML reader on real manifests", () => {
+  it("reads the fixture manifests itself, with the same data and positions", () => {
+    for (const name of ["killrvideo.yaml", "forms.yaml", "bad-figures.yaml", "cql-errors.yaml", "duplicate-ids.yaml", "typo-key.yaml"]) {
+      const text = fixture(name);
+      expect(readYamlSubset(text, YAML_LIMITS.maxDepth), name).toBeDefined();
+      expectSameAsFullReader(text);
+    }
+  });
+
+  it("keeps positions inside block scalars exact for embedded CQL", () => {
+    const text = ["queries:", "  - id: Q1", "    cql: >-", "      SELECT a FROM t", "      WHERE k = ? AND c = 'x: y'", "  - id: Q2", "    cql: |", "      SELECT b FROM u", ""].join("\n");
+    expect(readYamlSubset(text, YAML_LIMITS.maxDepth)).toBeDefined();
+    expectSameAsFullReader(text);
+    const yaml = read(text, "auto");
+    expect(yaml.scalarAt(["queries", 0, "cql"])).toMatchObject({ type: "BLOCK_FOLDED", value: "SELECT a FROM t WHERE k = ? AND c = 'x: y'" });
+    expect(yaml.scalarAt(["queries", 1, "cql"])).toMatchObject({ type: "BLOCK_LITERAL", value: "SELECT b FROM u\n" });
+  });
+});
+
+describe("the fast YAML reader leaves everything outside its subset to the full reader", () => {
+  const outside: [string, string][] = [
+    ["an anchor and an alias", "a: &x 1\nb: *x\n"],
+    ["a merge key", "base: &b { x: 1 }\nc:\n  <<: *b\n"],
+    ["a tag", "a: !!str 1\n"],
+    ["a directive", "%YAML 1.2\n---\na: 1\n"],
+    ["a document marker", "---\na: 1\n"],
+    ["two documents", "a: 1\n---\nb: 2\n"],
+    ["a document end", "a: 1\n...\n"],
+    ["tabs", "a:\n\tb: 1\n"],
+    ["Windows line ends", "a: 1\r\nb: 2\r\n"],
+    ["a byte-order mark", "\ufeffa: 1\n"],
+    ["a duplicate key", "a: 1\na: 2\n"],
+    ["a __proto__ key", "__proto__: { polluted: true }\n"],
+    ["an explicit key", "? a\n: 1\n"],
+    ["a numeric key", "1: one\n"],
+    ["a multi-line plain scalar", "a: SELECT x\n  FROM t\n"],
+    ["a multi-line quoted scalar", 'a: "SELECT x\n  FROM t"\n'],
+    ["a flow collection over lines", "a: [1,\n  2]\n"],
+    ["a kept block scalar", "a: |+\n  x\n\n"],
+    ["an indentation indicator", "a: |2\n   x\n"],
+    ["a folded scalar with a more indented line", "a: >\n  x\n    y\n"],
+    ["a block scalar with leading blank lines", "a: |\n\n  x\n"],
+    ["an empty block scalar", "a: |\nb: 1\n"],
+    ["a value with `: ` inside", "a: b: c\n"],
+    ["an empty value with a comment", "a: # nothing\nb: 1\n"],
+    ["wrong indentation", "a:\n  b: 1\n c: 2\n"],
+    ["a nested list on the dash line", "- - a\n"],
+    ["an empty file", ""],
+    ["only comments", "# nothing here\n"],
+    ["a single scalar", "hello\n"],
+    ["a trailing comma", "a: [1, 2,]\n"],
+    ["deep nesting", `${Array.from({ length: 70 }, (_, i) => `${pad(i)}k${i}:`).join("\n")} 1\n`],
+    ["a control character", "a: \u0007\n"],
+  ];
+  for (const [what, text] of outside) {
+    it(`${what}: the full reader answers, findings unchanged`, () => {
+      expect(readYamlSubset(text, YAML_LIMITS.maxDepth)).toBeUndefined();
+      expectSameAsFullReader(text);
+    });
+  }
+
+  it("an alias bomb and a __proto__ key still get their findings", () => {
+    const bomb = read(fixture("alias-bomb.yaml"), "auto");
+    expect(bomb.findings.map((f) => f.message).join("\n")).toMatch(/alias bomb/);
+    const proto = read("a: 1\n__proto__: 2\n", "auto");
+    expect(proto.findings.map((f) => f.message)).toEqual(['__proto__: "__proto__" cannot be used as a key']);
+    expect(Object.getPrototypeOf(proto.data)).toBe(Object.prototype);
+  });
+});
+
+describe("resolvePlainScalar follows the YAML 1.2 core schema", () => {
+  it.each([
+    ["~", null],
+    ["Null", null],
+    ["true", true],
+    ["FALSE", false],
+    ["yes", "yes"],
+    ["0o17", 15],
+    ["0x1F", 31],
+    ["-7", -7],
+    ["+3", 3],
+    ["1.5", 1.5],
+    ["2.", 2],
+    [".5", 0.5],
+    ["1e3", 1000],
+    ["-.inf", Number.NEGATIVE_INFINITY],
+    ["2_000_000", "2_000_000"],
+    ["5/day", "5/day"],
+    ["0x", "0x"],
+  ])("%s", (text, value) => {
+    expect(resolvePlainScalar(text)).toStrictEqual(value);
+  });
+
+  it("NaN and negative zero", () => {
+    expect(resolvePlainScalar(".NaN")).toBeNaN();
+    expect(Object.is(resolvePlainScalar("-0"), -0)).toBe(true);
+  });
+});
