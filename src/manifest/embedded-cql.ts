@@ -124,21 +124,23 @@ function doubleQuotedEscape(source: string, at: number, end: number): { length: 
  */
 function remapRanges(root: unknown, mapRange: (range: SourceRange) => SourceRange): void {
   const visited = new Set<object>();
-  const visit = (value: unknown): void => {
-    if (value === null || typeof value !== "object" || visited.has(value)) return;
+  const visit = (value: object): void => {
+    if (visited.has(value)) return;
     visited.add(value);
     if (Array.isArray(value)) {
-      for (const item of value) visit(item);
+      for (const item of value) if (item !== null && typeof item === "object") visit(item);
       return;
     }
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
+    // for…in over plain AST objects: their own keys, without an array of them per node.
+    for (const key in record) {
       const child = record[key];
+      if (child === null || typeof child !== "object") continue;
       if (key === "range" && isSourceRange(child)) record[key] = mapRange(child);
       else visit(child);
     }
   };
-  visit(root);
+  if (root !== null && typeof root === "object") visit(root);
 }
 
 function isPosition(value: unknown): value is Position {

@@ -2,6 +2,7 @@
 // Manifest (types.ts). Every problem is a `manifest-invalid` finding at its line and column; an
 // invalid entry is dropped on its own so the rest of the manifest is still reviewed. Never throws.
 import type { Statement } from "../cql/ast.js";
+import type { CassandraVersion } from "../schema/model.js";
 import { compareFindings, FILE_START, type Finding, type SourceLocation } from "../findings.js";
 import type { SourceFile } from "../review.js";
 import { parseEmbeddedCql } from "./embedded-cql.js";
@@ -13,6 +14,7 @@ import {
   TABLE_NAME_PATTERN,
   tableVolumeSchema,
   writeSchema,
+  type ManifestDocument,
   type QueryDocument,
   type TableVolumeDocument,
   type WriteDocument,
@@ -75,31 +77,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
-  // Entries that validate on their own are kept even when others do not.
-  const keyspace = validOr(manifestSchema.shape.keyspace, data.keyspace);
-  const cassandra = validOr(cassandraVersionSchema.optional(), data.cassandra);
-  const tables: { name: string; doc: TableVolumeDocument }[] = [];
-  if (isPlainObject(data.tables)) {
-    for (const [name, value] of Object.entries(data.tables)) {
-      const doc = TABLE_NAME_PATTERN.test(name) ? validOr(tableVolumeSchema, value) : undefined;
-      if (doc) tables.push({ name, doc });
-    }
-  }
-  const queries: { index: number; doc: QueryDocument }[] = [];
-  if (Array.isArray(data.queries)) {
-    data.queries.forEach((value, index) => {
-      const doc = validOr(querySchema, value);
-      if (doc) queries.push({ index, doc });
-    });
-  }
-  const writes: { index: number; doc: WriteDocument }[] = [];
-  if (Array.isArray(data.writes)) {
-    data.writes.forEach((value, index) => {
-      const doc = validOr(writeSchema, value);
-      if (doc) writes.push({ index, doc });
-    });
-  }
-
+  const { keyspace, cassandra, tables, queries, writes } = parsed.success ? entriesOf(parsed.data) : validEntriesOf(data);
   const context: NormaliseContext = { yaml, findings, problem };
   const manifest: Manifest = {
     file: file.path,
@@ -111,6 +89,57 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     writes: normaliseWrites(writes, context),
   };
   return { manifest, findings: findings.sort(compareFindings) };
+}
+
+interface ValidEntries {
+  keyspace: string | undefined;
+  cassandra: CassandraVersion | undefined;
+  tables: { name: string; doc: TableVolumeDocument }[];
+  queries: { index: number; doc: QueryDocument }[];
+  writes: { index: number; doc: WriteDocument }[];
+}
+
+/** The entries of a manifest that validated as a whole: the document is made of the entry schemas. */
+function entriesOf(document: ManifestDocument): ValidEntries {
+  return {
+    keyspace: document.keyspace,
+    cassandra: document.cassandra,
+    tables: Object.entries(document.tables ?? {}).map(([name, doc]) => ({ name, doc })),
+    queries: (document.queries ?? []).map((doc, index) => ({ index, doc })),
+    writes: (document.writes ?? []).map((doc, index) => ({ index, doc })),
+  };
+}
+
+/** Entries that validate on their own are kept even when others do not. */
+function validEntriesOf(data: Record<string, unknown>): ValidEntries {
+  const tables: ValidEntries["tables"] = [];
+  if (isPlainObject(data.tables)) {
+    for (const [name, value] of Object.entries(data.tables)) {
+      const doc = TABLE_NAME_PATTERN.test(name) ? validOr(tableVolumeSchema, value) : undefined;
+      if (doc) tables.push({ name, doc });
+    }
+  }
+  const queries: ValidEntries["queries"] = [];
+  if (Array.isArray(data.queries)) {
+    data.queries.forEach((value, index) => {
+      const doc = validOr(querySchema, value);
+      if (doc) queries.push({ index, doc });
+    });
+  }
+  const writes: ValidEntries["writes"] = [];
+  if (Array.isArray(data.writes)) {
+    data.writes.forEach((value, index) => {
+      const doc = validOr(writeSchema, value);
+      if (doc) writes.push({ index, doc });
+    });
+  }
+  return {
+    keyspace: validOr(manifestSchema.shape.keyspace, data.keyspace),
+    cassandra: validOr(cassandraVersionSchema.optional(), data.cassandra),
+    tables,
+    queries,
+    writes,
+  };
 }
 
 interface NormaliseContext {

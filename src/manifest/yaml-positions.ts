@@ -103,8 +103,10 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     end: position(Math.max(start, end)),
   });
   const firstLine = (start: number, end: number): SourceRange => {
-    const newline = text.slice(start, end).search(/\r?\n/);
-    const lineEnd = newline === -1 ? end : start + newline;
+    // The first line break inside [start, end), `\r\n` counted from its `\r`; no copy of the text.
+    const newline = text.indexOf("\n", start);
+    let lineEnd = end;
+    if (newline !== -1 && newline < end) lineEnd = newline > start && text.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
     return range(start, lineEnd > start ? lineEnd : Math.min(start + 1, text.length));
   };
   const report = (message: string, where: SourceRange, entity: string): void => {
