@@ -41,8 +41,10 @@ export function defineIdentifierRules(grammar: Grammar): void {
   ];
   defineRule(grammar, "functionName", () => {
     const start = $.LA(1);
-    const [first, second] = $.OR(functionNames);
+    const parts = $.OR(functionNames);
+    // While recording, OR returns a placeholder object, not the alternative's array.
     if ($.RECORDING_PHASE) return RECORDING;
+    const [first, second] = parts;
     const range = rangeFrom($, start);
     if (first && second) return { keyspace: identifier(first), name: identifier(second), range };
     return { name: identifier(first ?? second!), range };
