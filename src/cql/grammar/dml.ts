@@ -80,7 +80,8 @@ type ElementOrField = { key: Term } | { field: IToken };
 
 /**
  * `USING TTL … AND TIMESTAMP …` of a statement; several clauses (INSERT allows USING before and
- * after IF NOT EXISTS) merge into one. SELECT takes only ScyllaDB's TIMEOUT, which is noted.
+ * after IF NOT EXISTS) merge into one. SELECT takes only TIMEOUT, a ScyllaDB clause that is noted
+ * wherever it appears.
  */
 export function usingClause(clauses: readonly UsingClauseParts[], statement: "select" | "insert" | "update" | "delete" | "batch", context: AstContext): UsingClause | undefined {
   if (clauses.length === 0) return undefined;
@@ -130,7 +131,7 @@ export function defineDmlRules(grammar: Grammar): void {
     const insert: InsertStatement =
       form.json === undefined
         ? { kind: "insert", table: name, ifNotExists: options.ifNotExists, columns: form.columns, values: form.values, range, text }
-        : { kind: "insert", table: name, ifNotExists: options.ifNotExists, columns: [], values: [], json: form.json, range, text };
+        : { kind: "insert", table: name, ifNotExists: options.ifNotExists, columns: form.columns, values: form.values, json: form.json, range, text };
     // Optional members are assigned, not spread into the literal: spreading costs a copy per node.
     if (form.jsonDefault) insert.jsonDefault = form.jsonDefault;
     if (using) insert.using = using;
