@@ -105,10 +105,10 @@ interface ArgumentList {
 
 /**
  * In a multi-column relation `(a) = (1)` the `(1)` is a one-element tuple, though elsewhere it is
- * just a parenthesised 1 (see tupleValue). The term rule cannot say so in the AST, so it notes
- * here which terms were one parenthesised operand (a `(x)` or a type hint, with accessors but no
- * binary operator), with the range of that parenthesis. Every other term is a fresh object and
- * never in the map.
+ * just a parenthesised 1 (see tupleValue), and the AST of `(1)` is the literal alone. So the
+ * productions note here which terms were one parenthesised operand (a `(x)` or a type hint, maybe
+ * with accessors, without binary operators), with the range of those parentheses. Every other
+ * term is a fresh object, never in the map.
  */
 const parenthesizedRanges = new WeakMap<Term, SourceRange>();
 
@@ -178,6 +178,7 @@ export function defineTermRules(grammar: Grammar): void {
           if ($.RECORDING_PHASE) return RECORDING;
           const qualified = bareQualifiedName(name);
           const list = required(args, "arguments");
+          // The call spans `token(…)` (the CST→AST conversion let it run to the end of the term).
           return functionCall(qualified, list, span(qualified.range, list.range));
         },
       },
@@ -762,7 +763,7 @@ function nameOrCall(first: IToken, second: IToken | undefined, args: FunctionArg
   return functionCall(qualified, args, span(qualified.range, args.range));
 }
 
-/** A call `name(args)` over `range`: a FunctionCall, or a CastTerm; throws AstSyntaxError for a misplaced `AS type`. */
+/** A call `name(args)` over `range`: a FunctionCall, or a CastExpression; throws AstSyntaxError for a misplaced `AS type`. */
 export function functionCall(name: QualifiedName, args: FunctionArguments, range: SourceRange): Term {
   const castType = args.castType;
   if (castType) {
@@ -776,12 +777,13 @@ export function functionCall(name: QualifiedName, args: FunctionArguments, range
   return call;
 }
 
-function applyAccessor(target: Term, accessor: Accessor): Term {
-  if (isToken(accessor)) {
-    const field = identifier(accessor);
+function applyAccessor(target: Term, accessor: Accessor | undefined): Term {
+  const found = required(accessor, "accessor");
+  if (isToken(found)) {
+    const field = identifier(found);
     return { kind: "field", target, field, range: span(target.range, field.range) };
   }
-  const subscript = required(accessor, "subscript");
+  const subscript = found;
   const range = span(target.range, subscript.range);
   if (!subscript.slice) return { kind: "element", target, index: required(subscript.from, "index"), range };
   // Bounds only when written (ast.ts: either may be absent), in the order of SliceAccess.
@@ -800,27 +802,27 @@ const BINARY_PRECEDENCE: Record<string, number> = { "+": 1, "-": 1, "*": 2, "/":
  * their precedence and left associativity here (shunting-yard over two levels).
  */
 function termWithSteps(leading: Term, steps: (Accessor | BinaryStep)[]): Term {
-  let first = leading;
-  const operands: Term[] = [];
+  // A later operand reads its own accessors (see the term rule), so accessors here follow the first.
+  const operands: Term[] = [leading];
   const operators: BinaryOperator[] = [];
-  for (const step of steps) {
+  for (const found of steps) {
+    // undefined where recovery gave up on a subscript
+    const step = required(found, "accessor");
     if ("operand" in step) {
       operators.push(requiredToken(step.operator, "operator").image as BinaryOperator);
       operands.push(required(step.operand, "operand"));
-    } else if (operands.length === 0) {
-      first = applyAccessor(first, step);
     } else {
-      // A later operand reads its own accessors (see the term rule): not reached.
-      throw new IncompleteTreeError("accessor after an operator");
+      operands.push(applyAccessor(operands.pop()!, step));
     }
   }
   if (operators.length === 0) {
-    // Accessors only: still a single parenthesised operand when the first one was (see tupleValue).
+    // Accessors only: still one parenthesised operand when the first was (see tupleValue).
+    const accessed = operands[0]!;
     const parenthesized = parenthesizedRanges.get(leading);
-    if (parenthesized) parenthesizedRanges.set(first, parenthesized);
-    return first;
+    if (parenthesized) parenthesizedRanges.set(accessed, parenthesized);
+    return accessed;
   }
-  const output: Term[] = [first];
+  const output: Term[] = [operands[0]!];
   const pending: BinaryOperator[] = [];
   const reduce = () => {
     const operator = pending.pop()!;
@@ -831,7 +833,7 @@ function termWithSteps(leading: Term, steps: (Accessor | BinaryStep)[]): Term {
   operators.forEach((operator, i) => {
     while (pending.length > 0 && BINARY_PRECEDENCE[pending.at(-1)!]! >= BINARY_PRECEDENCE[operator]!) reduce();
     pending.push(operator);
-    output.push(operands[i]!);
+    output.push(operands[i + 1]!);
   });
   while (pending.length > 0) reduce();
   return output[0]!;
