@@ -118,7 +118,7 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
     if (failed) {
       const failure = parse.failure;
       if (failure instanceof AstSyntaxError) result.diagnostics.push(syntaxError(failure.message, failure.range));
-      else result.diagnostics.push(syntaxError(`cql-review could not read this statement (${failureReason(failure)})`, rangeOfSlice(slice)));
+      else result.diagnostics.push(syntaxError(`cql-review could not parse this statement (${failureReason(failure)})`, rangeOfSlice(slice)));
       return { next: end, bound: stretchEnd };
     }
     if (statement) keep(statement, context, result);
@@ -154,6 +154,10 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
     keep(statement, context, result);
     errors.forEach((error, i) => result.diagnostics.push(syntaxError(withHint(error.message, slice, errorTokens[i]!), rangeAt(slice, errorTokens[i]!))));
     return { next: end, bound: stretchEnd };
+  }
+  // A statement that a one-token repair would have kept, but whose AST is not CQL: both are said.
+  if (failed && parse.failure instanceof AstSyntaxError && !parse.ruleRecovered && isFullyRecovered(errors)) {
+    result.diagnostics.push(syntaxError(parse.failure.message, parse.failure.range));
   }
   const at = errorTokens[0]!;
   result.diagnostics.push(syntaxError(withHint(firstError!.message, slice, at), rangeAt(slice, at)));
