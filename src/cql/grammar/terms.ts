@@ -178,7 +178,7 @@ export function defineTermRules(grammar: Grammar): void {
           if ($.RECORDING_PHASE) return RECORDING;
           const qualified = bareQualifiedName(name);
           const list = required(args, "arguments");
-          // The call spans `token(…)` (the CST→AST conversion let it run to the end of the term).
+          // The call spans `token(…)` only, not the rest of the term it starts.
           return functionCall(qualified, list, span(qualified.range, list.range));
         },
       },
