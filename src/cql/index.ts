@@ -1,8 +1,8 @@
 // The CQL front-end's facade: `parseCql(text)` never throws and always terminates.
 //
 // A file is lexed as it is parsed, cut into statements (split.ts), and each statement is parsed on
-// its own (parser.ts) and converted to the AST (to-ast.ts), so one broken statement costs only
-// itself:
+// its own (parser.ts, whose productions build the AST as they recognise), so one broken statement
+// costs only itself:
 // - a syntax error becomes a `cql-syntax-error` diagnostic saying what was expected and what was
 //   found; parsing resumes at the next statement (after the `;`, or earlier at a line that clearly
 //   starts a statement, e.g. after a stray `#` line);
@@ -11,15 +11,14 @@
 //   is kept, and every repair is still reported;
 // - a missing `;` between two statements is reported, and both statements are kept;
 // - cqlsh commands and vendor statements get a `cql-unsupported-statement` info and are skipped.
-import type { CstNode, IRecognitionException, IToken } from "chevrotain";
+import type { IRecognitionException, IToken } from "chevrotain";
 import { EOF } from "chevrotain";
 import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
 import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
-import { parseStatementTokens, withoutStackTraces } from "./parser.js";
+import { AstSyntaxError, type AstContext } from "./grammar/api.js";
+import { parseStatementTokens, withoutStackTraces, type StatementParse } from "./parser.js";
 import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
-import { AstSyntaxError, statementFromCst, type AstContext } from "./to-ast.js";
-import { IncompleteTreeError, withStatementTokens } from "./cst.js";
 import * as T from "./tokens.js";
 
 export type { ParseResult } from "./ast.js";
@@ -101,19 +100,27 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
   const end = bound === undefined ? statementEnd(tokens, index) : nextStatementStart(tokens, index, bound);
   const stretchEnd = bound ?? end;
   const slice = tokens.slice(index, end);
-  let parse: ReturnType<typeof parseStatementTokens>;
+  const context: AstContext = { text, notes: [] };
+  let parse: StatementParse;
   try {
-    parse = parseStatementTokens(slice);
+    parse = parseStatementTokens(slice, context);
   } catch (error) {
-    // Not a syntax error (those are reported, not thrown): e.g. nesting deeper than the stack.
-    const reason = error instanceof RangeError ? "it nests too deeply" : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-    result.diagnostics.push(syntaxError(`cql-review could not parse this statement (${reason})`, rangeOfSlice(slice)));
+    result.diagnostics.push(syntaxError(`cql-review could not parse this statement (${failureReason(error)})`, rangeOfSlice(slice)));
     return { next: end, bound };
   }
-  const context: AstContext = { text, notes: [] };
+  const { statement } = parse;
+  // An action that throws stops the parse mid-statement, and chevrotain then reports the rest of
+  // the statement as not parsed: that report is an effect of the failure, not a second error.
+  const failed = "failure" in parse;
+  const errors = failed ? parse.errors.filter((error) => error.name !== "NotAllInputParsedException") : parse.errors;
 
-  if (parse.errors.length === 0) {
-    const statement = buildStatement(parse.cst, context, result, slice);
+  if (errors.length === 0) {
+    if (failed) {
+      const failure = parse.failure;
+      if (failure instanceof AstSyntaxError) result.diagnostics.push(syntaxError(failure.message, failure.range));
+      else result.diagnostics.push(syntaxError(`cql-review could not parse this statement (${failureReason(failure)})`, rangeOfSlice(slice)));
+      return { next: end, bound: stretchEnd };
+    }
     if (statement) keep(statement, context, result);
     // The statement ended at a line that starts a new one, not at a `;`: one is missing (DESCRIBE
     // may end at its line break, see split.ts).
@@ -125,10 +132,9 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
   }
 
   // The statement is complete but something follows it before the `;`.
-  const [firstError] = parse.errors;
-  if (parse.errors.length === 1 && firstError!.name === "NotAllInputParsedException") {
+  const [firstError] = errors;
+  if (errors.length === 1 && firstError!.name === "NotAllInputParsedException") {
     const redundant = slice.indexOf(firstError!.token);
-    const statement = buildStatement(parse.cst, context, result, slice, redundant >= 0);
     if (statement && redundant > 0 && looksLikeStatementStart(slice, redundant)) {
       keep(statement, context, result);
       result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(slice[redundant]!)}: ${firstError!.message}`, tokenRange(slice[redundant]!)));
@@ -143,18 +149,24 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
     return { next: resumeAfter(slice, redundant, index, end), bound: stretchEnd };
   }
 
-  const errorTokens = focusOf(parse.errors, parse.focusTokens, slice);
-  if (isFullyRecovered(parse.errors, parse.cst)) {
-    const statement = buildStatement(parse.cst, context, result, slice, true);
-    if (statement) {
-      keep(statement, context, result);
-      parse.errors.forEach((error, i) => result.diagnostics.push(syntaxError(withHint(error.message, slice, errorTokens[i]!), rangeAt(slice, errorTokens[i]!))));
-      return { next: end, bound: stretchEnd };
-    }
+  const errorTokens = focusOf(errors, parse.focusTokens, slice);
+  if (statement && !failed && !parse.ruleRecovered && isFullyRecovered(errors)) {
+    keep(statement, context, result);
+    errors.forEach((error, i) => result.diagnostics.push(syntaxError(withHint(error.message, slice, errorTokens[i]!), rangeAt(slice, errorTokens[i]!))));
+    return { next: end, bound: stretchEnd };
+  }
+  // A statement that a one-token repair would have kept, but whose AST is not CQL: both are said.
+  if (failed && parse.failure instanceof AstSyntaxError && !parse.ruleRecovered && isFullyRecovered(errors)) {
+    result.diagnostics.push(syntaxError(parse.failure.message, parse.failure.range));
   }
   const at = errorTokens[0]!;
   result.diagnostics.push(syntaxError(withHint(firstError!.message, slice, at), rangeAt(slice, at)));
   return { next: resumeAfter(slice, at, index, end), bound: stretchEnd };
+}
+
+function failureReason(error: unknown): string {
+  // Nesting deeper than the stack allows is the one failure valid-looking input can cause.
+  return error instanceof RangeError ? "it nests too deeply" : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** Within an already cut stretch: the next line that looks like a statement start, else the bound. */
@@ -170,36 +182,9 @@ function keep(statement: Statement, context: AstContext, result: ParseResult): v
   result.diagnostics.push(...context.notes);
 }
 
-/** The AST of a parsed statement, or undefined (with a diagnostic when the reason is new). */
-function buildStatement(cst: CstNode, context: AstContext, result: ParseResult, slice: IToken[], recovered = false): Statement | undefined {
-  try {
-    return withStatementTokens(slice, () => statementFromCst(cst, context));
-  } catch (error) {
-    if (error instanceof AstSyntaxError) {
-      result.diagnostics.push(syntaxError(error.message, error.range));
-      return undefined;
-    }
-    // A tree that error recovery left incomplete is dropped; its error is already reported.
-    if (recovered && error instanceof IncompleteTreeError) return undefined;
-    const reason = error instanceof RangeError ? "it nests too deeply" : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-    result.diagnostics.push(syntaxError(`cql-review could not read this statement (${reason})`, rangeOfSlice(slice)));
-    return undefined;
-  }
-}
-
 /** Only single-token repairs (a `)` inserted, a stray token skipped), and no re-synchronisation. */
-function isFullyRecovered(errors: IRecognitionException[], cst: CstNode): boolean {
-  return errors.every((error) => error.name === "MismatchedTokenException" && (error.resyncedTokens?.length ?? 0) === 0) && !hasRecoveredNode(cst);
-}
-
-function hasRecoveredNode(node: CstNode): boolean {
-  if (node.recoveredNode) return true;
-  for (const children of Object.values(node.children)) {
-    for (const element of children) {
-      if ((element as CstNode).children !== undefined && hasRecoveredNode(element as CstNode)) return true;
-    }
-  }
-  return false;
+function isFullyRecovered(errors: IRecognitionException[]): boolean {
+  return errors.every((error) => error.name === "MismatchedTokenException" && (error.resyncedTokens?.length ?? 0) === 0);
 }
 
 /** The index in `slice` of the token each error is about (the slice length for end of input). */

@@ -1,15 +1,16 @@
-// The CQL parser: one chevrotain CstParser for the process, composed from production modules by
-// language area (grammar/*.ts), with production names taken from Cassandra's Parser.g.
+// The CQL parser: one chevrotain EmbeddedActionsParser for the process, composed from production
+// modules by language area (grammar/*.ts), with production names taken from Cassandra's Parser.g.
+// Each production returns its part of the typed AST (see grammar/api.ts for how, and README.md,
+// "Throughput", for why there is no concrete syntax tree).
 //
-// Self-analysis (lookahead computation and grammar validation) runs once, when this module loads.
+// Self-analysis (lookahead computation and grammar validation) runs once, on first use.
 // The grammar is LL(1) except where a keyword is also a name (LL(2), marked MAX_LOOKAHEAD) and in
 // the statement dispatcher (LL(4)); the few decisions LL(k) cannot make use bounded hand-written
 // lookahead (grammar/lookahead.ts), never backtracking.
 import {
-  CstParser,
+  EmbeddedActionsParser,
   getLookaheadPaths,
   NoViableAltException,
-  type CstNode,
   type IRecognitionException,
   type IToken,
   type LookaheadSequence,
@@ -17,7 +18,8 @@ import {
 } from "chevrotain";
 import { CqlErrorMessageProvider } from "./errors.js";
 import { defineAccessControlRules } from "./grammar/access-control.js";
-import type { Grammar, GrammarDsl, Rules } from "./grammar/api.js";
+import type { Statement } from "./ast.js";
+import type { AstContext, Grammar, GrammarDsl, Rules } from "./grammar/api.js";
 import { defineDescribeRules } from "./grammar/describe.js";
 import { defineDmlRules } from "./grammar/dml.js";
 import { defineFunctionRules } from "./grammar/functions.js";
@@ -42,28 +44,38 @@ interface RecognizerInternals {
 }
 
 /** Chevrotain's implementation of getFollowsForInRuleRecovery, which the parser below wraps. */
-type FollowsForInRuleRecovery = (this: CstParser, tokenType: TokenType, occurrence: number) => TokenType[];
+type FollowsForInRuleRecovery = (this: EmbeddedActionsParser, tokenType: TokenType, occurrence: number) => TokenType[];
 
 const MAX_CACHED_PATHS = 4096;
 
 /** Tokens recovery may invent: closing punctuation and separators, never a name or a value. */
 const INSERTABLE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.Greater, T.Comma]);
 
-class CqlParser extends CstParser {
-  readonly rules: Rules = {};
+class CqlParser extends EmbeddedActionsParser {
+  readonly grammar: Grammar;
   readonly messages: CqlErrorMessageProvider;
+  /** set when error recovery gave up on a rule of the statement being parsed (re-synchronised) */
+  ruleRecovered = false;
 
   constructor(options: { validateGrammar: boolean }) {
     const messages = new CqlErrorMessageProvider();
     super(T.parserVocabulary, {
       skipValidations: !options.validateGrammar,
       recoveryEnabled: true,
-      nodeLocationTracking: "onlyOffset",
       maxLookahead: 1,
       errorMessageProvider: messages,
     });
     this.messages = messages;
-    const grammar: Grammar = { $: this as unknown as GrammarDsl, rules: this.rules };
+    const grammar: Grammar = {
+      $: this as unknown as GrammarDsl,
+      rules: {} as Rules,
+      context: { text: "", notes: [] },
+      recoveryValue: () => {
+        this.ruleRecovered = true;
+        return undefined as never;
+      },
+    };
+    this.grammar = grammar;
     defineIdentifierRules(grammar);
     defineTypeRules(grammar);
     defineTermRules(grammar);
@@ -98,7 +110,7 @@ class CqlParser extends CstParser {
     const key = `${path.ruleStack.join(" ")}/${path.occurrenceStack.join(" ")}/${tokenType.name}/${occurrence}`;
     let follows = this.followsByPath.get(key);
     if (follows === undefined) {
-      follows = (CstParser.prototype as unknown as { getFollowsForInRuleRecovery: FollowsForInRuleRecovery }).getFollowsForInRuleRecovery.call(this, tokenType, occurrence);
+      follows = (EmbeddedActionsParser.prototype as unknown as { getFollowsForInRuleRecovery: FollowsForInRuleRecovery }).getFollowsForInRuleRecovery.call(this, tokenType, occurrence);
       // Recursive rules make paths as many as nesting levels: keep the cache bounded.
       if (this.followsByPath.size >= MAX_CACHED_PATHS) this.followsByPath.clear();
       this.followsByPath.set(key, follows);
@@ -154,21 +166,43 @@ export function skipGrammarValidation(): void {
 }
 
 export interface StatementParse {
-  cst: CstNode;
+  /** the statement's AST; undefined when recovery gave up on it or building it failed */
+  statement: Statement | undefined;
+  /** what building the AST threw (an AstSyntaxError, or an incomplete tree after recovery) */
+  failure?: unknown;
   errors: IRecognitionException[];
   /** for NoViableAlt / EarlyExit errors, in order: the token the error is about */
   focusTokens: IToken[];
+  /** error recovery re-synchronised somewhere in the statement (more than a one-token repair) */
+  ruleRecovered: boolean;
 }
 
-/** Parses one statement (optionally followed by `;`) from `tokens`. */
-export function parseStatementTokens(tokens: IToken[]): StatementParse {
+/** Parses one statement (optionally followed by `;`) from `tokens`, building its AST. */
+export function parseStatementTokens(tokens: IToken[], context: AstContext): StatementParse {
   const parser = sharedParser();
   parser.messages.focusTokens.length = 0;
   parser.messages.input = tokens;
   parser.input = tokens;
-  const cst = parser.rules.cqlStatement!.call(parser);
+  parser.ruleRecovered = false;
+  parser.grammar.context = context;
+  let statement: Statement | undefined;
+  let failure: unknown;
+  let failed = false;
+  try {
+    statement = parser.grammar.rules.cqlStatement.call(parser);
+  } catch (error) {
+    // Thrown by an action: not a syntax error, which chevrotain records instead of throwing.
+    failed = true;
+    failure = error;
+  }
   const errors = parser.errors;
-  return { cst, errors, focusTokens: errors.length === 0 ? [] : [...parser.messages.focusTokens] };
+  return {
+    statement,
+    ...(failed ? { failure } : {}),
+    errors,
+    focusTokens: errors.length === 0 ? [] : [...parser.messages.focusTokens],
+    ruleRecovered: parser.ruleRecovered,
+  };
 }
 
 /**

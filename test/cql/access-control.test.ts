@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseCql } from "../../src/cql/index.js";
 import { parseOne } from "./helpers.js";
 
 const verb = (text: string) => parseOne(text, "access-control").verb;
@@ -125,5 +126,24 @@ describe("COMMENT ON and SECURITY LABEL (after 5.0)", () => {
       target: "table",
       value: "confidential",
     });
+  });
+});
+
+describe("COMMENT ON and SECURITY LABEL name parts", () => {
+  it.each([
+    ["SECURITY LABEL ON TYPE ks.t.x IS 'a'", "COMMENT ON / SECURITY LABEL ON TYPE takes 1 or 2 name parts", "TYPE ks.t.x"],
+    ["COMMENT ON TABLE a.b.c IS 'a'", "COMMENT ON / SECURITY LABEL ON TABLE takes 1 or 2 name parts", "TABLE a.b.c"],
+    ["COMMENT ON COLUMN c IS 'a'", "COMMENT ON / SECURITY LABEL ON COLUMN takes 2 or 3 name parts", "COLUMN c"],
+    ["SECURITY LABEL ON FIELD a.b.c.d IS 'a'", "COMMENT ON / SECURITY LABEL ON FIELD takes 2 or 3 name parts", "FIELD a.b.c.d"],
+  ])("%s is an error at the object described", (text, message, at) => {
+    const result = parseCql(text);
+    expect(result.statements).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.message, text.slice(d.range.start.offset, d.range.end.offset)])).toEqual([[message, at]]);
+  });
+
+  it("a column of a table in the current keyspace has no keyspace part", () => {
+    const comment = parseOne("COMMENT ON COLUMN t.c IS 'x'", "comment-on");
+    expect(comment.name).not.toHaveProperty("keyspace");
+    expect([comment.name.name.name, comment.member?.name]).toEqual(["t", "c"]);
   });
 });

@@ -115,6 +115,36 @@ describe("CREATE TABLE", () => {
     expect(c!.mask).toMatchObject({ default: true });
   });
 
+  it("rejects a second PRIMARY KEY clause at that clause", () => {
+    const text = "CREATE TABLE t (a int, b int, PRIMARY KEY (a), PRIMARY KEY (b));\nCREATE TABLE ok (a int PRIMARY KEY);";
+    const result = parseCql(text);
+    expect(result.statements.map((s) => s.kind === "create-table" && s.name.name.name)).toEqual(["ok"]);
+    expect(result.diagnostics).toHaveLength(1);
+    const [error] = result.diagnostics;
+    expect(error!.message).toBe("a table has one PRIMARY KEY clause");
+    expect(text.slice(error!.range.start.offset, error!.range.end.offset)).toBe("PRIMARY KEY (b)");
+  });
+
+  it("rejects a mask that is not a function call, at the MASKED clause", () => {
+    const text = "CREATE TABLE t (a int PRIMARY KEY, b text MASKED WITH cast(b AS int))";
+    const result = parseCql(text);
+    expect(result.statements).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.message, text.slice(d.range.start.offset, d.range.end.offset)])).toEqual([
+      ["a mask is a function call", "MASKED WITH cast(b AS int)"],
+    ]);
+  });
+
+  it("a column list whose `)` recovery inserted ends at its last entry", () => {
+    const text = "CREATE TABLE t (a int, b text, PRIMARY KEY (a)\n  WITH comment = 'x';";
+    const result = parseCql(text);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(["expected `)` to close the column list of CREATE TABLE, found `WITH`"]);
+    const table = result.statements[0];
+    if (table?.kind !== "create-table") throw new Error("expected the table to be kept");
+    expect(text.slice(table.bodyRange!.start.offset, table.bodyRange!.end.offset)).toBe("a int, b text, PRIMARY KEY (a)");
+    expect(table.text).toBe("CREATE TABLE t (a int, b text, PRIMARY KEY (a)\n  WITH comment = 'x'");
+    expect(table.options.map((o) => o.name.name)).toEqual(["comment"]);
+  });
+
   it("CREATE TABLE … LIKE (5.0)", () => {
     const table = parseOne("CREATE TABLE IF NOT EXISTS copy LIKE ks.original WITH comment = 'copy'", "create-table");
     expect(table.like?.keyspace?.name).toBe("ks");

@@ -77,6 +77,15 @@ describe("SELECT", () => {
     expect(result.statements).toEqual([]);
     expect(result.diagnostics[0]!.message).toBe("USING TTL is not allowed in SELECT");
   });
+
+  it("rejects USING TIMESTAMP in SELECT, at the TIMESTAMP part of the clause", () => {
+    const text = "SELECT * FROM t USING TIMEOUT 1s AND TIMESTAMP 5";
+    const result = parseCql(text);
+    expect(result.statements).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.message, text.slice(d.range.start.offset, d.range.end.offset)])).toEqual([
+      ["USING TIMESTAMP is not allowed in SELECT", "TIMESTAMP 5"],
+    ]);
+  });
 });
 
 describe("WHERE relations", () => {
@@ -164,6 +173,23 @@ describe("INSERT", () => {
     const result = parseCql("INSERT INTO t (a, b) VALUES (1)");
     expect(result.diagnostics[0]!.message).toBe("INSERT names 2 columns but gives 1 value");
   });
+
+  it("reports the count mismatch over the parenthesised values, and drops the statement", () => {
+    const text = "INSERT INTO t (a) VALUES (1, 'two') IF NOT EXISTS";
+    const result = parseCql(text);
+    expect(result.statements).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.message, text.slice(d.range.start.offset, d.range.end.offset)])).toEqual([
+      ["INSERT names 1 column but gives 2 values", "(1, 'two')"],
+    ]);
+  });
+
+  it("merges USING clauses written before and after IF NOT EXISTS into one", () => {
+    const text = "INSERT INTO t (a) VALUES (1) USING TTL 5 IF NOT EXISTS USING TIMESTAMP 3";
+    const insert = parseOne(text, "insert");
+    expect(insert.ifNotExists).toBe(true);
+    expect(withoutPositions(insert.using)).toEqual({ ttl: { kind: "literal", type: "integer", value: "5" }, timestamp: { kind: "literal", type: "integer", value: "3" } });
+    expect(text.slice(insert.using!.range.start.offset, insert.using!.range.end.offset)).toBe("USING TTL 5 IF NOT EXISTS USING TIMESTAMP 3");
+  });
 });
 
 describe("UPDATE", () => {
@@ -241,5 +267,32 @@ describe("BATCH", () => {
     expect(result.statements.map((s) => s.kind)).toEqual(["create-table"]);
     expect(result.diagnostics).toHaveLength(1);
     expect(result.diagnostics[0]!.message).toContain("BATCH");
+  });
+});
+
+// Reports and snapshots serialise the AST: its members come in the order of the AST types.
+describe("member order", () => {
+  it("of every DML statement, with its optional members present", () => {
+    const keys = (text: string) => Object.keys(parseCql(text).statements[0]!);
+    expect(keys("SELECT a FROM t WHERE a = 1 PER PARTITION LIMIT 1 LIMIT 2")).toEqual([
+      "kind", "json", "distinct", "star", "selectors", "table", "where", "groupBy", "orderBy", "perPartitionLimit", "limit", "allowFiltering", "range", "text",
+    ]);
+    expect(keys("INSERT INTO t (a) VALUES (1) USING TTL 1")).toEqual(["kind", "table", "ifNotExists", "columns", "values", "range", "text", "using"]);
+    expect(keys("INSERT INTO t JSON '{}' DEFAULT UNSET")).toEqual(["kind", "table", "ifNotExists", "columns", "values", "json", "range", "text", "jsonDefault"]);
+    expect(keys("UPDATE t USING TTL 1 SET a = 1 WHERE k = 1")).toEqual(["kind", "table", "using", "assignments", "where", "conditions", "ifExists", "range", "text"]);
+    expect(keys("DELETE a FROM t USING TIMESTAMP 1 WHERE k = 1")).toEqual(["kind", "table", "selections", "using", "where", "conditions", "ifExists", "range", "text"]);
+    expect(keys("BEGIN BATCH USING TIMESTAMP 1 APPLY BATCH")).toEqual(["kind", "batchType", "using", "statements", "range", "text"]);
+  });
+
+  it("of assignments, deletions, selectors and orderings", () => {
+    const update = parseOne("UPDATE t SET m['k'] = 1, u.f = 2 WHERE k = 1", "update");
+    expect(update.assignments.map((a) => Object.keys(a))).toEqual([
+      ["column", "key", "operator", "value", "range"],
+      ["column", "field", "operator", "value", "range"],
+    ]);
+    expect(parseOne("DELETE m['k'] FROM t WHERE k = 1", "delete").selections.map((s) => Object.keys(s))).toEqual([["column", "key", "range"]]);
+    const select = parseOne("SELECT a AS b FROM t ORDER BY v ANN OF [1]", "select");
+    expect(Object.keys(select.selectors[0]!)).toEqual(["expression", "alias", "range"]);
+    expect(Object.keys(select.orderBy[0]!)).toEqual(["column", "direction", "ann", "range"]);
   });
 });

@@ -60,6 +60,24 @@ describe("statement ranges and text", () => {
     expect(slice(text, value.right.range)).toBe("-1");
   });
 
+  it("a call spans its name and arguments, token(…) too; a one-element tuple spans its parentheses", () => {
+    const text = "SELECT token(k) + 1, ks.f(a)[0] FROM t WHERE token(k) > token(?) - 1 AND (c) >= (2)";
+    const [select] = parseCql(text).statements;
+    if (select?.kind !== "select") throw new Error("expected a select");
+    const [sum, element] = select.selectors.map((selector) => selector.expression);
+    if (sum?.kind !== "binary" || element?.kind !== "element") throw new Error("expected a sum and an element access");
+    expect(slice(text, sum.range)).toBe("token(k) + 1");
+    expect(slice(text, sum.left.range)).toBe("token(k)");
+    expect(slice(text, element.target.range)).toBe("ks.f(a)");
+    const [byToken, byTuple] = select.where!.relations;
+    if (byToken?.kind !== "token" || byToken.value?.kind !== "binary") throw new Error("expected a token relation with a difference");
+    expect(slice(text, byToken.range)).toBe("token(k) > token(?) - 1");
+    expect(slice(text, byToken.value.left.range)).toBe("token(?)");
+    if (byTuple?.kind !== "multi-column" || byTuple.value?.kind !== "tuple") throw new Error("expected a one-column tuple relation");
+    expect(slice(text, byTuple.value.range)).toBe("(2)");
+    expect(slice(text, byTuple.value.elements[0]!.range)).toBe("2");
+  });
+
   it("columns on line 1 do not count a byte order mark", () => {
     const text = "\uFEFFCREATE TABLE t (a int PRIMARY KEY);";
     const [table] = parseCql(text).statements;

@@ -1,48 +1,75 @@
 // Keyspaces (Parser.g `createKeyspaceStatement`, `alterKeyspaceStatement`, `dropKeyspaceStatement`,
 // `useStatement`).
+import type { AlterKeyspaceStatement, CreateKeyspaceStatement, DropStatement, UseStatement } from "../ast.js";
 import * as T from "../tokens.js";
-import { defineRule, type Grammar } from "./api.js";
+import { defineRule, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
+import { bareQualifiedName, identifier, noteVendorOptions, statementBase } from "./build.js";
+
+declare module "./api.js" {
+  interface RuleTypes {
+    createKeyspaceStatement: CreateKeyspaceStatement;
+    alterKeyspaceStatement: AlterKeyspaceStatement;
+    dropKeyspaceStatement: DropStatement;
+    useStatement: UseStatement;
+  }
+}
 
 export function defineKeyspaceRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
+  const ifNotExists = () => {
+    $.CONSUME(T.If);
+    $.CONSUME(T.Not);
+    return $.CONSUME(T.Exists);
+  };
+  const ifExists = () => {
+    $.CONSUME(T.If);
+    return $.CONSUME(T.Exists);
+  };
+
   defineRule(grammar, "createKeyspaceStatement", () => {
-    $.CONSUME(T.Create);
+    const start = $.CONSUME(T.Create);
     $.CONSUME(T.Keyspace);
-    $.OPTION(() => {
-      $.CONSUME(T.If);
-      $.CONSUME(T.Not);
-      $.CONSUME(T.Exists);
-    });
-    $.CONSUME(T.Name, { LABEL: "name" });
+    const existence = $.OPTION(ifNotExists);
+    const name = $.CONSUME(T.Name);
     $.CONSUME(T.With);
-    $.SUBRULE(rules.properties);
+    const properties = $.SUBRULE(rules.properties);
+    if ($.RECORDING_PHASE) return RECORDING;
+    const { range, text } = statementBase(rangeFrom($, start), grammar.context);
+    const options = required(properties, "keyspace options");
+    noteVendorOptions(options, grammar.context);
+    return { kind: "create-keyspace", name: identifier(name), ifNotExists: existence !== undefined, options, range, text };
   });
 
   defineRule(grammar, "alterKeyspaceStatement", () => {
-    $.CONSUME(T.Alter);
+    const start = $.CONSUME(T.Alter);
     $.CONSUME(T.Keyspace);
-    $.OPTION(() => {
-      $.CONSUME(T.If);
-      $.CONSUME(T.Exists);
-    });
-    $.CONSUME(T.Name, { LABEL: "name" });
+    const existence = $.OPTION(ifExists);
+    const name = $.CONSUME(T.Name);
     $.CONSUME(T.With);
-    $.SUBRULE(rules.properties);
+    const properties = $.SUBRULE(rules.properties);
+    if ($.RECORDING_PHASE) return RECORDING;
+    const { range, text } = statementBase(rangeFrom($, start), grammar.context);
+    const options = required(properties, "keyspace options");
+    noteVendorOptions(options, grammar.context);
+    return { kind: "alter-keyspace", name: identifier(name), ifExists: existence !== undefined, options, range, text };
   });
 
   defineRule(grammar, "dropKeyspaceStatement", () => {
-    $.CONSUME(T.Drop);
+    const start = $.CONSUME(T.Drop);
     $.CONSUME(T.Keyspace);
-    $.OPTION(() => {
-      $.CONSUME(T.If);
-      $.CONSUME(T.Exists);
-    });
-    $.CONSUME(T.Name, { LABEL: "name" });
+    const existence = $.OPTION(ifExists);
+    const name = $.CONSUME(T.Name);
+    if ($.RECORDING_PHASE) return RECORDING;
+    const { range, text } = statementBase(rangeFrom($, start), grammar.context);
+    return { kind: "drop-keyspace", name: bareQualifiedName(name), ifExists: existence !== undefined, range, text };
   });
 
   defineRule(grammar, "useStatement", () => {
-    $.CONSUME(T.Use);
-    $.CONSUME(T.Name, { LABEL: "name" });
+    const start = $.CONSUME(T.Use);
+    const name = $.CONSUME(T.Name);
+    if ($.RECORDING_PHASE) return RECORDING;
+    const { range, text } = statementBase(rangeFrom($, start), grammar.context);
+    return { kind: "use", keyspace: identifier(name), range, text };
   });
 }

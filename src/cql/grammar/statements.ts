@@ -1,7 +1,14 @@
 // The statement dispatcher (Parser.g `cqlStatement`).
 import type { OrMethodOpts } from "chevrotain";
+import type { Statement } from "../ast.js";
 import * as T from "../tokens.js";
-import { defineRule, type Grammar } from "./api.js";
+import { defineRule, type Grammar, type Rule } from "./api.js";
+
+declare module "./api.js" {
+  interface RuleTypes {
+    cqlStatement: Statement;
+  }
+}
 
 /** The statement productions, in the order the dispatcher tries them. */
 export const STATEMENT_RULES = [
@@ -51,21 +58,20 @@ export const STATEMENT_RULES = [
   "securityLabelStatement",
 ] as const;
 
-const STATEMENT_LABEL = { LABEL: "statement" };
-
 export function defineStatementRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
   // Four tokens tell CREATE OR REPLACE FUNCTION from CREATE OR REPLACE AGGREGATE.
-  const statements: OrMethodOpts<unknown> = {
+  const statements: OrMethodOpts<Statement> = {
     MAX_LOOKAHEAD: 4,
     IGNORE_AMBIGUITIES: true,
-    // One label for every statement: the AST finds it without searching the node's children.
-    DEF: STATEMENT_RULES.map((name) => ({ ALT: () => $.SUBRULE(rules[name]!, STATEMENT_LABEL) })),
+    // Every statement production returns its Statement (ast.ts), without the `;`.
+    DEF: STATEMENT_RULES.map((name) => ({ ALT: () => $.SUBRULE(rules[name] as Rule<Statement>) })),
   };
   const semicolon = () => $.CONSUME(T.Semicolon);
   defineRule(grammar, "cqlStatement", () => {
-    $.OR(statements);
+    const statement = $.OR(statements);
     $.OPTION(semicolon);
+    return statement;
   });
 }
