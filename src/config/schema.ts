@@ -82,7 +82,7 @@ export const commentsSchema = z
         max: commentMax.describe("The most inline review comments per review (default 50); the rest go to the check run.").optional(),
         event: z
           .enum(["COMMENT", "REQUEST_CHANGES"], says("expected COMMENT or REQUEST_CHANGES"))
-          .describe("The review's event: COMMENT (default) or REQUEST_CHANGES.")
+          .describe("The review's event: COMMENT (default), or REQUEST_CHANGES to request changes while the gate (fail_on) fails; cql-review dismisses its change requests once a push passes the gate.")
           .optional(),
       }),
     ],
