@@ -22,18 +22,23 @@ function coverColumns(tables: TableModel[], wanted: string[], given: string[]): 
   const parts: CoverPart[] = [];
   const readableByKey = (table: TableModel) => table.partitionKey.every((c) => known.has(c.name));
   while (missing.size > 0) {
-    let best: CoverPart | undefined;
+    // Counted without building each table's list: only the chosen table's columns are listed.
+    let best: TableModel | undefined;
+    let bestCount = 0;
     for (const table of tables) {
-      const columns = table.columns.map((c) => c.name).filter((name) => missing.has(name));
-      const better =
-        columns.length > (best?.columns.length ?? 0) ||
-        (best !== undefined && columns.length === best.columns.length && readableByKey(table) && !readableByKey(best.table));
-      if (better) best = { table, columns };
+      let count = 0;
+      for (const column of table.columns) if (missing.has(column.name)) count++;
+      const better = count > bestCount || (best !== undefined && count === bestCount && readableByKey(table) && !readableByKey(best));
+      if (better) {
+        best = table;
+        bestCount = count;
+      }
     }
     if (!best) return undefined;
-    for (const column of best.columns) missing.delete(column);
-    for (const column of best.table.columns) known.add(column.name);
-    parts.push(best);
+    const columns = best.columns.map((c) => c.name).filter((name) => missing.has(name));
+    for (const column of columns) missing.delete(column);
+    for (const column of best.columns) known.add(column.name);
+    parts.push({ table: best, columns });
   }
   return parts;
 }
@@ -44,6 +49,17 @@ function tablesInScope(model: AnalysedModel): TableModel[] {
   return [...model.schema.tables.values()]
     .filter((t) => t.kind === "table" && (keyspace === undefined || t.keyspace === keyspace))
     .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+}
+
+/** Whether one table holds every wanted column: one of the tables of the rarest, checked by set. */
+function someTableHoldsAll(wanted: string[], byColumn: Map<string, number[]>, columnSets: Set<string>[]): boolean {
+  if (wanted.length === 0) return false;
+  let rarest: number[] | undefined;
+  for (const name of wanted) {
+    const tables = byColumn.get(name) ?? [];
+    if (!rarest || tables.length < rarest.length) rarest = tables;
+  }
+  return rarest!.some((index) => wanted.every((name) => columnSets[index]!.has(name)));
 }
 
 const queryNeedsMultipleTables: RuleModule = {
@@ -64,6 +80,7 @@ const queryNeedsMultipleTables: RuleModule = {
     // Only tables holding a wanted column can hold them all or join into the cover: look them up by
     // column, in scope order, instead of scanning every table for every query.
     const byColumn = new Map<string, number[]>();
+    const columnSets = tables.map((table) => new Set(table.columns.map((c) => c.name)));
     tables.forEach((table, index) => {
       for (const column of table.columns) {
         const list = byColumn.get(column.name);
@@ -76,8 +93,8 @@ const queryNeedsMultipleTables: RuleModule = {
       const entry = manifestQuery(model, query.id);
       if (entry?.form !== "abstract") continue;
       const wanted = abstractQueryColumns(entry);
+      if (someTableHoldsAll(wanted, byColumn, columnSets)) continue;
       const holding = [...new Set(wanted.flatMap((name) => byColumn.get(name) ?? []))].sort((a, b) => a - b).map((index) => tables[index]!);
-      if (holding.some((t) => wanted.every((name) => t.columns.some((c) => c.name === name)))) continue;
       const parts = coverColumns(holding, wanted, entry.where.map((w) => w.column));
       if (!parts || parts.length < 2) continue;
       context.report({

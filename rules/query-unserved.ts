@@ -6,7 +6,6 @@ import type { QueryAnalysis } from "../src/analysis/types.js";
 import { abstractQueryColumns, manifestQuery, queryEntity, rangeBetween } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
-import type { TableModel } from "../src/schema/model.js";
 
 /** The suggested CREATE TABLE, if it parses as exactly that. */
 function parseSuggestion(text: string): CreateTableStatement | undefined {
@@ -23,44 +22,123 @@ function keyspaceAtEnd(file: ParsedSchemaFile, defaultKeyspace: string | undefin
   return last?.kind === "use" ? last.keyspace.name : defaultKeyspace;
 }
 
-/** Tables by the file that declares them, once per schema: targetFile runs for every unserved query. */
-const tablesByFileCache = new WeakMap<AnalysedModel["schema"], Map<string, TableModel[]>>();
+/**
+ * The schema files and their tables, indexed once per model: targetFile runs for every unserved
+ * query. Tables are numbered; counts per table and per file live in typed arrays reused per query.
+ */
+interface TargetIndex {
+  files: { file: ParsedSchemaFile; keyspaceAtEnd: string | undefined }[];
+  /** per table number: the index of its file, and its keyspace */
+  tableFile: number[];
+  tableKeyspace: string[];
+  /** the numbers of the tables holding each column name */
+  tablesByColumn: Map<string, number[]>;
+  /** per keyspace (undefined: every keyspace), how many of its tables each file declares */
+  tableCounts: Map<string | undefined, number[]>;
+  /** scratch, zero between queries: query columns per table; per file the most and the sum of them */
+  overlap: Int32Array;
+  fileMost: Int32Array;
+  fileAll: Int32Array;
+}
 
-function tablesByFile(schema: AnalysedModel["schema"]): Map<string, TableModel[]> {
-  let byFile = tablesByFileCache.get(schema);
-  if (!byFile) {
-    byFile = new Map();
-    for (const table of schema.tables.values()) {
-      const list = byFile.get(table.source.file);
-      if (list) list.push(table);
-      else byFile.set(table.source.file, [table]);
+const targetIndexCache = new WeakMap<AnalysedModel, TargetIndex>();
+
+function targetIndex(model: AnalysedModel): TargetIndex {
+  let index = targetIndexCache.get(model);
+  if (index) return index;
+  const defaultKeyspace = model.manifest?.keyspace;
+  const files = model.schemaFiles.map((file) => ({ file, keyspaceAtEnd: keyspaceAtEnd(file, defaultKeyspace) }));
+  const fileIndex = new Map(model.schemaFiles.map((file, i) => [file.path, i]));
+  const tableFile: number[] = [];
+  const tableKeyspace: string[] = [];
+  const tablesByColumn = new Map<string, number[]>();
+  for (const table of model.schema.tables.values()) {
+    const file = fileIndex.get(table.source.file);
+    if (file === undefined) continue;
+    const number = tableFile.length;
+    tableFile.push(file);
+    tableKeyspace.push(table.keyspace);
+    for (const column of new Set(table.columns.map((c) => c.name))) {
+      const list = tablesByColumn.get(column);
+      if (list) list.push(number);
+      else tablesByColumn.set(column, [number]);
     }
-    tablesByFileCache.set(schema, byFile);
   }
-  return byFile;
+  index = {
+    files,
+    tableFile,
+    tableKeyspace,
+    tablesByColumn,
+    tableCounts: new Map(),
+    overlap: new Int32Array(tableFile.length),
+    fileMost: new Int32Array(files.length),
+    fileAll: new Int32Array(files.length),
+  };
+  targetIndexCache.set(model, index);
+  return index;
+}
+
+function tableCounts(index: TargetIndex, keyspace: string | undefined): number[] {
+  let counts = index.tableCounts.get(keyspace);
+  if (!counts) {
+    counts = index.files.map(() => 0);
+    index.tableFile.forEach((file, table) => {
+      if (keyspace === undefined || index.tableKeyspace[table] === keyspace) counts![file]!++;
+    });
+    index.tableCounts.set(keyspace, counts);
+  }
+  return counts;
 }
 
 /**
  * The schema file the suggested table belongs in: one that already declares tables of its keyspace,
  * preferring the file whose tables hold most of the query's columns (the same entity, denormalised).
+ * Files are scored by [the most query columns one of their tables holds, the query columns all
+ * their tables hold, their table count], the first file winning ties.
  */
 function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: CreateTableStatement): ParsedSchemaFile | undefined {
-  const defaultKeyspace = model.manifest?.keyspace;
-  const keyspace = statement.name.keyspace?.name ?? defaultKeyspace;
+  const keyspace = statement.name.keyspace?.name ?? model.manifest?.keyspace;
   const manifestEntry = manifestQuery(model, query.id);
   const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
-  let best: { file: ParsedSchemaFile; score: number[] } | undefined;
-  for (const file of model.schemaFiles) {
-    // An unqualified name must resolve to the intended keyspace where it is appended.
-    if (!statement.name.keyspace && keyspaceAtEnd(file, defaultKeyspace) !== keyspace) continue;
-    const tables = (tablesByFile(model.schema).get(file.path) ?? []).filter((t) => keyspace === undefined || t.keyspace === keyspace);
-    if (tables.length === 0) continue;
-    const overlaps = tables.map((t) => t.columns.filter((c) => wanted.has(c.name)).length);
-    // The file of the table closest to the query's entity first, then the most shared columns.
-    const score = [Math.max(...overlaps), overlaps.reduce((a, b) => a + b, 0), tables.length];
+  const index = targetIndex(model);
+  const { overlap, fileMost, fileAll } = index;
+  const counts = tableCounts(index, keyspace);
+  // An unqualified name must resolve to the intended keyspace where it is appended.
+  const eligible = (file: number) => counts[file]! > 0 && (statement.name.keyspace !== undefined || index.files[file]!.keyspaceAtEnd === keyspace);
+
+  // Only tables holding a query column score above zero: find them through the column index,
+  // not by scanning every table for every query.
+  const tables: number[] = [];
+  for (const column of wanted) {
+    for (const table of index.tablesByColumn.get(column) ?? []) {
+      if (keyspace !== undefined && index.tableKeyspace[table] !== keyspace) continue;
+      if (overlap[table]++ === 0) tables.push(table);
+    }
+  }
+  const sharing: number[] = [];
+  for (const table of tables) {
+    const file = index.tableFile[table]!;
+    if (fileAll[file] === 0) sharing.push(file);
+    fileMost[file] = Math.max(fileMost[file]!, overlap[table]!);
+    fileAll[file]! += overlap[table]!;
+  }
+  let best: { file: number; score: number[] } | undefined;
+  for (const file of sharing.sort((a, b) => a - b)) {
+    if (!eligible(file)) continue;
+    const score = [fileMost[file]!, fileAll[file]!, counts[file]!];
     if (!best || isGreater(score, best.score)) best = { file, score };
   }
-  return best?.file;
+  for (const table of tables) overlap[table] = 0;
+  for (const file of sharing) fileMost[file] = fileAll[file] = 0;
+  // No file shares a column with the query: the one with the most tables of the keyspace.
+  if (!best) {
+    for (let file = 0; file < index.files.length; file++) {
+      if (!eligible(file)) continue;
+      const score = [0, 0, counts[file]!];
+      if (!best || isGreater(score, best.score)) best = { file, score };
+    }
+  }
+  return best ? index.files[best.file]!.file : undefined;
 }
 
 /** Lexicographic comparison of scores. */

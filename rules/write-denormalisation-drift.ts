@@ -46,10 +46,18 @@ const writeDenormalisationDrift: RuleModule = {
     for (const table of model.schema.tables.values()) {
       if (table.kind !== "table") continue;
       columnsOf.set(table, new Set(table.columns.map((c) => c.name)));
-      for (const column of table.columns) tablesWith.set(column.name, [...(tablesWith.get(column.name) ?? []), table]);
+      for (const column of table.columns) {
+        const list = tablesWith.get(column.name);
+        if (list) list.push(table);
+        else tablesWith.set(column.name, [table]);
+      }
     }
     const byWrite = new Map<unknown, WriteStatement[]>();
-    for (const w of all) byWrite.set(w.write, [...(byWrite.get(w.write) ?? []), w]);
+    for (const w of all) {
+      const list = byWrite.get(w.write);
+      if (list) list.push(w);
+      else byWrite.set(w.write, [w]);
+    }
     for (const write of all) {
       const table = write.table!;
       const ownColumns = columnsOf.get(table);
@@ -60,7 +68,13 @@ const writeDenormalisationDrift: RuleModule = {
       if (changed.length === 0) continue;
       const sameWrite = byWrite.get(write.write) ?? [];
       const missed: Missed[] = [];
-      for (const other of tablesWith.get(key[0]!) ?? []) {
+      // A copy holds every key column: the tables of the rarest one are the candidates (in schema order).
+      let candidates: TableModel[] = tablesWith.get(key[0]!) ?? [];
+      for (const column of key) {
+        const tables = tablesWith.get(column) ?? [];
+        if (tables.length < candidates.length) candidates = tables;
+      }
+      for (const other of candidates) {
         if (other === table) continue;
         const columns = columnsOf.get(other)!;
         // A copy of these rows holds their identity (every column that names them here), and its own

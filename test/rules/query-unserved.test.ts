@@ -1,4 +1,6 @@
 import rule from "../../rules/query-unserved.js";
+import { describe, expect, it } from "vitest";
+import { review } from "../../src/review.js";
 import { ruleTester } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
@@ -42,6 +44,26 @@ ruleTester.run("query-unserved", rule, {
       output: { "schema/020_users.cql": `${users}\n-- Serves Q1.\n${usersByEmail};\n`, "schema/010_orders.cql": orders },
     },
     {
+      name: "between files whose tables share as many of the query's columns, the first one",
+      cql: { "schema/010_orders.cql": orders, "schema/020_accounts.cql": users.replace("TABLE users", "TABLE accounts"), "schema/030_users.cql": users },
+      manifest: byEmail,
+      findings: [{ messageId: "unservedWithFix", line: 4, data: { file: "schema/020_accounts.cql" } }],
+      output: {
+        "schema/020_accounts.cql": `${users.replace("TABLE users", "TABLE accounts")}\n-- Serves Q1.\n${usersByEmail.replace("users_by_email", "accounts_by_email")};\n`,
+        "schema/030_users.cql": users,
+      },
+    },
+    {
+      name: "one table holding more of the query's columns beats a file holding more of them in all",
+      cql: {
+        "schema/010_names.cql": `${users.replace("TABLE users", "TABLE names").replace("  email text,\n", "")}${users.replace("TABLE users", "TABLE emails").replace("  name text\n", "  nickname text\n")}`,
+        "schema/020_users.cql": users,
+      },
+      manifest: byEmail,
+      findings: [{ messageId: "unservedWithFix", line: 4, data: { file: "schema/020_users.cql" } }],
+      output: { "schema/020_users.cql": `${users}\n-- Serves Q1.\n${usersByEmail};\n` },
+    },
+    {
       name: "a last statement without its semicolon is closed first",
       cql: users.replace(");\n", ")"),
       manifest: byEmail,
@@ -55,4 +77,21 @@ ruleTester.run("query-unserved", rule, {
       findings: [{ messageId: "unservedInline", line: 4 }],
     },
   ],
+});
+
+describe("query-unserved on a manifest naming columns no table has", () => {
+  it("appends the table to the file with the most tables of the keyspace, the first of equals", () => {
+    const { findings } = review({
+      files: [
+        { path: "schema/010_orders.cql", content: orders },
+        { path: "schema/020_users.cql", content: `${users}${orders.replace("orders", "orders_archive")}` },
+        { path: "schema/030_more.cql", content: `${orders.replace("orders", "refunds")}${orders.replace("orders", "returns")}` },
+        { path: "access-patterns.yaml", content: manifestWith([{ id: "Q1", select: "[sku]", where: '{ warehouse: "=" }' }]) },
+      ],
+    });
+    const unserved = findings.filter((f) => f.rule === "query-unserved");
+    expect(unserved.map((f) => f.fix?.file)).toEqual(["schema/020_users.cql"]);
+    // The manifest check still reports the unknown columns.
+    expect(findings.filter((f) => f.rule === "manifest-invalid").map((f) => f.message)).toHaveLength(2);
+  });
 });
