@@ -117,34 +117,24 @@ export function synthesizeSelect(query: AbstractQuery, table: TableModel): Selec
   const limit: Term | undefined = query.limit !== undefined ? { kind: "literal", type: "integer", value: String(query.limit), range } : undefined;
   const text = [
     `SELECT ${star ? "*" : selectors.map((s) => (s.expression.kind === "column" ? s.expression.name.text : "")).join(", ")}`,
-    `FROM ${table.keyspace ? identifier(table.keyspace, range).text + "." : ""}${identifier(table.name, range).text}`,
-    relations.length > 0
-      ? `WHERE ${query.where.map((w) => `${identifier(w.column, range).text} ${w.operator} ?`).join(" AND ")}`
-      : "",
+    `FROM ${table.keyspace ? quoteName(table.keyspace) + "." : ""}${quoteName(table.name)}`,
+    relations.length > 0 ? `WHERE ${query.where.map((w) => `${quoteName(w.column)} ${w.operator} ?`).join(" AND ")}` : "",
     orderBy.length > 0 ? `ORDER BY ${orderBy.map((o) => `${o.column.text} ${o.direction.toUpperCase()}`).join(", ")}` : "",
     limit ? `LIMIT ${query.limit}` : "",
   ]
     .filter((part) => part.length > 0)
     .join(" ");
-  return {
-    kind: "select",
-    text,
-    range,
-    json: false,
-    distinct: false,
-    star,
-    selectors,
-    table: {
-      ...(table.keyspace ? { keyspace: identifier(table.keyspace, range) } : {}),
-      name: identifier(table.name, range),
-      range,
-    },
-    ...(relations.length > 0 ? { where: { relations, or: [], range } } : {}),
-    groupBy: [],
-    orderBy,
-    ...(limit ? { limit } : {}),
-    allowFiltering: false,
-  };
+  const name = identifier(table.name, range);
+  // Built by assignment in the AST's key order, not with spreads: every candidate table makes one,
+  // and on Node 20 objects made as `{ ...a, b }` are an order of magnitude slower to build and read.
+  const select: Partial<SelectStatement> = { kind: "select", text, range, json: false, distinct: false, star, selectors };
+  select.table = table.keyspace ? { keyspace: identifier(table.keyspace, range), name, range } : { name, range };
+  if (relations.length > 0) select.where = { relations, or: [], range };
+  select.groupBy = [];
+  select.orderBy = orderBy;
+  if (limit) select.limit = limit;
+  select.allowFiltering = false;
+  return select as SelectStatement;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,5 +220,8 @@ export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, op
       { topic: "suggestion", text: "A table keyed for this pattern is suggested." },
     ],
   };
-  return { table: null, candidates, plan, ...(best ? { select: best.select } : {}), suggestedTable };
+  const unserved: MatchResult = { table: null, candidates, plan };
+  if (best) unserved.select = best.select;
+  unserved.suggestedTable = suggestedTable;
+  return unserved;
 }

@@ -28,19 +28,27 @@ function keyType(type: ColumnType): ColumnType {
 /** The table the selected attributes come from: the one holding most of them, keyed most simply. */
 function entityTable(query: AbstractQuery, order: TableOrder): TableModel | undefined {
   const wanted = new Set([...query.select.filter((s) => s !== "*"), ...query.where.map((w) => w.column)]);
-  // Counted through the column index: the cost is the number of tables holding a wanted column.
-  const overlaps = new Map<TableModel, number>();
-  for (const name of wanted) for (const table of order.withColumn.get(name) ?? []) overlaps.set(table, (overlaps.get(table) ?? 0) + 1);
+  // Counted through the column index, in a reused array: the cost is the number of tables holding
+  // a wanted column, with no map per query.
+  const { overlap } = order;
+  const touched: number[] = [];
+  for (const name of wanted) {
+    for (const table of order.withColumn.get(name) ?? []) if (overlap[table]++ === 0) touched.push(table);
+  }
   let best: { table: TableModel; overlap: number } | undefined;
-  for (const [table, overlap] of overlaps) {
+  for (const number of touched) {
+    const table = order.tables[number]!;
+    const tableOverlap = overlap[number]!;
+    overlap[number] = 0;
     const keyLength = table.partitionKey.length + table.clustering.length;
     const bestKeyLength = best ? best.table.partitionKey.length + best.table.clustering.length : 0;
+    // A total order (names are unique), so the order tables are met in does not matter.
     if (
       !best ||
-      overlap > best.overlap ||
-      (overlap === best.overlap && (keyLength < bestKeyLength || (keyLength === bestKeyLength && table.qualifiedName < best.table.qualifiedName)))
+      tableOverlap > best.overlap ||
+      (tableOverlap === best.overlap && (keyLength < bestKeyLength || (keyLength === bestKeyLength && table.qualifiedName < best.table.qualifiedName)))
     ) {
-      best = { table, overlap };
+      best = { table, overlap: tableOverlap };
     }
   }
   return best?.table;
@@ -59,7 +67,12 @@ function identifierPart(text: string): string {
 
 /** Which tables hold each column (the keyspace's first), and where each column's type comes from. */
 interface TableOrder {
-  withColumn: Map<string, TableModel[]>;
+  /** the tables, the keyspace's first */
+  tables: TableModel[];
+  /** per column name, the numbers (in `tables`) of the tables holding it */
+  withColumn: Map<string, number[]>;
+  /** scratch for entityTable, zero between calls: wanted columns per table number */
+  overlap: Int32Array;
   /** per column name, where to take its type: the first table (in order) where it is a key column, else the first holding it */
   typeSource: Map<string, ColumnModel>;
 }
@@ -80,12 +93,12 @@ function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrd
     const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
     const inKeyspace = keyspace !== undefined ? all.filter((t) => t.keyspace === keyspace) : [];
     const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== keyspace)] : all;
-    order = { withColumn: new Map(), typeSource: new Map() };
-    for (const table of tables) {
+    order = { tables, withColumn: new Map(), overlap: new Int32Array(tables.length), typeSource: new Map() };
+    for (const [number, table] of tables.entries()) {
       for (const column of table.columns) {
         const list = order.withColumn.get(column.name);
-        if (list) list.push(table);
-        else order.withColumn.set(column.name, [table]);
+        if (list) list.push(number);
+        else order.withColumn.set(column.name, [number]);
         const source = order.typeSource.get(column.name);
         if (!source || (isKeyColumn(column) && !isKeyColumn(source))) order.typeSource.set(column.name, column);
       }

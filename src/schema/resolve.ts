@@ -19,7 +19,7 @@ export function findTable(schema: SchemaModel, name: string | QualifiedName, key
   const readings: NameReading[] =
     typeof name === "string"
       ? readNames(name)
-      : [{ ...(name.keyspace ? { keyspace: name.keyspace.name } : {}), name: name.name.name }];
+      : [name.keyspace ? { keyspace: name.keyspace.name, name: name.name.name } : { name: name.name.name }];
   for (const reading of readings) {
     const table = findByReading(schema, reading, keyspace);
     if (table) return table;
