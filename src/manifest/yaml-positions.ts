@@ -60,7 +60,9 @@ export interface IndexedNode {
   key?: [number, number];
   value: [number, number];
   /** when the value is a scalar written at this place (not reached through an alias) */
-  scalar?: PositionedScalar;
+  scalar?: PositionedScalar | undefined;
+  /** the fast reader's index is a tree: a mapping's entries by key, a list's items by position */
+  children?: Map<string, IndexedNode> | IndexedNode[] | undefined;
 }
 
 export interface PositionedYaml {
@@ -89,7 +91,23 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   const limits: YamlLimits = { ...YAML_LIMITS, ...options.limits };
   const text = file.content;
   const lineCounter = new LineCounter();
-  let index = new Map<string, IndexedNode>();
+  // The full reader indexes its nodes by pathKey(path); the fast reader gives a tree instead.
+  const index = new Map<string, IndexedNode>();
+  let tree: IndexedNode | undefined;
+  /** The entry of the longest prefix of `path` that is in the document, with that prefix's length. */
+  const deepest = (path: YamlPath): { entry: IndexedNode; length: number } | undefined => {
+    if (tree) return deepestInTree(tree, path);
+    for (let length = path.length; length >= 0; length--) {
+      const entry = index.get(pathKey(path.slice(0, length)));
+      if (entry) return { entry, length };
+    }
+    return undefined;
+  };
+  const entryAt = (path: YamlPath): IndexedNode | undefined => {
+    if (!tree) return index.get(pathKey(path));
+    const found = deepestInTree(tree, path);
+    return found.length === path.length ? found.entry : undefined;
+  };
   const findings: Finding[] = [];
   const fingerprintCounts = new Map<string, number>();
 
@@ -124,9 +142,9 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   };
 
   const locate = (path: YamlPath, part: "key" | "value" = "value"): SourceRange => {
-    for (let length = path.length; length >= 0; length--) {
-      const entry = index.get(pathKey(path.slice(0, length)));
-      if (!entry) continue;
+    const found = deepest(path);
+    if (found) {
+      const { entry, length } = found;
       const exact = length === path.length;
       // A missing key is reported at the entry that should hold it: its key, if it has one.
       const wantKey = (part === "key" || !exact) && entry.key !== undefined;
@@ -144,8 +162,8 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     empty,
     findings,
     locate,
-    has: (path) => index.has(pathKey(path)),
-    scalarAt: (path) => index.get(pathKey(path))?.scalar,
+    has: (path) => entryAt(path) !== undefined,
+    scalarAt: (path) => entryAt(path)?.scalar,
     range,
   });
 
@@ -183,7 +201,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   if (options.parser !== "full") {
     const subset = readYamlSubset(text, limits.maxDepth);
     if (subset) {
-      index = subset.index;
+      tree = subset.root;
       return result(subset.data, false);
     }
   }
@@ -288,6 +306,30 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     return result(undefined, false);
   }
   return result(copied.data, false);
+}
+
+/**
+ * Walks the fast reader's tree as far as `path` goes. Segments are compared as strings, as
+ * pathKey compares them (`1` and `"1"` are the same); a first segment "" means the document
+ * itself there, as pathKey([""]) is pathKey([]) (the fast reader reads no "" keys).
+ */
+function deepestInTree(root: IndexedNode, path: YamlPath): { entry: IndexedNode; length: number } {
+  if (path.length > 0 && String(path[0]) === "") return { entry: root, length: 1 };
+  let entry = root;
+  let length = 0;
+  for (; length < path.length; length++) {
+    const children = entry.children;
+    if (!children) break;
+    const name = String(path[length]);
+    let child: IndexedNode | undefined;
+    if (Array.isArray(children)) {
+      const position = Number(name);
+      child = String(position) === name ? children[position] : undefined;
+    } else child = children.get(name);
+    if (!child) break;
+    entry = child;
+  }
+  return { entry, length };
 }
 
 /** A stable key for a path: segments cannot contain U+0000 (NUL input is refused before parsing). */

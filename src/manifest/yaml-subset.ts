@@ -13,8 +13,8 @@ import type { IndexedNode, PositionedScalar } from "./yaml-positions.js";
 
 export interface SubsetDocument {
   data: unknown;
-  /** by pathKey(path), as readYamlWithPositions indexes the full parser's nodes */
-  index: Map<string, IndexedNode>;
+  /** the root of the index: every key and list item, each holding its children */
+  root: IndexedNode;
 }
 
 /** Thrown inside the reader to give up; never escapes readYamlSubset. */
@@ -154,8 +154,31 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
   }
 }
 
+/** An index node whose place is known (its key) and whose value is filled once read. */
+function newNode(key: [number, number] | undefined): IndexedNode {
+  return { key, value: [0, 0], scalar: undefined, children: undefined };
+}
+
+function fill(node: IndexedNode, start: number, end: number, scalar?: ScalarRead): void {
+  node.value = [start, end];
+  if (scalar) node.scalar = { range: [scalar.start, scalar.end], value: scalar.value, type: scalar.type };
+}
+
+/** The node of a mapping's entry, under its name. */
+function entryNode(parent: IndexedNode, name: string, key: [number, number]): IndexedNode {
+  const node = newNode(key);
+  (parent.children as Map<string, IndexedNode>).set(name, node);
+  return node;
+}
+
+/** The node of a list's next item. */
+function itemNode(parent: IndexedNode): IndexedNode {
+  const node = newNode(undefined);
+  (parent.children as IndexedNode[]).push(node);
+  return node;
+}
+
 class SubsetReader {
-  readonly index = new Map<string, IndexedNode>();
   private readonly length: number;
 
   constructor(
@@ -168,10 +191,11 @@ class SubsetReader {
   read(): SubsetDocument {
     const first = this.nextContentLine(0);
     if (first >= this.length) throw OUTSIDE; // empty or only comments: the full reader says so
-    const root = this.blockCollection(first, this.indentAt(first), "", true, 0);
-    if (root.next < this.length) throw OUTSIDE; // content less indented than the root
-    this.record("", undefined, root.start, root.end);
-    return { data: root.value, index: this.index };
+    const root = newNode(undefined);
+    const read = this.blockCollection(first, this.indentAt(first), root, 0);
+    if (read.next < this.length) throw OUTSIDE; // content less indented than the root
+    fill(root, read.start, read.end);
+    return { data: read.value, root };
   }
 
   // ---- lines ----
@@ -228,25 +252,16 @@ class SubsetReader {
     throw OUTSIDE;
   }
 
-  /** One shape for every entry keeps the index's objects monomorphic. */
-  private record(path: string, key: [number, number] | undefined, start: number, end: number, scalar?: ScalarRead): void {
-    this.index.set(path, {
-      key,
-      value: [start, end],
-      scalar: scalar ? { range: [scalar.start, scalar.end], value: scalar.value, type: scalar.type } : undefined,
-    });
-  }
-
-  private childPath(parent: string, isRoot: boolean, segment: string | number): string {
-    return isRoot ? String(segment) : `${parent}\u0000${segment}`;
-  }
-
   // ---- block collections ----
+  // Each method reads the value of `node` (created by its parent under its key or position) and
+  // fills in its range, its scalar and its children.
 
-  private blockCollection(lineStart: number, indent: number, path: string, isRoot: boolean, depth: number): NodeRead {
+  private blockCollection(lineStart: number, indent: number, node: IndexedNode, depth: number): NodeRead {
     if (depth >= this.maxDepth) throw OUTSIDE;
     const at = lineStart + indent;
-    return this.isListItem(at) ? this.blockList(lineStart, indent, path, isRoot, depth) : this.blockMap(at, indent, path, isRoot, depth);
+    const read = this.isListItem(at) ? this.blockList(lineStart, indent, node, depth) : this.blockMap(at, indent, node, depth);
+    fill(node, read.start, read.end);
+    return read;
   }
 
   private isListItem(at: number): boolean {
@@ -256,15 +271,16 @@ class SubsetReader {
   }
 
   /** A mapping whose first key is at `firstKey` and whose other keys start lines at `indent`. */
-  private blockMap(firstKey: number, indent: number, path: string, isRoot: boolean, depth: number): NodeRead {
+  private blockMap(firstKey: number, indent: number, node: IndexedNode, depth: number): NodeRead {
     const map: Record<string, unknown> = {};
+    node.children = new Map();
     let keyAt = firstKey;
     let end = firstKey;
     for (;;) {
       const key = this.blockKey(keyAt);
       if (Object.prototype.hasOwnProperty.call(map, key.name)) throw OUTSIDE; // the full reader reports duplicates
-      const entryPath = this.childPath(path, isRoot, key.name);
-      const value = this.mapValue(key.after, indent, entryPath, [key.start, key.end], depth);
+      const entry = entryNode(node, key.name, [key.start, key.end]);
+      const value = this.mapValue(key.after, indent, entry, depth);
       map[key.name] = value.value;
       end = value.end;
       const line = value.next;
@@ -278,7 +294,7 @@ class SubsetReader {
   }
 
   /** The value after `key:`; `after` is the offset after the colon. */
-  private mapValue(after: number, indent: number, path: string, key: [number, number], depth: number): NodeRead & { value: unknown } {
+  private mapValue(after: number, indent: number, node: IndexedNode, depth: number): NodeRead {
     const { text } = this;
     let at = after;
     while (text.charCodeAt(at) === SPACE) at++;
@@ -289,28 +305,27 @@ class SubsetReader {
         const nextIndent = this.indentAt(next);
         // A nested collection, or a list at the key's own indentation (`key:\n- item`).
         if (nextIndent > indent || (nextIndent === indent && this.isListItem(next + nextIndent))) {
-          const nested = this.blockCollection(next, nextIndent, path, false, depth + 1);
-          this.record(path, key, nested.start, nested.end);
-          return nested;
+          return this.blockCollection(next, nextIndent, node, depth + 1);
         }
       }
       // An empty value: the full reader's range for it also covers a comment after it.
       if (code === HASH) throw OUTSIDE;
-      this.record(path, key, at, at, { value: null, start: at, end: at, type: "PLAIN" });
+      fill(node, at, at, { value: null, start: at, end: at, type: "PLAIN" });
       return { value: null, start: at, end: at, next };
     }
-    return this.inlineValue(at, indent, path, key, depth);
+    return this.inlineValue(at, indent, node, depth);
   }
 
-  private blockList(lineStart: number, indent: number, path: string, isRoot: boolean, depth: number): NodeRead {
+  private blockList(lineStart: number, indent: number, node: IndexedNode, depth: number): NodeRead {
     const { text } = this;
     const list: unknown[] = [];
+    node.children = [];
     const start = lineStart + indent;
     let line = lineStart;
     let end = start;
     for (;;) {
       const dash = line + indent;
-      const itemPath = this.childPath(path, isRoot, list.length);
+      const itemIndex = itemNode(node);
       let at = dash + 1;
       while (text.charCodeAt(at) === SPACE) at++;
       const code = text.charCodeAt(at);
@@ -319,11 +334,10 @@ class SubsetReader {
         const next = this.nextContentLine(this.afterLine(at));
         const nextIndent = next < this.length ? this.indentAt(next) : -1;
         if (nextIndent > indent) {
-          item = this.blockCollection(next, nextIndent, itemPath, false, depth + 1);
-          this.record(itemPath, undefined, item.start, item.end);
+          item = this.blockCollection(next, nextIndent, itemIndex, depth + 1);
         } else {
           if (code === HASH) throw OUTSIDE; // as for an empty mapping value
-          this.record(itemPath, undefined, at, at, { value: null, start: at, end: at, type: "PLAIN" });
+          fill(itemIndex, at, at, { value: null, start: at, end: at, type: "PLAIN" });
           item = { value: null, start: at, end: at, next };
         }
       } else if (this.isListItem(at)) {
@@ -331,10 +345,10 @@ class SubsetReader {
       } else if (this.startsKey(at)) {
         // `- key: value`: a mapping whose keys line up with this first one.
         if (depth + 1 >= this.maxDepth) throw OUTSIDE;
-        item = this.blockMap(at, at - line, itemPath, false, depth + 1);
-        this.record(itemPath, undefined, item.start, item.end);
+        item = this.blockMap(at, at - line, itemIndex, depth + 1);
+        fill(itemIndex, item.start, item.end);
       } else {
-        item = this.inlineValue(at, indent, itemPath, undefined, depth);
+        item = this.inlineValue(at, indent, itemIndex, depth);
       }
       list.push(item.value);
       end = item.end;
@@ -400,7 +414,7 @@ class SubsetReader {
     throw OUTSIDE;
   }
 
-  /** Names the full reader treats specially: merge keys, `__proto__`, and "" (the root's path key). */
+  /** Names the full reader treats specially: merge keys, `__proto__`, and "" (pathKey([""]) is the document's own key). */
   private checkKeyName(name: string): void {
     if (name === "" || name === "<<" || name === "__proto__") throw OUTSIDE;
   }
@@ -411,35 +425,36 @@ class SubsetReader {
    * A scalar or flow collection starting at `at`, on the line of its key or list dash. `indent` is
    * the indentation of the collection holding it: lines after it must not be more indented.
    */
-  private inlineValue(at: number, indent: number, path: string, key: [number, number] | undefined, depth: number): NodeRead {
+  private inlineValue(at: number, indent: number, node: IndexedNode, depth: number): NodeRead {
     const { text } = this;
     const code = text.charCodeAt(at);
-    if (code === 0x7c || code === 0x3e) return this.blockScalar(at, indent, path, key);
-    let read: { value: unknown; start: number; end: number; lineEnd: number };
+    if (code === 0x7c || code === 0x3e) return this.blockScalar(at, indent, node);
+    let value: unknown;
+    let lineEnd: number;
     if (code === OPEN_SQUARE || code === OPEN_CURLY) {
-      const flow = this.flowCollection(at, path, depth + 1);
-      this.record(path, key, flow.start, flow.end);
-      read = { ...flow, lineEnd: this.endOfValueLine(flow.end) };
+      const flow = this.flowCollection(at, node, depth + 1);
+      value = flow.value;
+      lineEnd = this.endOfValueLine(flow.end);
+    } else if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
+      const scalar = code === QUOTE_SINGLE ? this.singleQuoted(at) : this.doubleQuoted(at);
+      fill(node, scalar.start, scalar.end, scalar);
+      value = scalar.value;
+      lineEnd = this.endOfValueLine(scalar.end);
     } else {
-      let scalar: ScalarRead;
-      let lineEnd: number;
-      if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
-        scalar = code === QUOTE_SINGLE ? this.singleQuoted(at) : this.doubleQuoted(at);
-        lineEnd = this.endOfValueLine(scalar.end);
-      } else {
-        ({ scalar, lineEnd } = this.blockPlain(at));
-      }
-      this.record(path, key, scalar.start, scalar.end, scalar);
-      read = { ...scalar, lineEnd };
+      const scalar = this.blockPlain(at);
+      fill(node, scalar.start, scalar.end, scalar);
+      value = scalar.value;
+      lineEnd = this.afterLine(scalar.end);
     }
-    const next = this.nextContentLine(read.lineEnd);
+    const next = this.nextContentLine(lineEnd);
     // A more indented line would continue a plain scalar over lines, or be an error.
     if (next < this.length && this.indentAt(next) > indent) throw OUTSIDE;
-    return { value: read.value, start: read.start, end: read.lineEnd, next };
+    return { value, start: at, end: lineEnd, next };
   }
 
+
   /** A plain scalar in block context, to the end of its line or a comment. */
-  private blockPlain(at: number): { scalar: ScalarRead; lineEnd: number } {
+  private blockPlain(at: number): ScalarRead {
     const { text } = this;
     const code = text.charCodeAt(at);
     if (isIndicator(code)) throw OUTSIDE;
@@ -462,12 +477,9 @@ class SubsetReader {
       }
     }
     while (text.charCodeAt(end - 1) === SPACE) end--;
-    const source = text.slice(at, end);
-    return {
-      scalar: { value: resolvePlainScalar(source), start: at, end, type: "PLAIN" },
-      lineEnd: newline === -1 ? this.length : newline + 1,
-    };
+    return { value: resolvePlainScalar(text.slice(at, end)), start: at, end, type: "PLAIN" };
   }
+
 
   // ---- quoted scalars (one line) ----
 
@@ -542,7 +554,7 @@ class SubsetReader {
    * `|` or `>` with clip or strip chomping and no indentation indicator, holding at least one
    * line. Folded scalars with more indented lines, and leading blank lines, go to the full reader.
    */
-  private blockScalar(at: number, indent: number, path: string, key: [number, number] | undefined): NodeRead {
+  private blockScalar(at: number, indent: number, node: IndexedNode): NodeRead {
     const { text } = this;
     const folded = text.charCodeAt(at) === 0x3e;
     let position = at + 1;
@@ -594,7 +606,7 @@ class SubsetReader {
     if (!strip) value += "\n";
 
     const type = folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-    this.record(path, key, at, end, { value, start: at, end, type });
+    fill(node, at, end, { value, start: at, end, type });
     const next = this.nextContentLine(end);
     if (next < this.length && this.indentAt(next) > indent) throw OUTSIDE;
     return { value, start: at, end, next };
@@ -602,9 +614,11 @@ class SubsetReader {
 
   // ---- flow collections (one line) ----
 
-  private flowCollection(at: number, path: string, depth: number): { value: unknown; start: number; end: number } {
+  private flowCollection(at: number, node: IndexedNode, depth: number): { value: unknown; start: number; end: number } {
     if (depth >= this.maxDepth) throw OUTSIDE;
-    return this.text.charCodeAt(at) === OPEN_SQUARE ? this.flowList(at, path, depth) : this.flowMap(at, path, depth);
+    const read = this.text.charCodeAt(at) === OPEN_SQUARE ? this.flowList(at, node, depth) : this.flowMap(at, node, depth);
+    fill(node, read.start, read.end);
+    return read;
   }
 
   private skipSpaces(at: number): number {
@@ -613,13 +627,13 @@ class SubsetReader {
     return position;
   }
 
-  private flowList(at: number, path: string, depth: number): { value: unknown; start: number; end: number } {
+  private flowList(at: number, node: IndexedNode, depth: number): { value: unknown; start: number; end: number } {
     const list: unknown[] = [];
+    node.children = [];
     let position = this.skipSpaces(at + 1);
     if (this.text.charCodeAt(position) === CLOSE_SQUARE) return { value: list, start: at, end: position + 1 };
     for (;;) {
-      const itemPath = `${path}\u0000${list.length}`;
-      const item = this.flowNode(position, itemPath, undefined, depth, false);
+      const item = this.flowNode(position, itemNode(node), depth, false);
       list.push(item.value);
       position = this.skipSpaces(item.end);
       const code = this.text.charCodeAt(position);
@@ -630,9 +644,10 @@ class SubsetReader {
     }
   }
 
-  private flowMap(at: number, path: string, depth: number): { value: unknown; start: number; end: number } {
+  private flowMap(at: number, node: IndexedNode, depth: number): { value: unknown; start: number; end: number } {
     const { text } = this;
     const map: Record<string, unknown> = {};
+    node.children = new Map();
     let position = this.skipSpaces(at + 1);
     if (text.charCodeAt(position) === CLOSE_CURLY) return { value: map, start: at, end: position + 1 };
     for (;;) {
@@ -642,8 +657,7 @@ class SubsetReader {
       this.checkKeyName(name);
       if (Object.prototype.hasOwnProperty.call(map, name)) throw OUTSIDE;
       if (text.charCodeAt(key.end) !== COLON || text.charCodeAt(key.end + 1) !== SPACE) throw OUTSIDE;
-      const entryPath = `${path}\u0000${name}`;
-      const value = this.flowNode(this.skipSpaces(key.end + 1), entryPath, [key.start, key.end], depth, true);
+      const value = this.flowNode(this.skipSpaces(key.end + 1), entryNode(node, name, [key.start, key.end]), depth, true);
       map[name] = value.value;
       position = this.skipSpaces(value.end);
       const code = text.charCodeAt(position);
@@ -654,17 +668,13 @@ class SubsetReader {
     }
   }
 
-  private flowNode(at: number, path: string, key: [number, number] | undefined, depth: number, inMap: boolean): { value: unknown; end: number } {
+  private flowNode(at: number, node: IndexedNode, depth: number, inMap: boolean): { value: unknown; end: number } {
     const code = this.text.charCodeAt(at);
-    if (code === OPEN_SQUARE || code === OPEN_CURLY) {
-      const flow = this.flowCollection(at, path, depth + 1);
-      this.record(path, key, flow.start, flow.end);
-      return flow;
-    }
+    if (code === OPEN_SQUARE || code === OPEN_CURLY) return this.flowCollection(at, node, depth + 1);
     const scalar = this.flowScalar(at, false);
     // In a mapping, a value followed by `:` would be a second key (`{a: b: c}`).
     if (inMap && this.text.charCodeAt(scalar.end) === COLON) throw OUTSIDE;
-    this.record(path, key, scalar.start, scalar.end, scalar);
+    fill(node, scalar.start, scalar.end, scalar);
     return scalar;
   }
 

@@ -14,15 +14,21 @@ function read(text: string, parser: "auto" | "full"): PositionedYaml {
   return readYamlWithPositions({ path: "access-patterns.yaml", content: text }, { rule: "manifest-invalid", noun: "manifest", parser });
 }
 
-/** Every path of the data, and one missing child under each mapping and list. */
-function pathsOf(data: unknown, prefix: YamlPath = [], out: YamlPath[] = []): YamlPath[] {
+/**
+ * Every path of the data, and the odd ones callers could ask for: a missing child under each
+ * mapping and list, list positions written as strings ("0", "01"), a child of a scalar, and
+ * paths starting with "" (which the full reader's pathKey confuses with the document itself).
+ */
+function pathsOf(data: unknown, prefix: YamlPath = [], out: YamlPath[] = [["" as string], ["", "queries"]]): YamlPath[] {
   out.push(prefix);
   if (Array.isArray(data)) {
     data.forEach((item, i) => pathsOf(item, [...prefix, i], out));
-    out.push([...prefix, data.length]);
+    out.push([...prefix, data.length], [...prefix, "0"], [...prefix, "01"], [...prefix, "length"]);
   } else if (data !== null && typeof data === "object") {
     for (const [key, value] of Object.entries(data)) pathsOf(value, [...prefix, key], out);
-    out.push([...prefix, "no_such_key"]);
+    out.push([...prefix, "no_such_key"], [...prefix, 0]);
+  } else {
+    out.push([...prefix, "below_a_scalar"]);
   }
   return out;
 }
