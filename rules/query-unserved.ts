@@ -157,16 +157,34 @@ function appendFix(file: ParsedSchemaFile, createTable: string, queryId: string)
   const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
   const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
   const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${createTable};\n`;
-  const fixed = parseCql(text + replacement);
-  const errorsBefore = file.parse.diagnostics.filter((d) => d.severity === "error").length;
-  const errorsAfter = fixed.diagnostics.filter((d) => d.severity === "error").length;
-  if (errorsAfter > errorsBefore || fixed.statements.length !== file.parse.statements.length + 1) return undefined;
+  if (!parsesAsBeforePlusOne(file, replacement)) return undefined;
   return {
     description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
     file: file.path,
     range: rangeBetween(text, text.length, text.length),
     replacement,
   };
+}
+
+/**
+ * Whether the file with `replacement` appended parses to its statements plus one, with no new
+ * error. A file that parses without any diagnostic and ends with `;` and white space alone leaves
+ * nothing open for the appended text to continue (no statement, comment or string), and each
+ * statement is parsed on its own, so the appended text is parsed alone: every unserved query
+ * would otherwise parse its target file again whole. Any other file is parsed again whole.
+ */
+function parsesAsBeforePlusOne(file: ParsedSchemaFile, replacement: string): boolean {
+  const { text, parse } = file;
+  const last = parse.statements[parse.statements.length - 1];
+  const closed = last !== undefined && parse.diagnostics.length === 0 && /^\s*;\s*$/.test(text.slice(last.range.end.offset));
+  if (closed) {
+    const appended = parseCql(replacement);
+    return appended.statements.length === 1 && !appended.diagnostics.some((d) => d.severity === "error");
+  }
+  const fixed = parseCql(text + replacement);
+  const errorsBefore = parse.diagnostics.filter((d) => d.severity === "error").length;
+  const errorsAfter = fixed.diagnostics.filter((d) => d.severity === "error").length;
+  return errorsAfter <= errorsBefore && fixed.statements.length === parse.statements.length + 1;
 }
 
 const queryUnserved: RuleModule = {

@@ -1,5 +1,7 @@
 import rule from "../../rules/query-unserved.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseCql } from "../../src/cql/index.js";
 import { review } from "../../src/review.js";
 import { ruleTester } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
@@ -93,5 +95,47 @@ describe("query-unserved on a manifest naming columns no table has", () => {
     expect(unserved.map((f) => f.fix?.file)).toEqual(["schema/020_users.cql"]);
     // The manifest check still reports the unknown columns.
     expect(findings.filter((f) => f.rule === "manifest-invalid").map((f) => f.message)).toHaveLength(2);
+  });
+});
+
+describe("query-unserved checks its fix as a whole reparse of the file would (property)", () => {
+  /** The check the rule made before it learned to parse only the appended text of a closed file. */
+  function wholeFileOffersFix(text: string, suggestion: string, queryId: string): string | undefined {
+    const parse = parseCql(text);
+    const last = parse.statements[parse.statements.length - 1];
+    const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
+    const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
+    const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${suggestion};\n`;
+    const fixed = parseCql(text + replacement);
+    const errors = (diagnostics: { severity: string }[]) => diagnostics.filter((d) => d.severity === "error").length;
+    if (errors(fixed.diagnostics) > errors(parse.diagnostics) || fixed.statements.length !== parse.statements.length + 1) return undefined;
+    return replacement;
+  }
+
+  const statement = fc.constantFrom(
+    orders,
+    "CREATE TABLE notes (note_id uuid PRIMARY KEY, body text);\n",
+    "CREATE INDEX ON orders (total);\n",
+    "CREATE TABLE broken (id uuid PRIMARY KEY, ;\n",
+    "DESCRIBE TABLES;\n",
+    "/* a block comment */\n",
+    "-- a line comment\n",
+    "INSERT INTO orders (order_id, total) VALUES (uuid(), 1.5);\n",
+  );
+  const ending = fc.constantFrom("", " ", "\n", "\n\n", "  \n", "-- end\n", "-- end", "/* done */", "/* never closed", "'never closed", "\nCREATE TABLE half (", ";", ";;\n");
+
+  it("offers the same fix, or none, for files with any ending", () => {
+    fc.assert(
+      fc.property(fc.array(statement, { maxLength: 3 }), fc.boolean(), ending, (before, dropSemicolon, end) => {
+        const usersText = dropSemicolon ? users.replace(");\n", ")") : users;
+        const text = [...before, usersText].join("") + end;
+        const result = review({ files: [{ path: "schema.cql", content: text }, { path: "access-patterns.yaml", content: byEmail }] });
+        const finding = result.findings.find((f) => f.rule === "query-unserved");
+        const suggestion = result.queries[0]?.suggestedTable?.trim().replace(/;\s*$/, "");
+        if (!finding || !suggestion || !result.schema.tables.has("shop.users")) return;
+        expect(finding.fix?.replacement, text).toBe(wholeFileOffersFix(text, suggestion, "Q1"));
+      }),
+      { seed: 20_240_611, numRuns: 150 },
+    );
   });
 });
