@@ -84,6 +84,8 @@ export interface PositionedYaml {
   scalarAt(path: YamlPath): PositionedScalar | undefined;
   /** a range from offsets into the text */
   range(start: number, end: number): SourceRange;
+  /** the line and column of an offset into the text */
+  position(offset: number): Position;
 }
 
 /** Reads one YAML file. The data is plain objects and arrays built afresh: no `__proto__` keys. */
@@ -165,6 +167,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     has: (path) => entryAt(path) !== undefined,
     scalarAt: (path) => entryAt(path)?.scalar,
     range,
+    position,
   });
 
   // Cheap checks before the parser sees the text: these inputs would cost it time or memory.
