@@ -108,15 +108,19 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
 
   // Only tables holding a query column score above zero: find them through the column index,
   // not by scanning every table for every query.
+  // Indexed loops: a column held by most tables makes these the hot loops of the rule.
   const tables: number[] = [];
   for (const column of wanted) {
-    for (const table of index.tablesByColumn.get(column) ?? []) {
+    const holding = index.tablesByColumn.get(column) ?? [];
+    for (let i = 0; i < holding.length; i++) {
+      const table = holding[i]!;
       if (keyspace !== undefined && index.tableKeyspace[table] !== keyspace) continue;
       if (overlap[table]++ === 0) tables.push(table);
     }
   }
   const sharing: number[] = [];
-  for (const table of tables) {
+  for (let i = 0; i < tables.length; i++) {
+    const table = tables[i]!;
     const file = index.tableFile[table]!;
     if (fileAll[file] === 0) sharing.push(file);
     fileMost[file] = Math.max(fileMost[file]!, overlap[table]!);
