@@ -384,26 +384,29 @@ function prepareSelection(select: SelectStatement, table: TableModel, info: Tabl
 // ---------------------------------------------------------------------------------------------
 // Restriction sets
 
-export function distinctRestrictions(map: Map<ColumnModel, Restriction>): Restriction[] {
-  const seen = new Set<Restriction>();
+/**
+ * The restrictions of a per-column map, each once (a multi-column restriction is stored under each
+ * of its columns), in the order first met: what `new Set(map.values())` gives, without a Set per
+ * call (maps hold a handful of entries, and the planner asks thousands of times).
+ */
+export function restrictionsOf(map: Map<ColumnModel, Restriction>): Restriction[] {
   const list: Restriction[] = [];
-  for (const r of map.values()) {
-    if (!seen.has(r)) {
-      seen.add(r);
-      list.push(r);
-    }
-  }
-  return list.sort((a, b) => firstColumn(a).position - firstColumn(b).position);
+  for (const r of map.values()) if (!list.includes(r)) list.push(r);
+  return list;
+}
+
+export function distinctRestrictions(map: Map<ColumnModel, Restriction>): Restriction[] {
+  return restrictionsOf(map).sort((a, b) => firstColumn(a).position - firstColumn(b).position);
 }
 
 /** RestrictionSet.addRestriction: merge with whatever already restricts the same columns. */
 function mergeInto(map: Map<ColumnModel, Restriction>, incoming: Restriction): void {
-  const existing = new Set<Restriction>();
+  const existing: Restriction[] = [];
   for (const c of incoming.columns) {
     const r = map.get(c);
-    if (r) existing.add(r);
+    if (r && !existing.includes(r)) existing.push(r);
   }
-  if (existing.size === 0) {
+  if (existing.length === 0) {
     for (const c of incoming.columns) map.set(c, incoming);
     return;
   }
@@ -538,7 +541,7 @@ export interface PartitionKeyShape {
 }
 
 export function classifyPartitionKey(ev: Evaluation, table: TableModel): PartitionKeyShape {
-  const restrictions = [...new Set(ev.partition.values())];
+  const restrictions = restrictionsOf(ev.partition);
   const count = ev.partition.size;
   const total = table.partitionKey.length;
   const hasSlice = restrictions.some((r) => r.op === "slice");
@@ -682,9 +685,9 @@ function checkAnnRestrictions(
 
 function filterRestrictionList(ev: Evaluation, clusteringRestrictions: Restriction[]): Restriction[] {
   const list: Restriction[] = [];
-  if (ev.partitionInFilter) list.push(...new Set(ev.partition.values()));
+  if (ev.partitionInFilter) list.push(...restrictionsOf(ev.partition));
   if (ev.clusteringInFilter) list.push(...clusteringRestrictions);
-  list.push(...new Set(ev.nonKey.values()));
+  list.push(...restrictionsOf(ev.nonKey));
   return list;
 }
 
@@ -697,7 +700,7 @@ function needsFiltering(ev: Evaluation, version: CassandraVersion, indexes: Inde
     // IndexRestrictions.needsFiltering: no index group serves every restriction.
     return !indexGroups(indexes).some((group) => filter.every((r) => groupServes(r, group)) && ev.customExpressions.every((e) => group.includes(e.index)));
   }
-  const nonKeyContains = [...new Set(ev.nonKey.values())].reduce((n, r) => n + (r.op === "contains" ? containsCount(r) : 0), 0);
+  const nonKeyContains = restrictionsOf(ev.nonKey).reduce((n, r) => n + (r.op === "contains" ? containsCount(r) : 0), 0);
   return restrictedColumns > 1 || nonKeyContains > 1;
 }
 
@@ -892,7 +895,7 @@ function checkExecution(ev: Evaluation, select: SelectStatement, version: Cassan
   }
 
   // Literal nulls (A9): key columns fail when the key is built, others when the row filter is.
-  const all = [...new Set(ev.partition.values()), ...(ev.token ? [ev.token] : []), ...clusteringRestrictions, ...new Set(ev.nonKey.values())];
+  const all = [...restrictionsOf(ev.partition), ...(ev.token ? [ev.token] : []), ...clusteringRestrictions, ...restrictionsOf(ev.nonKey)];
   for (const r of all) {
     if (r.values.some(containsNullLiteral)) {
       const key = r.onToken || firstColumn(r).kind === "partition" || firstColumn(r).kind === "clustering";
@@ -907,12 +910,12 @@ function checkExecution(ev: Evaluation, select: SelectStatement, version: Cassan
 
   // Row filter construction: which restrictions are evaluated by filtering (C5, N3).
   const filtered: Restriction[] = [];
-  if (ev.partitionInFilter) filtered.push(...new Set(ev.partition.values()));
+  if (ev.partitionInFilter) filtered.push(...restrictionsOf(ev.partition));
   if (ev.clusteringInFilter) {
     const notPrefix = new Set(clusteringFilteredRestrictions(clusteringRestrictions));
     for (const r of clusteringRestrictions) if (notPrefix.has(r) || restrictionSupported(r, indexes)) filtered.push(r);
   }
-  filtered.push(...new Set(ev.nonKey.values()));
+  filtered.push(...restrictionsOf(ev.nonKey));
   for (const r of filtered) {
     if (r.multi && r.op === "slice") {
       reject("C5", "Multi-column slice restrictions cannot be used for filtering.", `the multi-column range on ${columnNames(r)} would have to be filtered`, "execution");
@@ -931,7 +934,7 @@ function checkExecution(ev: Evaluation, select: SelectStatement, version: Cassan
   }
 
   // SASI LIKE patterns against the index mode (A5).
-  for (const r of new Set(ev.nonKey.values())) {
+  for (const r of restrictionsOf(ev.nonKey)) {
     if (r.op !== "like" || !r.value) continue;
     const value = unwrapHint(r.value);
     if (value.kind !== "literal" || value.type !== "string") continue;

@@ -16,6 +16,7 @@ import {
   distinctRestrictions,
   evaluate,
   indexesFor,
+  restrictionsOf,
   supportingIndexes,
   type Accepted,
   type Evaluation,
@@ -267,9 +268,9 @@ function chooseIndex(ev: Evaluation, indexes: IndexModel[]): IndexModel | undefi
     if (vector) return vector;
   }
   const order = [
-    ...new Set(ev.nonKey.values()),
+    ...restrictionsOf(ev.nonKey),
     ...(ev.clusteringInFilter ? distinctRestrictions(ev.clustering) : []),
-    ...(ev.partitionInFilter ? new Set(ev.partition.values()) : []),
+    ...(ev.partitionInFilter ? restrictionsOf(ev.partition) : []),
   ];
   for (const r of order) {
     const index = supportingIndexes(r, indexes)[0];
@@ -387,7 +388,7 @@ function planSteps(
           : "binds a clustering prefix";
     steps.push({ topic: "clustering", text: `${text}: ${shape}.` });
   }
-  for (const r of new Set(ev.nonKey.values())) {
+  for (const r of restrictionsOf(ev.nonKey)) {
     if (r.op === "ann") continue;
     const served = indexUsed && supportingIndexes(r, [indexUsed]).length > 0;
     steps.push({
