@@ -169,7 +169,7 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
   // indexed (4.x can accept such a query), the read is a plain key read that filters.
   const indexUsed = ev.usesIndex ? chooseIndex(ev, indexes) : undefined;
   const tokenBounded = pk.onToken;
-  const keyNames = table.partitionKey.map((c) => c.name).join(", ");
+  const { keyNames } = tableTexts(table);
 
   if (indexUsed) {
     verdict = "index";
@@ -335,10 +335,30 @@ function planNotes(
   return notes;
 }
 
+/** Texts about a table that every plan on it repeats, made once per table (a string is shared, not copied). */
+interface TableTexts {
+  /** the partition key's column names, comma-separated */
+  keyNames: string;
+  /** the plan's first step */
+  description: string;
+}
+
+const tableTextsCache = new WeakMap<TableModel, TableTexts>();
+
+function tableTexts(table: TableModel): TableTexts {
+  let texts = tableTextsCache.get(table);
+  if (!texts) {
+    const keyNames = table.partitionKey.map((c) => c.name).join(", ");
+    const clustering = table.clustering.map((c) => `${c.name} ${(c.order ?? "asc").toUpperCase()}`).join(", ");
+    const description = `${table.kind === "view" ? "Materialized view" : "Table"} ${table.qualifiedName}: partition key (${keyNames})${clustering ? `, clustering ${clustering}` : ", no clustering columns"}.`;
+    texts = { keyNames, description };
+    tableTextsCache.set(table, texts);
+  }
+  return texts;
+}
+
 function describeTable(table: TableModel): string {
-  const key = table.partitionKey.map((c) => c.name).join(", ");
-  const clustering = table.clustering.map((c) => `${c.name} ${(c.order ?? "asc").toUpperCase()}`).join(", ");
-  return `${table.kind === "view" ? "Materialized view" : "Table"} ${table.qualifiedName}: partition key (${key})${clustering ? `, clustering ${clustering}` : ", no clustering columns"}.`;
+  return tableTexts(table).description;
 }
 
 function relationsText(r: Restriction): string {
