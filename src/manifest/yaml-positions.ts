@@ -54,15 +54,37 @@ export interface PositionedScalar {
   type: "PLAIN" | "QUOTE_SINGLE" | "QUOTE_DOUBLE" | "BLOCK_LITERAL" | "BLOCK_FOLDED" | undefined;
 }
 
-/** One key or list item of the document, by pathKey(path). */
+/**
+ * One key or list item of the document. Offsets are numbers on the node, not arrays, and a scalar
+ * is described on it too: a large manifest has tens of thousands of nodes.
+ */
 export interface IndexedNode {
-  /** the key's offsets, for mapping entries */
-  key?: [number, number];
-  value: [number, number];
-  /** when the value is a scalar written at this place (not reached through an alias) */
-  scalar?: PositionedScalar | undefined;
+  /** the key's offsets, for mapping entries; -1 when there is no key (list items, the document) */
+  keyStart: number;
+  keyEnd: number;
+  /** the value's offsets */
+  start: number;
+  end: number;
+  /** whether the value is a scalar written at this place (not reached through an alias) */
+  isScalar: boolean;
+  scalarValue: unknown;
+  scalarType: PositionedScalar["type"];
   /** the fast reader's index is a tree: a mapping's entries by key, a list's items by position */
-  children?: Map<string, IndexedNode> | IndexedNode[] | undefined;
+  children: Map<string, IndexedNode> | IndexedNode[] | undefined;
+}
+
+/** An index node of the full reader, which has no children. */
+function indexEntry(key: readonly [number, number] | undefined, start: number, end: number, scalar?: Scalar): IndexedNode {
+  return {
+    keyStart: key ? key[0] : -1,
+    keyEnd: key ? key[1] : -1,
+    start,
+    end,
+    isScalar: scalar !== undefined,
+    scalarValue: scalar?.value,
+    scalarType: scalar?.type,
+    children: undefined,
+  };
 }
 
 export interface PositionedYaml {
@@ -149,10 +171,12 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
       const { entry, length } = found;
       const exact = length === path.length;
       // A missing key is reported at the entry that should hold it: its key, if it has one.
-      const wantKey = (part === "key" || !exact) && entry.key !== undefined;
-      const [start, end] = wantKey ? entry.key! : entry.value;
+      const hasKey = entry.keyStart >= 0;
+      const wantKey = (part === "key" || !exact) && hasKey;
+      const start = wantKey ? entry.keyStart : entry.start;
+      const end = wantKey ? entry.keyEnd : entry.end;
       if (end > start) return firstLine(start, end);
-      if (entry.key) return firstLine(entry.key[0], entry.key[1]);
+      if (hasKey) return firstLine(entry.keyStart, entry.keyEnd);
       return firstLine(start, start + 1);
     }
     return FILE_START;
@@ -165,7 +189,10 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     findings,
     locate,
     has: (path) => entryAt(path) !== undefined,
-    scalarAt: (path) => entryAt(path)?.scalar,
+    scalarAt: (path) => {
+      const entry = entryAt(path);
+      return entry?.isScalar ? { range: [entry.start, entry.end], value: entry.scalarValue, type: entry.scalarType } : undefined;
+    },
     range,
     position,
   });
@@ -234,8 +261,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     }
     const yamlNode = node as YamlNode;
     const [start, valueEnd] = yamlNode.range ?? [0, 0];
-    const scalar = isScalar(yamlNode) && yamlNode.range ? toPositionedScalar(yamlNode, yamlNode.range) : undefined;
-    index.set(pathKey(path), scalar ? { key, value: [start, valueEnd], scalar } : { key, value: [start, valueEnd] });
+    index.set(pathKey(path), indexEntry(key, start, valueEnd, isScalar(yamlNode) && yamlNode.range ? yamlNode : undefined));
     if (!isCollection(yamlNode)) return; // scalars and aliases: aliases are not followed (no expansion)
     if (depth >= limits.maxDepth) {
       tooDeep ??= start;
@@ -262,7 +288,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
       } else {
         // `key:` with no value: the key is the only place to point at.
         const at = keyRange ?? [start, start];
-        index.set(pathKey([...path, name]), { key: keyRange, value: [at[1], at[1]] });
+        index.set(pathKey([...path, name]), indexEntry(keyRange, at[1], at[1]));
       }
     }
   };
@@ -351,10 +377,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || "(top level)";
 }
 
-function toPositionedScalar(scalar: Scalar, range: readonly [number, number, number]): PositionedScalar {
-  return { range, value: scalar.value, type: scalar.type };
-}
-
 function nodeRange(node: unknown): [number, number] | undefined {
   if (!node || typeof node !== "object" || !("range" in node)) return undefined;
   const range = (node as YamlNode).range;
@@ -381,7 +403,7 @@ function indexMergedKeys(doc: Document.Parsed, value: unknown, path: PathSegment
       if (!isScalar(pair.key) || typeof pair.key.value === "symbol") continue;
       const childKey = pathKey([...path, String(pair.key.value)]);
       // Keys written next to `<<` win over merged ones, as in the data.
-      if (!index.has(childKey)) index.set(childKey, { key: at, value: at });
+      if (!index.has(childKey)) index.set(childKey, indexEntry(at, at[0], at[1]));
     }
   }
 }

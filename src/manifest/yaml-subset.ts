@@ -154,26 +154,31 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
   }
 }
 
-/** An index node whose place is known (its key) and whose value is filled once read. */
-function newNode(key: [number, number] | undefined): IndexedNode {
-  return { key, value: [0, 0], scalar: undefined, children: undefined };
+/** An index node whose place is known (its key, -1 for none) and whose value is filled once read. */
+function newNode(keyStart: number, keyEnd: number): IndexedNode {
+  return { keyStart, keyEnd, start: 0, end: 0, isScalar: false, scalarValue: undefined, scalarType: undefined, children: undefined };
 }
 
 function fill(node: IndexedNode, start: number, end: number, scalar?: ScalarRead): void {
-  node.value = [start, end];
-  if (scalar) node.scalar = { range: [scalar.start, scalar.end], value: scalar.value, type: scalar.type };
+  node.start = start;
+  node.end = end;
+  if (scalar) {
+    node.isScalar = true;
+    node.scalarValue = scalar.value;
+    node.scalarType = scalar.type;
+  }
 }
 
 /** The node of a mapping's entry, under its name. */
-function entryNode(parent: IndexedNode, name: string, key: [number, number]): IndexedNode {
-  const node = newNode(key);
+function entryNode(parent: IndexedNode, name: string, keyStart: number, keyEnd: number): IndexedNode {
+  const node = newNode(keyStart, keyEnd);
   (parent.children as Map<string, IndexedNode>).set(name, node);
   return node;
 }
 
 /** The node of a list's next item. */
 function itemNode(parent: IndexedNode): IndexedNode {
-  const node = newNode(undefined);
+  const node = newNode(-1, -1);
   (parent.children as IndexedNode[]).push(node);
   return node;
 }
@@ -191,7 +196,7 @@ class SubsetReader {
   read(): SubsetDocument {
     const first = this.nextContentLine(0);
     if (first >= this.length) throw OUTSIDE; // empty or only comments: the full reader says so
-    const root = newNode(undefined);
+    const root = newNode(-1, -1);
     const read = this.blockCollection(first, this.indentAt(first), root, 0);
     if (read.next < this.length) throw OUTSIDE; // content less indented than the root
     fill(root, read.start, read.end);
@@ -279,7 +284,7 @@ class SubsetReader {
     for (;;) {
       const key = this.blockKey(keyAt);
       if (Object.prototype.hasOwnProperty.call(map, key.name)) throw OUTSIDE; // the full reader reports duplicates
-      const entry = entryNode(node, key.name, [key.start, key.end]);
+      const entry = entryNode(node, key.name, key.start, key.end);
       const value = this.mapValue(key.after, indent, entry, depth);
       map[key.name] = value.value;
       end = value.end;
@@ -657,7 +662,7 @@ class SubsetReader {
       this.checkKeyName(name);
       if (Object.prototype.hasOwnProperty.call(map, name)) throw OUTSIDE;
       if (text.charCodeAt(key.end) !== COLON || text.charCodeAt(key.end + 1) !== SPACE) throw OUTSIDE;
-      const value = this.flowNode(this.skipSpaces(key.end + 1), entryNode(node, name, [key.start, key.end]), depth, true);
+      const value = this.flowNode(this.skipSpaces(key.end + 1), entryNode(node, name, key.start, key.end), depth, true);
       map[name] = value.value;
       position = this.skipSpaces(value.end);
       const code = text.charCodeAt(position);
