@@ -126,29 +126,32 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
     fileMost[file] = Math.max(fileMost[file]!, overlap[table]!);
     fileAll[file]! += overlap[table]!;
   }
-  let best: { file: number; score: number[] } | undefined;
-  for (const file of sharing.sort((a, b) => a - b)) {
-    if (!eligible(file)) continue;
-    const score = [fileMost[file]!, fileAll[file]!, counts[file]!];
-    if (!best || isGreater(score, best.score)) best = { file, score };
+  // The best score, compared field by field (no score arrays: every file may share a column).
+  let best = -1;
+  let bestMost = 0;
+  let bestAll = 0;
+  let bestCount = 0;
+  const consider = (file: number, most: number, all: number, count: number): void => {
+    if (best >= 0 && !(most > bestMost || (most === bestMost && (all > bestAll || (all === bestAll && count > bestCount))))) return;
+    best = file;
+    bestMost = most;
+    bestAll = all;
+    bestCount = count;
+  };
+  sharing.sort((a, b) => a - b);
+  for (let i = 0; i < sharing.length; i++) {
+    const file = sharing[i]!;
+    if (eligible(file)) consider(file, fileMost[file]!, fileAll[file]!, counts[file]!);
   }
-  for (const table of tables) overlap[table] = 0;
-  for (const file of sharing) fileMost[file] = fileAll[file] = 0;
+  for (let i = 0; i < tables.length; i++) overlap[tables[i]!] = 0;
+  for (let i = 0; i < sharing.length; i++) fileMost[sharing[i]!] = fileAll[sharing[i]!] = 0;
   // No file shares a column with the query: the one with the most tables of the keyspace.
-  if (!best) {
+  if (best < 0) {
     for (let file = 0; file < index.files.length; file++) {
-      if (!eligible(file)) continue;
-      const score = [0, 0, counts[file]!];
-      if (!best || isGreater(score, best.score)) best = { file, score };
+      if (eligible(file)) consider(file, 0, 0, counts[file]!);
     }
   }
-  return best ? index.files[best.file]!.file : undefined;
-}
-
-/** Lexicographic comparison of scores. */
-function isGreater(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
-  return false;
+  return best >= 0 ? index.files[best]!.file : undefined;
 }
 
 /**

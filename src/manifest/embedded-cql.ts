@@ -35,24 +35,10 @@ export function parseEmbeddedCql(yaml: PositionedYaml, path: YamlPath, text: str
     result = { statements: [], diagnostics: [{ code: "cql-syntax-error", severity: "error", message: `the CQL could not be parsed (${message})`, range }], comments: [] };
     return { result, range };
   }
-  // A range shared by several nodes is mapped once, and each file position is made once: the
-  // statements live as long as the review, and every object they hold is copied by the GC.
-  const mappedRanges = new Map<SourceRange, SourceRange>();
-  const positions = new Map<number, Position>();
-  const positionAt = (offset: number): Position => {
-    let position = positions.get(offset);
-    if (!position) positions.set(offset, (position = yaml.position(offset)));
-    return position;
-  };
   const mapRange = (r: SourceRange): SourceRange => {
-    let mapped = mappedRanges.get(r);
-    if (!mapped) {
-      const start = toFile(r.start.offset);
-      const end = r.end.offset > r.start.offset ? toFile(r.end.offset - 1) + 1 : start;
-      mapped = { start: positionAt(start), end: positionAt(Math.max(start, end)) };
-      mappedRanges.set(r, mapped);
-    }
-    return mapped;
+    const start = toFile(r.start.offset);
+    const end = r.end.offset > r.start.offset ? toFile(r.end.offset - 1) + 1 : start;
+    return yaml.range(start, Math.max(start, end));
   };
   remapRanges(result, mapRange);
   return { result, range };
@@ -134,8 +120,7 @@ function doubleQuotedEscape(source: string, at: number, end: number): { length: 
 
 /**
  * Replaces the `range` of every node (and diagnostic) with its mapped range. Ranges are replaced,
- * never mutated (the parser's may be shared), and each node is visited once, so shared objects are
- * never mapped twice.
+ * never mutated, and each node is visited once, so shared objects are never mapped twice.
  */
 function remapRanges(root: unknown, mapRange: (range: SourceRange) => SourceRange): void {
   const visited = new Set<object>();

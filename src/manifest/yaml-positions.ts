@@ -106,8 +106,6 @@ export interface PositionedYaml {
   scalarAt(path: YamlPath): PositionedScalar | undefined;
   /** a range from offsets into the text */
   range(start: number, end: number): SourceRange;
-  /** the line and column of an offset into the text */
-  position(offset: number): Position;
 }
 
 /** Reads one YAML file. The data is plain objects and arrays built afresh: no `__proto__` keys. */
@@ -194,7 +192,6 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
       return entry?.isScalar ? { range: [entry.start, entry.end], value: entry.scalarValue, type: entry.scalarType } : undefined;
     },
     range,
-    position,
   });
 
   // Cheap checks before the parser sees the text: these inputs would cost it time or memory.
