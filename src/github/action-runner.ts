@@ -1,6 +1,7 @@
 // The GitHub Action runtime: the same review use case, driven by the workflow's event file and
 // token instead of a webhook. src/action.ts binds it to the real core and the process.
 import { Octokit } from "@octokit/rest";
+import { answerCommand } from "./commands.js";
 import type { GitHubPort, Log, ReviewCore } from "./port.js";
 import { pullRequestRef } from "./pull-request.js";
 import { reviewPullRequest } from "./review-pull-request.js";
@@ -31,8 +32,12 @@ export async function runAction(deps: ActionDeps): Promise<number> {
     log.error({}, "GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set; is this running inside GitHub Actions?");
     return 1;
   }
+  const github = (): GitHubPort =>
+    deps.github ??
+    new Octokit({ auth: token, baseUrl: env.GITHUB_API_URL ?? "https://api.github.com", userAgent: "cql-review-action" });
+  if (eventName === "issue_comment") return answerCommandComment(deps, log, github, JSON.parse(deps.readFile(eventPath)) as CommentEvent);
   if (eventName !== "pull_request" && eventName !== "pull_request_target") {
-    log.info({ event: eventName }, "cql-review reviews pull requests; nothing to do for this event.");
+    log.info({ event: eventName }, "cql-review reviews pull requests and answers /cql comments; nothing to do for this event.");
     return 0;
   }
   const payload = JSON.parse(deps.readFile(eventPath)) as {
@@ -44,12 +49,9 @@ export async function runAction(deps: ActionDeps): Promise<number> {
     log.info({ action: payload.action, draft: payload.pull_request.draft ?? false }, "Nothing to review for this pull request event.");
     return 0;
   }
-  const github =
-    deps.github ??
-    new Octokit({ auth: token, baseUrl: env.GITHUB_API_URL ?? "https://api.github.com", userAgent: "cql-review-action" });
   const pr = pullRequestRef(payload.repository, payload.pull_request);
   const outcome = await reviewPullRequest(
-    { github, log, core: deps.core, checkRun: { rerunButton: false } },
+    { github: github(), log, core: deps.core, checkRun: { rerunButton: false } },
     pr,
     env.GITHUB_RUN_ID ? `run ${env.GITHUB_RUN_ID}` : `pull request ${pr.number}`,
   );
@@ -60,6 +62,37 @@ export async function runAction(deps: ActionDeps): Promise<number> {
   const withdrawn = outcome.dismissed > 0 ? ` ${outcome.dismissed} earlier change request(s) dismissed.` : "";
   deps.write(`cql-review: ${outcome.conclusion}, ${outcome.commented} new inline comment(s).${withdrawn}`);
   return outcome.gateFails ? 1 : 0;
+}
+
+interface CommentEvent {
+  action: string;
+  issue: { number: number; pull_request?: unknown };
+  comment: { id: number; body: string };
+  sender: { login: string; type: string };
+  repository: { name: string; owner: { login: string }; default_branch: string };
+}
+
+/**
+ * A `/cql …` comment on a pull request (`on: issue_comment`), answered as the app answers it. A
+ * command never fails the step: the answer, or the apology for an error, is the comment.
+ */
+async function answerCommandComment(deps: ActionDeps, log: Log, github: () => GitHubPort, event: CommentEvent): Promise<number> {
+  if (event.action !== "created" || !event.issue.pull_request) {
+    log.info({ action: event.action }, "Nothing to answer: not a new comment on a pull request.");
+    return 0;
+  }
+  // Our own answers (and other bots') are comments too; answering them could loop.
+  if (event.sender.type === "Bot" || event.sender.login.endsWith("[bot]")) {
+    log.info({ sender: event.sender.login }, "Nothing to answer: a comment by a bot.");
+    return 0;
+  }
+  const correlationId = deps.env.GITHUB_RUN_ID ? `run ${deps.env.GITHUB_RUN_ID}` : `comment ${event.comment.id}`;
+  const command = await answerCommand(
+    { github: github(), log, core: deps.core },
+    { repository: event.repository, pullRequestNumber: event.issue.number, commentId: event.comment.id, body: event.comment.body, correlationId },
+  );
+  deps.write(command ? `cql-review: answered /cql ${command.kind}.` : "cql-review: the comment holds no /cql command.");
+  return 0;
 }
 
 /** Workflow commands turn warnings and errors into annotations of the run. */

@@ -73,7 +73,7 @@ describe("the Action", () => {
   it("does nothing for other events and draft pull requests", async () => {
     const push = run({ ref: "refs/heads/main" }, { GITHUB_EVENT_NAME: "push" });
     expect(await push.code).toBe(0);
-    expect(push.output).toEqual(["cql-review reviews pull requests; nothing to do for this event. event=push"]);
+    expect(push.output).toEqual(["cql-review reviews pull requests and answers /cql comments; nothing to do for this event. event=push"]);
 
     const draft = run(pullRequestEvent("opened", { draft: true }).payload);
     expect(await draft.code).toBe(0);

@@ -6,8 +6,8 @@ import { runAction } from "../../src/github/action-runner.js";
 import { REVIEW_MARKER } from "../../src/github/review-comments.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
-import { Capture, captureEachTest, nockReviewOf, type RepositoryState } from "./helpers/github-mock.js";
-import { pullRequestEvent } from "./helpers/payloads.js";
+import { Capture, captureEachTest, nockCommandAnswer, nockReviewOf, type RepositoryState } from "./helpers/github-mock.js";
+import { issueCommentEvent, pullRequestEvent } from "./helpers/payloads.js";
 
 const github = captureEachTest({ installationToken: false });
 let capture: Capture;
@@ -20,13 +20,13 @@ const config = "comments:\n  event: REQUEST_CHANGES\n";
 const unbucketed: RepositoryState = { base, head: { ...base, "schema/020_readings.cql": fixture("readings-unbucketed.cql") }, config };
 const bucketed: RepositoryState = { base, head: { ...base, "schema/020_readings.cql": fixture("readings-bucketed.cql") }, config };
 
-async function run(event: object) {
+async function run(event: object, eventName = "pull_request") {
   const output: string[] = [];
   const code = await runAction({
     core: fakeCore(unbucketedTimeSeries),
     env: {
       GITHUB_TOKEN: "ghs_workflow_token",
-      GITHUB_EVENT_NAME: "pull_request",
+      GITHUB_EVENT_NAME: eventName,
       GITHUB_EVENT_PATH: "/github/workflow/event.json",
     },
     readFile: () => JSON.stringify(event),
@@ -77,5 +77,34 @@ describe("runAction with comments.event: REQUEST_CHANGES", () => {
     expect(code).toBe(0);
     expect(output.filter((line) => line.startsWith("::warning::Could not dismiss"))).toHaveLength(1);
     expect(output.at(-1)).toBe("cql-review: success, 0 new inline comment(s).");
+  });
+});
+
+describe("runAction on issue_comment", () => {
+  it("answers /cql explain on a pull request as the app does", async () => {
+    nockCommandAnswer(capture, unbucketed);
+
+    const { code, output } = await run(issueCommentEvent("/cql explain Q1").payload, "issue_comment");
+
+    expect(code).toBe(0);
+    expect(capture.api.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([
+      "POST /repos/acme-data/iot-models/issues/comments/555001/reactions",
+      "GET /repos/acme-data/iot-models/pulls/17",
+      expect.stringMatching(/^GET \/repos\/acme-data\/iot-models\/git\/trees\//),
+      "POST /graphql",
+      "POST /repos/acme-data/iot-models/issues/17/comments",
+    ]);
+    expect(capture.bodiesOf("POST", "/issues/17/comments")[0].body).toMatch(/^> `\/cql explain Q1`/);
+    expect(output.at(-1)).toBe("cql-review: answered /cql explain.");
+  });
+
+  it("ignores comments by bots, comments on issues and comments without a command", async () => {
+    const byBot = await run(issueCommentEvent("/cql help", { senderType: "Bot", senderLogin: "github-actions[bot]" }).payload, "issue_comment");
+    const onIssue = await run(issueCommentEvent("/cql help", { onPullRequest: false }).payload, "issue_comment");
+    const plain = await run(issueCommentEvent("Looks good to me").payload, "issue_comment");
+
+    expect([byBot.code, onIssue.code, plain.code]).toEqual([0, 0, 0]);
+    expect(capture.api).toEqual([]);
+    expect(plain.output.at(-1)).toBe("cql-review: the comment holds no /cql command.");
   });
 });
