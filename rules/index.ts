@@ -42,6 +42,7 @@ import tableTooManyClusteringColumns from "./table-too-many-clustering-columns.j
 import tableUnboundedPartition from "./table-unbounded-partition.js";
 import tableUnread from "./table-unread.js";
 import writeBatchTooLarge from "./write-batch-too-large.js";
+import writeCounterDelete from "./write-counter-delete.js";
 import writeDenormalisationDrift from "./write-denormalisation-drift.js";
 import writeLightweightTransaction from "./write-lightweight-transaction.js";
 import writeListReadBeforeWrite from "./write-list-read-before-write.js";
@@ -92,6 +93,7 @@ export const rules: RuleModule[] = [
   tableUnboundedPartition,
   tableUnread,
   writeBatchTooLarge,
+  writeCounterDelete,
   writeDenormalisationDrift,
   writeLightweightTransaction,
   writeListReadBeforeWrite,
