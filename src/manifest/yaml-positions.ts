@@ -7,7 +7,6 @@ import {
   isMap,
   isScalar,
   isSeq,
-  LineCounter,
   parseDocument,
   type Document,
   type Node as YamlNode,
@@ -112,7 +111,9 @@ export interface PositionedYaml {
 export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions): PositionedYaml {
   const limits: YamlLimits = { ...YAML_LIMITS, ...options.limits };
   const text = file.content;
-  const lineCounter = new LineCounter();
+  // Offsets where lines start, filled once the file is known to be read (as the `yaml` package's
+  // LineCounter keeps them; positions are looked up here without its intermediate object).
+  const lineStarts: number[] = [];
   // The full reader indexes its nodes by pathKey(path); the fast reader gives a tree instead.
   const index = new Map<string, IndexedNode>();
   let tree: IndexedNode | undefined;
@@ -135,8 +136,17 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
 
   const position = (offset: number): Position => {
     const clamped = Math.max(0, Math.min(offset, text.length));
-    const { line, col } = lineCounter.linePos(clamped);
-    return { line, column: col, offset: clamped };
+    // The last line start at or before the offset (LineCounter.linePos's search and answers).
+    let low = 0;
+    let high = lineStarts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (lineStarts[mid]! < clamped) low = mid + 1;
+      else high = mid;
+    }
+    if (lineStarts[low] === clamped) return { line: low + 1, column: 1, offset: clamped };
+    if (low === 0) return { line: 0, column: clamped, offset: clamped };
+    return { line: low, column: clamped - lineStarts[low - 1]! + 1, offset: clamped };
   };
   const range = (start: number, end: number): SourceRange => ({
     start: position(start),
@@ -204,8 +214,8 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     );
     return result(undefined, false);
   }
-  lineCounter.addNewLine(0);
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+  lineStarts.push(0);
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
   const nul = text.indexOf("\u0000");
   if (nul !== -1) {
     report(
