@@ -73,6 +73,8 @@ const MODELS: Record<string, ExpectedModel> = {
       "write-non-idempotent-retried access-patterns.yaml:101",
       // W4 claims the handle with IF NOT EXISTS
       "write-lightweight-transaction access-patterns.yaml:114",
+      // W2 marks a conversation read by deleting the unread counter that W1 goes on incrementing
+      "write-counter-delete access-patterns.yaml:105",
     ],
     queries: [
       "Q1 single-partition 1 chat.messages_by_conversation",
