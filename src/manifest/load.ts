@@ -1,6 +1,7 @@
 // Loads one access-patterns manifest: YAML with positions → zod validation → the normalised
 // Manifest (types.ts). Every problem is a `manifest-invalid` finding at its line and column; an
 // invalid entry is dropped on its own so the rest of the manifest is still reviewed. Never throws.
+import { z } from "zod";
 import type { Statement } from "../cql/ast.js";
 import type { CassandraVersion } from "../schema/model.js";
 import { compareFindings, FILE_START, type Finding, type SourceLocation } from "../findings.js";
@@ -30,6 +31,7 @@ import type {
   TableVolume,
 } from "./types.js";
 import { parseDurationSeconds, parseRatePerSecond } from "./units.js";
+import { plainQueryDocuments } from "./plain-query.js";
 import { formatPath, readYamlWithPositions, type PathSegment, type PositionedYaml } from "./yaml-positions.js";
 
 export const MANIFEST_RULE = "manifest-invalid";
@@ -72,12 +74,17 @@ export function loadManifest(file: SourceFile): LoadedManifest {
   }
 
   const entityOf = (path: PathSegment[]): string => entityName(data, path);
-  const parsed = manifestSchema.safeParse(data, { error: plainIssueMessage });
+  // Queries in the plain shapes are checked without zod (plain-query.ts); when all of them are,
+  // zod checks the rest of the document, and its issues are the ones it would report for all of it.
+  const plainQueries = Array.isArray(data.queries) ? plainQueryDocuments(data.queries) : undefined;
+  const parsed = (plainQueries ? manifestSchemaForPlainQueries : manifestSchema).safeParse(data, { error: plainIssueMessage });
   if (!parsed.success) {
     findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
-  const { keyspace, cassandra, tables, queries, writes } = parsed.success ? entriesOf(parsed.data) : validEntriesOf(data);
+  const { keyspace, cassandra, tables, queries, writes } = parsed.success
+    ? entriesOf(parsed.data as ManifestDocument, plainQueries)
+    : validEntriesOf(data, plainQueries);
   const context: NormaliseContext = { yaml, findings, problem };
   const manifest: Manifest = {
     file: file.path,
@@ -99,19 +106,22 @@ interface ValidEntries {
   writes: { index: number; doc: WriteDocument }[];
 }
 
+/** The manifest schema with its queries left unchecked, for when plain-query.ts has checked them. */
+const manifestSchemaForPlainQueries = manifestSchema.extend({ queries: z.unknown() });
+
 /** The entries of a manifest that validated as a whole: the document is made of the entry schemas. */
-function entriesOf(document: ManifestDocument): ValidEntries {
+function entriesOf(document: ManifestDocument, plainQueries: QueryDocument[] | undefined): ValidEntries {
   return {
     keyspace: document.keyspace,
     cassandra: document.cassandra,
     tables: Object.entries(document.tables ?? {}).map(([name, doc]) => ({ name, doc })),
-    queries: (document.queries ?? []).map((doc, index) => ({ index, doc })),
+    queries: (plainQueries ?? document.queries ?? []).map((doc, index) => ({ index, doc })),
     writes: (document.writes ?? []).map((doc, index) => ({ index, doc })),
   };
 }
 
 /** Entries that validate on their own are kept even when others do not. */
-function validEntriesOf(data: Record<string, unknown>): ValidEntries {
+function validEntriesOf(data: Record<string, unknown>, plainQueries: QueryDocument[] | undefined): ValidEntries {
   const tables: ValidEntries["tables"] = [];
   if (isPlainObject(data.tables)) {
     for (const [name, value] of Object.entries(data.tables)) {
@@ -119,8 +129,8 @@ function validEntriesOf(data: Record<string, unknown>): ValidEntries {
       if (doc) tables.push({ name, doc });
     }
   }
-  const queries: ValidEntries["queries"] = [];
-  if (Array.isArray(data.queries)) {
+  const queries: ValidEntries["queries"] = plainQueries ? plainQueries.map((doc, index) => ({ index, doc })) : [];
+  if (!plainQueries && Array.isArray(data.queries)) {
     data.queries.forEach((value, index) => {
       const doc = validOr(querySchema, value);
       if (doc) queries.push({ index, doc });

@@ -172,7 +172,7 @@ export const tableVolumeSchema = z
 // ---------------------------------------------------------------------------------------------
 // Queries and writes.
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 const ID_MESSAGE = "expected a short id such as Q1 (letters, digits, _ - . :)";
 const id = z
   .union([z.string(says(ID_MESSAGE)).max(64, says("an id must be at most 64 characters")).regex(ID_PATTERN, says(ID_MESSAGE)), z.number(says(ID_MESSAGE)).int(says(ID_MESSAGE)).nonnegative(says(ID_MESSAGE))], says(ID_MESSAGE))
