@@ -168,10 +168,16 @@ function collectFromManifest(model: AnalysedModel, out: CollectedSuppressions): 
 }
 
 /** Every suppression written in the schema files' comments and the manifest's `ignore` lists. */
+// The engine and the two suppression rules each ask: collect once per model (callers only read).
+const collectedByModel = new WeakMap<AnalysedModel, CollectedSuppressions>();
+
 export function collectSuppressions(model: AnalysedModel): CollectedSuppressions {
+  const cached = collectedByModel.get(model);
+  if (cached) return cached;
   const out: CollectedSuppressions = { suppressions: [], empty: [] };
   for (const file of model.schemaFiles) collectFromSchemaFile(file, out);
   collectFromManifest(model, out);
+  collectedByModel.set(model, out);
   return out;
 }
 
