@@ -11,7 +11,7 @@ import {
   tableLabel,
   typeText,
   volumeOf,
-  writeStatements,
+  writesOnTable,
   type CollectionOperationKind,
 } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
@@ -54,13 +54,12 @@ const tableLargeCollection: RuleModule<Options> = {
   },
   check(context) {
     const { model, options } = context;
-    const writes = writeStatements(model);
     for (const table of model.schema.tables.values()) {
       const collections = table.columns.filter((c) => isNonFrozenCollection(c.type));
       if (collections.length === 0) continue;
       const volume = volumeOf(model, table);
       const label = tableLabel(model, table.qualifiedName);
-      const onTable = writes.filter((w) => w.table === table);
+      const onTable = writesOnTable(model, table);
       for (const column of collections) {
         const at = { file: column.source.file, range: column.source.range };
         const entity = columnEntity(table.qualifiedName, column.name);

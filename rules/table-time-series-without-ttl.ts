@@ -1,7 +1,7 @@
 // TTL is set per cell when it is written: a retention decided after launch leaves every row written
 // before it for ever. Time-window compaction only pays off when whole windows expire together.
 import { isTimeType } from "../src/analysis/estimator.js";
-import { tableEntity, tableLabel, tableLocation, volumeOf, writeStatements } from "../src/rule-engine/helpers.js";
+import { tableEntity, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const tableTimeSeriesWithoutTtl: RuleModule = {
@@ -20,10 +20,9 @@ const tableTimeSeriesWithoutTtl: RuleModule = {
   },
   check(context) {
     const { model } = context;
-    const writes = writeStatements(model);
     for (const table of model.schema.tables.values()) {
       if (table.kind !== "table" || table.defaultTtlSeconds > 0) continue;
-      const own = writes.filter((w) => w.table === table && w.statement.kind !== "delete");
+      const own = writesOnTable(model, table).filter((w) => w.statement.kind !== "delete");
       const everyWriteExpires = own.length > 0 && own.every((w) => w.statement.using?.ttl !== undefined);
       if (everyWriteExpires) continue;
       const label = tableLabel(model, table.qualifiedName);

@@ -1,6 +1,6 @@
 // Query-first modeling: every table exists to answer a query. A table no declared query reads is
 // either a read missing from the manifest (then it is not reviewed) or writes paid for nothing.
-import { isLightweightTransaction, resolveTable, tableEntity, tableLabel, tableLocation, writeStatements } from "../src/rule-engine/helpers.js";
+import { isLightweightTransaction, resolveTable, tableEntity, tableLabel, tableLocation, writesOnTable, writeStatements } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const tableUnread: RuleModule = {
@@ -32,7 +32,7 @@ const tableUnread: RuleModule = {
     for (const write of writes) if (write.table && isLightweightTransaction(write.statement)) read.add(write.table.qualifiedName);
     for (const table of model.schema.tables.values()) {
       if (read.has(table.qualifiedName)) continue;
-      const writers = [...new Set(writes.filter((w) => w.write && w.table === table).map((w) => w.write!.id))];
+      const writers = [...new Set(writesOnTable(model, table).filter((w) => w.write).map((w) => w.write!.id))];
       context.report({
         messageId: "unread",
         data: {

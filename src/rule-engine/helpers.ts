@@ -208,13 +208,12 @@ export function writeStatements(model: AnalysedModel): WriteStatement[] {
     const inner = statement.kind === "batch" ? statement.statements : statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement] : [];
     for (const s of inner) {
       const table = resolveTable(model, s.table, keyspace);
-      result.push({
-        statement: s,
-        file,
-        ...(write ? { write } : {}),
-        ...(statement.kind === "batch" ? { batch: statement } : {}),
-        ...(table ? { table } : {}),
-      });
+      // Built by assignment: rules read these objects many times, and spread-built ones are slow to read.
+      const entry: WriteStatement = { statement: s, file };
+      if (write) entry.write = write;
+      if (statement.kind === "batch") entry.batch = statement;
+      if (table) entry.table = table;
+      result.push(entry);
     }
   };
   for (const write of model.manifest?.writes ?? []) {
@@ -223,6 +222,24 @@ export function writeStatements(model: AnalysedModel): WriteStatement[] {
   for (const dml of model.schema.dml) add(dml.statement, dml.source.file, dml.keyspace);
   writeStatementsCache.set(model, result);
   return result;
+}
+
+const writesByTableCache = new WeakMap<AnalysedModel, Map<TableModel, WriteStatement[]>>();
+
+/** The writes of one table, in the order of writeStatements: rules ask per table, so it is indexed once per model. */
+export function writesOnTable(model: AnalysedModel, table: TableModel): readonly WriteStatement[] {
+  let byTable = writesByTableCache.get(model);
+  if (!byTable) {
+    byTable = new Map();
+    for (const write of writeStatements(model)) {
+      if (!write.table) continue;
+      const list = byTable.get(write.table);
+      if (list) list.push(write);
+      else byTable.set(write.table, [write]);
+    }
+    writesByTableCache.set(model, byTable);
+  }
+  return byTable.get(table) ?? [];
 }
 
 /** Whether a write is a lightweight transaction (`IF NOT EXISTS`, `IF EXISTS`, `IF <conditions>`). */
@@ -273,7 +290,7 @@ export function volumeOf(model: AnalysedModel, table: TableModel): TableVolume |
 
 /** The write paths that write a table, with the stated rates summed (undefined when no writing path states a rate). */
 export function writePathsOf(model: AnalysedModel, table: TableModel): { writes: ManifestWrite[]; ratePerSecond?: number } {
-  const writes = [...new Set(writeStatements(model).filter((w) => w.write && w.table === table).map((w) => w.write!))];
+  const writes = [...new Set(writesOnTable(model, table).filter((w) => w.write).map((w) => w.write!))];
   const rated = writes.filter((w) => w.ratePerSecond !== undefined && Number.isFinite(w.ratePerSecond));
   return rated.length > 0 ? { writes, ratePerSecond: rated.reduce((sum, w) => sum + w.ratePerSecond!, 0) } : { writes };
 }
