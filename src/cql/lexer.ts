@@ -161,6 +161,7 @@ function matchToken(text: string, start: number): TokenType | undefined {
     let hasUpperCase = c <= Char.UpperZ;
     let hasLowerCase = !hasUpperCase;
     let hasDigit = false;
+    let hash = T.wordHash(0, c);
     let end = start + 1;
     for (; end < text.length; end++) {
       const ch = text.charCodeAt(end);
@@ -168,6 +169,18 @@ function matchToken(text: string, start: number): TokenType | undefined {
       else if (ch >= Char.UpperA && ch <= Char.UpperZ) hasUpperCase = true;
       else if (isDigit(ch)) hasDigit = true;
       else if (ch !== Char.Underscore) break;
+      hash = T.wordHash(hash, ch);
+    }
+    // A keyword in one case is found in place and takes the shared spelling as its image: most
+    // words are keywords, and copying each one out of the text is garbage.
+    if (!hasDigit && hasUpperCase !== hasLowerCase) {
+      const keyword = T.keywordInText(text, start, end, hash, hasUpperCase);
+      if (keyword !== undefined) {
+        matchImage = T.keywordSpelling;
+        return found(keyword, end);
+      }
+      matchImage = text.slice(start, end);
+      return found(T.Identifier, end);
     }
     matchImage = text.slice(start, end);
     return found(T.keywordForScannedWord(matchImage, hasDigit, hasUpperCase, hasLowerCase) ?? T.Identifier, end);

@@ -478,6 +478,49 @@ export function keywordFor(word: string): TokenType | undefined {
   return keywordBySpelling.get(word) ?? keywordByWord.get(word.toLowerCase());
 }
 
+/** The hash the lexer computes while it scans a word: over the word's characters in lower case. */
+export function wordHash(hash: number, char: number): number {
+  return (Math.imul(hash, 31) + (char | 0x20)) | 0;
+}
+
+interface KeywordEntry {
+  lower: string;
+  upper: string;
+  type: TokenType;
+}
+
+/** Open addressing by wordHash: the lexer finds a keyword in the text without copying the word. */
+const KEYWORD_TABLE_SIZE = 2048;
+const keywordTable: (KeywordEntry | undefined)[] = new Array<KeywordEntry | undefined>(KEYWORD_TABLE_SIZE).fill(undefined);
+for (const [word, type] of keywordByWord) {
+  let hash = 0;
+  for (let i = 0; i < word.length; i++) hash = wordHash(hash, word.charCodeAt(i));
+  let slot = hash & (KEYWORD_TABLE_SIZE - 1);
+  while (keywordTable[slot] !== undefined) slot = (slot + 1) & (KEYWORD_TABLE_SIZE - 1);
+  keywordTable[slot] = { lower: word, upper: word.toUpperCase(), type };
+}
+
+/** Set by keywordInText: the keyword's spelling as written, a shared string. */
+export let keywordSpelling = "";
+
+/**
+ * The keyword written in `text` from `start` to `end` in all lower or all upper case (`upper`),
+ * given the word's hash; its spelling is left in keywordSpelling. Undefined for other words.
+ */
+export function keywordInText(text: string, start: number, end: number, hash: number, upper: boolean): TokenType | undefined {
+  const length = end - start;
+  if (length > LONGEST_KEYWORD) return undefined;
+  for (let slot = hash & (KEYWORD_TABLE_SIZE - 1); ; slot = (slot + 1) & (KEYWORD_TABLE_SIZE - 1)) {
+    const entry = keywordTable[slot];
+    if (entry === undefined) return undefined;
+    const spelling = upper ? entry.upper : entry.lower;
+    if (spelling.length === length && text.startsWith(spelling, start)) {
+      keywordSpelling = spelling;
+      return entry.type;
+    }
+  }
+}
+
 /**
  * keywordFor for the lexer, which already knows what the word is made of: a word with a digit is
  * never a keyword, and a word in one case needs no lower-casing.
