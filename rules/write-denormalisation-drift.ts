@@ -52,12 +52,18 @@ const writeDenormalisationDrift: RuleModule = {
         else tablesWith.set(column.name, [table]);
       }
     }
-    const byWrite = new Map<unknown, WriteStatement[]>();
+    // The statements of each write path by table, in order; and per such group the columns it
+    // covers, made once: every statement of a path meets the same tables as candidates.
+    const byWrite = new Map<unknown, Map<TableModel, WriteStatement[]>>();
     for (const w of all) {
-      const list = byWrite.get(w.write);
+      let byTable = byWrite.get(w.write);
+      if (!byTable) byWrite.set(w.write, (byTable = new Map()));
+      const list = byTable.get(w.table!);
       if (list) list.push(w);
-      else byWrite.set(w.write, [w]);
+      else byTable.set(w.table!, [w]);
     }
+    const coveredBy = new Map<WriteStatement[], Set<string>>();
+    const noWrites: WriteStatement[] = [];
     for (const write of all) {
       const table = write.table!;
       const ownColumns = columnsOf.get(table);
@@ -66,7 +72,8 @@ const writeDenormalisationDrift: RuleModule = {
       if (key.length === 0) continue;
       const changed = changedAttributes(write, table, new Set(key));
       if (changed.length === 0) continue;
-      const sameWrite = byWrite.get(write.write) ?? [];
+      const sameWrite = byWrite.get(write.write);
+      const rowDelete = write.statement.kind === "delete" && write.statement.selections.length === 0;
       const missed: Missed[] = [];
       // A copy holds every key column: the tables of the rarest one are the candidates (in schema order).
       let candidates: TableModel[] = tablesWith.get(key[0]!) ?? [];
@@ -88,21 +95,33 @@ const writeDenormalisationDrift: RuleModule = {
         if (otherKey.length > key.length && key.every((k) => otherKey.slice(0, key.length).includes(k))) continue;
         const copies = changed.filter((c) => columns.has(c));
         if (copies.length === 0) continue;
-        const writesOfOther = sameWrite.filter((w) => w.table === other);
+        const writesOfOther = sameWrite?.get(other) ?? noWrites;
         const rowDeleted = writesOfOther.some((w) => w.statement.kind === "delete" && w.statement.selections.length === 0);
-        // Naming a row by its key writes that key there as surely as setting a column: `UPDATE users
-        // SET email = ? WHERE user_id = ?` keeps users in step with users_by_email (email, user_id).
-        const covered = new Set(writesOfOther.flatMap((w) => [...writtenColumns(w.statement), ...rowKeyColumns(w.statement, other)]));
-        // A row deleted here is matched by deleting the copy, or by moving it: setting the key it was
-        // found by to another value (the old email's row goes as users.email changes).
-        const moved = writesOfOther.some((w) => key.every((k) => writtenColumns(w.statement).includes(k)));
-        const left = write.statement.kind === "delete" && write.statement.selections.length === 0
-          ? (rowDeleted || moved ? [] : copies)
-          : copies.filter((c) => !covered.has(c) && !rowDeleted);
+        // Each branch derives only what it reads; the covered columns walk every statement of the group.
+        let left: string[];
+        if (rowDelete) {
+          // A row deleted here is matched by deleting the copy, or by moving it: setting the key it
+          // was found by to another value (the old email's row goes as users.email changes).
+          const moved = writesOfOther.some((w) => key.every((k) => writtenColumns(w.statement).includes(k)));
+          left = rowDeleted || moved ? [] : copies;
+        } else if (rowDeleted) {
+          left = [];
+        } else if (writesOfOther.length === 0) {
+          left = copies;
+        } else {
+          // Naming a row by its key writes that key there as surely as setting a column: `UPDATE users
+          // SET email = ? WHERE user_id = ?` keeps users in step with users_by_email (email, user_id).
+          let covered = coveredBy.get(writesOfOther);
+          if (!covered) {
+            covered = new Set(writesOfOther.flatMap((w) => [...writtenColumns(w.statement), ...rowKeyColumns(w.statement, other)]));
+            coveredBy.set(writesOfOther, covered);
+          }
+          const coveredColumns = covered;
+          left = copies.filter((c) => !coveredColumns.has(c));
+        }
         if (left.length > 0) missed.push({ table: other, attributes: left });
       }
       if (missed.length === 0) continue;
-      const rowDelete = write.statement.kind === "delete" && write.statement.selections.length === 0;
       const code = (names: string[]) => joinWords(names.map((n) => `\`${n}\``));
       const missedAttributes = [...new Set(missed.flatMap((m) => m.attributes))];
       context.report({
