@@ -177,17 +177,16 @@ function appendFix(file: ParsedSchemaFile, createTable: string, queryId: string)
  * Whether the file with `replacement` appended parses to its statements plus one, with no new
  * error. A file that parses without any diagnostic and ends with `;` and white space alone leaves
  * nothing open for the appended text to continue (no statement, comment or string), and each
- * statement is parsed on its own, so the appended text is parsed alone: every unserved query
- * would otherwise parse its target file again whole. Any other file is parsed again whole.
+ * statement is parsed on its own, so the appended text stands alone. It is a line comment (query
+ * ids hold no line break: ID_PATTERN), then the suggested table, which parseSuggestion already
+ * found to be exactly one statement without error, and its `;`: it parses as one statement
+ * without error, and is not parsed a second time. Any other file is parsed again whole.
  */
 function parsesAsBeforePlusOne(file: ParsedSchemaFile, replacement: string): boolean {
   const { text, parse } = file;
   const last = parse.statements[parse.statements.length - 1];
   const closed = last !== undefined && parse.diagnostics.length === 0 && /^\s*;\s*$/.test(text.slice(last.range.end.offset));
-  if (closed) {
-    const appended = parseCql(replacement);
-    return appended.statements.length === 1 && !appended.diagnostics.some((d) => d.severity === "error");
-  }
+  if (closed) return true;
   const fixed = parseCql(text + replacement);
   const errorsBefore = parse.diagnostics.filter((d) => d.severity === "error").length;
   const errorsAfter = fixed.diagnostics.filter((d) => d.severity === "error").length;
