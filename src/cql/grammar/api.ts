@@ -32,7 +32,6 @@ import { endOf, startOf } from "../lexer.js";
  * declaration merging (`declare module "./api.js" { interface RuleTypes { … } }`), so `rules.x`
  * is typed wherever it is called.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface RuleTypes {}
 
 type Occurrence = "" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
