@@ -180,13 +180,25 @@ function sizeTable(table: TableModel, volume: TableVolume | undefined): SizedTab
   };
 }
 
+// Most columns have no size in the manifest, and each such lookup compared every sized column:
+// the sizes by lower-cased name are made once per table volume (the first such name wins, as the
+// scan in entry order did).
+const sizesByLowerName = new WeakMap<TableVolume, Map<string, ColumnSize>>();
+
 function manifestSize(volume: TableVolume | undefined, column: string): ColumnSize | undefined {
   if (!volume) return undefined;
   const exact = volume.columns[column];
   if (exact) return exact;
-  const lower = column.toLowerCase();
-  for (const [name, size] of Object.entries(volume.columns)) if (name.toLowerCase() === lower) return size;
-  return undefined;
+  let byLowerName = sizesByLowerName.get(volume);
+  if (!byLowerName) {
+    byLowerName = new Map();
+    for (const [name, size] of Object.entries(volume.columns)) {
+      const lower = name.toLowerCase();
+      if (!byLowerName.has(lower)) byLowerName.set(lower, size);
+    }
+    sizesByLowerName.set(volume, byLowerName);
+  }
+  return byLowerName.get(column.toLowerCase());
 }
 
 // ---------------------------------------------------------------------------------------------
