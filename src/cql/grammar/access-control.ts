@@ -11,7 +11,7 @@
 import type { IOrAlt, IToken, OrMethodOpts } from "chevrotain";
 import type { AccessControlStatement, DropStatement, Identifier, Literal } from "../ast.js";
 import * as T from "../tokens.js";
-import { defineRule, rangeFrom, RECORDING, required, requiredToken, type Grammar } from "./api.js";
+import { defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, requiredToken, type Grammar } from "./api.js";
 import { bareQualifiedName, identifier, literal, statementBase } from "./build.js";
 import { permissionAhead } from "./lookahead.js";
 
@@ -52,17 +52,9 @@ export function defineAccessControlRules(grammar: Grammar): void {
   /** A role or user named by a roleName result. */
   const roleIdentifier = (role: IToken | undefined): Identifier => identifier(requiredToken(required(role, "role name"), "name"));
 
-  const ifNotExistsWords = () => {
-    $.CONSUME8(T.If);
-    $.CONSUME8(T.Not);
-    $.CONSUME8(T.Exists);
-  };
+  const ifNotExistsWords = ifNotExistsClause($, 8);
   const ifNotExists = () => $.OPTION8(ifNotExistsWords);
-  const ifExistsWords = () => {
-    const ifToken = $.CONSUME7(T.If);
-    $.CONSUME7(T.Exists);
-    return ifToken;
-  };
+  const ifExistsWords = ifExistsClause($, 7);
   const ifExists = () => $.OPTION7(ifExistsWords);
 
   // Parser.g `roleName` / `username`: a name or a string; returns that token.

@@ -26,6 +26,7 @@ import type {
 import { EOF } from "chevrotain";
 import type { ParseDiagnostic, Position, SourceRange } from "../ast.js";
 import { endOf, startOf } from "../lexer.js";
+import * as T from "../tokens.js";
 
 /**
  * What each production returns, by rule name. Each grammar module adds its own rules by
@@ -90,6 +91,28 @@ export const RECORDING = undefined as never;
  */
 export function defineRule<K extends keyof RuleTypes>(grammar: Grammar, name: K, implementation: () => RuleTypes[K]): void {
   (grammar.rules as Record<string, unknown>)[name] = grammar.$.RULE(name, implementation, { recoveryValueFunc: grammar.recoveryValue });
+}
+
+/**
+ * `IF NOT EXISTS`, as the body of an OPTION: returns its `IF`. `occurrence` is the DSL index of
+ * its tokens, which must differ from other `IF`s consumed in the same rule.
+ */
+export function ifNotExistsClause($: GrammarDsl, occurrence = 0): () => IToken {
+  return () => {
+    const ifToken = $.consume(occurrence, T.If);
+    $.consume(occurrence, T.Not);
+    $.consume(occurrence, T.Exists);
+    return ifToken;
+  };
+}
+
+/** `IF EXISTS`, as the body of an OPTION: returns its `IF` (see ifNotExistsClause). */
+export function ifExistsClause($: GrammarDsl, occurrence = 0): () => IToken {
+  return () => {
+    const ifToken = $.consume(occurrence, T.If);
+    $.consume(occurrence, T.Exists);
+    return ifToken;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import type {
   QualifiedName,
 } from "../ast.js";
 import * as T from "../tokens.js";
-import { defineRule, rangeFrom, RECORDING, required, requiredToken, type Grammar } from "./api.js";
+import { defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, requiredToken, type Grammar } from "./api.js";
 import { bareQualifiedName, identifier, literal, statementBase, unquoteString } from "./build.js";
 
 declare module "./api.js" {
@@ -39,18 +39,9 @@ export function defineFunctionRules(grammar: Grammar): void {
     return or;
   };
   const orReplace = () => $.OPTION9(orReplaceWords);
-  const ifNotExistsWords = () => {
-    const ifToken = $.CONSUME8(T.If);
-    $.CONSUME8(T.Not);
-    $.CONSUME8(T.Exists);
-    return ifToken;
-  };
+  const ifNotExistsWords = ifNotExistsClause($, 8);
   const ifNotExists = () => $.OPTION8(ifNotExistsWords);
-  const ifExistsWords = () => {
-    const ifToken = $.CONSUME7(T.If);
-    $.CONSUME7(T.Exists);
-    return ifToken;
-  };
+  const ifExistsWords = ifExistsClause($, 7);
   const ifExists = () => $.OPTION7(ifExistsWords);
 
   // `CALLED ON NULL INPUT` (true) or `RETURNS NULL ON NULL INPUT` (false): the first words.

@@ -2,7 +2,7 @@
 import type { IOrAlt, IToken } from "chevrotain";
 import type { CreateIndexStatement, DropStatement, IndexTarget, IndexTargetKind } from "../ast.js";
 import * as T from "../tokens.js";
-import { AstSyntaxError, defineRule, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, statementBase, unquoteString } from "./build.js";
 
 declare module "./api.js" {
@@ -24,11 +24,7 @@ export function defineIndexRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
   const customKeyword = () => $.CONSUME(T.Custom);
-  const ifNotExists = () => {
-    $.CONSUME(T.If);
-    $.CONSUME(T.Not);
-    return $.CONSUME(T.Exists);
-  };
+  const ifNotExists = ifNotExistsClause($);
   const indexName = () => $.CONSUME(T.Name);
   const indexClass = () => {
     $.CONSUME(T.Using);
@@ -106,10 +102,7 @@ export function defineIndexRules(grammar: Grammar): void {
   ];
   defineRule(grammar, "indexIdent", () => $.OR(targetForms));
 
-  const ifExists = () => {
-    $.CONSUME(T.If);
-    return $.CONSUME(T.Exists);
-  };
+  const ifExists = ifExistsClause($);
   defineRule(grammar, "dropIndexStatement", () => {
     const start = $.CONSUME(T.Drop);
     $.CONSUME(T.Index);

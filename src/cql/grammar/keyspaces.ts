@@ -2,7 +2,7 @@
 // `useStatement`).
 import type { AlterKeyspaceStatement, CreateKeyspaceStatement, DropStatement, UseStatement } from "../ast.js";
 import * as T from "../tokens.js";
-import { defineRule, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
+import { defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { bareQualifiedName, identifier, noteVendorOptions, statementBase } from "./build.js";
 
 declare module "./api.js" {
@@ -17,15 +17,8 @@ declare module "./api.js" {
 export function defineKeyspaceRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
-  const ifNotExists = () => {
-    $.CONSUME(T.If);
-    $.CONSUME(T.Not);
-    return $.CONSUME(T.Exists);
-  };
-  const ifExists = () => {
-    $.CONSUME(T.If);
-    return $.CONSUME(T.Exists);
-  };
+  const ifNotExists = ifNotExistsClause($);
+  const ifExists = ifExistsClause($);
 
   defineRule(grammar, "createKeyspaceStatement", () => {
     const start = $.CONSUME(T.Create);

@@ -20,7 +20,7 @@ import type {
 } from "../ast.js";
 import { endOf, startOf } from "../lexer.js";
 import * as T from "../tokens.js";
-import { AstSyntaxError, defineRule, isRealToken, rangeFrom, RECORDING, required, span, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, ifExistsClause, ifNotExistsClause, isRealToken, rangeFrom, RECORDING, required, span, type Grammar } from "./api.js";
 import { identifier, nativeType, noteVendorOptions, statementBase } from "./build.js";
 import { functionCall } from "./terms.js";
 
@@ -108,15 +108,8 @@ export function withTableProperties<S extends TableProperties & { range: SourceR
 export function defineTableRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
-  const ifNotExists = () => {
-    $.CONSUME(T.If);
-    $.CONSUME(T.Not);
-    return $.CONSUME(T.Exists);
-  };
-  const ifExists = () => {
-    $.CONSUME(T.If);
-    return $.CONSUME(T.Exists);
-  };
+  const ifNotExists = ifNotExistsClause($);
+  const ifExists = ifExistsClause($);
 
   const withProperties = () => $.SUBRULE(rules.tableProperties);
   const tableBodies: IOrAlt<TableDefinition | TableCopy>[] = [

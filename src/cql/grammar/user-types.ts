@@ -4,7 +4,7 @@ import type { IOrAlt, IToken } from "chevrotain";
 import type { AlterTypeStatement, CqlType, CreateTypeStatement, DropStatement } from "../ast.js";
 import { startOf } from "../lexer.js";
 import * as T from "../tokens.js";
-import { defineRule, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
+import { defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, statementBase } from "./build.js";
 import type { RenamePair } from "./tables.js";
 
@@ -32,15 +32,8 @@ declare module "./api.js" {
 export function defineUserTypeRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
-  const ifNotExists = () => {
-    $.CONSUME(T.If);
-    $.CONSUME(T.Not);
-    return $.CONSUME(T.Exists);
-  };
-  const ifExists = () => {
-    $.CONSUME(T.If);
-    return $.CONSUME(T.Exists);
-  };
+  const ifNotExists = ifNotExistsClause($);
+  const ifExists = ifExistsClause($);
 
   const optionalField = () => $.SUBRULE1(rules.typeColumns);
   defineRule(grammar, "createTypeStatement", () => {

@@ -3,7 +3,7 @@
 import type { IOrAlt, IToken } from "chevrotain";
 import type { AlterMaterializedViewStatement, CreateMaterializedViewStatement, DropStatement } from "../ast.js";
 import * as T from "../tokens.js";
-import { defineRule, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
+import { defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, noteVendorOptions, statementBase } from "./build.js";
 import { withTableProperties } from "./tables.js";
 
@@ -18,15 +18,8 @@ declare module "./api.js" {
 export function defineViewRules(grammar: Grammar): void {
   const { $, rules } = grammar;
 
-  const ifNotExists = () => {
-    $.CONSUME(T.If);
-    $.CONSUME(T.Not);
-    return $.CONSUME(T.Exists);
-  };
-  const ifExists = () => {
-    $.CONSUME(T.If);
-    return $.CONSUME(T.Exists);
-  };
+  const ifNotExists = ifNotExistsClause($);
+  const ifExists = ifExistsClause($);
 
   // `*` (the star token) or the selected columns.
   const selections: IOrAlt<IToken | IToken[]>[] = [
