@@ -139,6 +139,22 @@ export function defineTermRules(grammar: Grammar): void {
   const callArguments = () => $.SUBRULE1(rules.functionArgs);
   const constant = (token: IToken): Term => ($.RECORDING_PHASE ? RECORDING : literal(token));
   // Each alternative builds its own value, after the recording check (see api.ts).
+  // `?` and `:name`, in terms and after IN.
+  const bindMarkers: IOrAlt<BindMarker>[] = [
+    {
+      ALT: () => {
+        const marker = $.CONSUME(T.QuestionMark);
+        return $.RECORDING_PHASE ? RECORDING : bindMarker(marker, undefined);
+      },
+    },
+    {
+      ALT: () => {
+        const marker = $.CONSUME(T.Colon);
+        const name = $.CONSUME(T.Name);
+        return $.RECORDING_PHASE ? RECORDING : bindMarker(marker, name);
+      },
+    },
+  ];
   const primaries: OrMethodOpts<Term> = {
     IGNORE_AMBIGUITIES: true,
     DEF: [
@@ -154,19 +170,7 @@ export function defineTermRules(grammar: Grammar): void {
       { ALT: () => constant($.CONSUME(T.Null)) },
       { ALT: () => constant($.CONSUME(T.NanKw)) },
       { ALT: () => constant($.CONSUME(T.InfinityKw)) },
-      {
-        ALT: () => {
-          const marker = $.CONSUME(T.QuestionMark);
-          return $.RECORDING_PHASE ? RECORDING : bindMarker(marker, undefined);
-        },
-      },
-      {
-        ALT: () => {
-          const marker = $.CONSUME(T.Colon);
-          const name = $.CONSUME(T.Name);
-          return $.RECORDING_PHASE ? RECORDING : bindMarker(marker, name);
-        },
-      },
+      ...bindMarkers,
       { ALT: () => $.SUBRULE(rules.parenthesizedTerm) },
       { ALT: () => $.SUBRULE(rules.listLiteral) },
       { ALT: () => $.SUBRULE(rules.braceLiteral) },
@@ -666,19 +670,7 @@ export function defineTermRules(grammar: Grammar): void {
         return elements;
       },
     },
-    {
-      ALT: () => {
-        const marker = $.CONSUME(T.QuestionMark);
-        return $.RECORDING_PHASE ? RECORDING : bindMarker(marker, undefined);
-      },
-    },
-    {
-      ALT: () => {
-        const marker = $.CONSUME(T.Colon);
-        const name = $.CONSUME(T.Name);
-        return $.RECORDING_PHASE ? RECORDING : bindMarker(marker, name);
-      },
-    },
+    ...bindMarkers,
   ];
   defineRule(grammar, "inValues", () => $.OR(inValueForms));
 
