@@ -4,7 +4,7 @@ import nock from "nock";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";
 import { fakeCore } from "./helpers/fake-core.js";
-import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
+import { baseRepository, fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import {
   Capture,
   captureEachTest,
@@ -30,11 +30,6 @@ beforeEach(() => {
   capture = github();
 });
 
-const baseRepository = {
-  "schema/000_keyspace.cql": fixture("keyspace.cql"),
-  "schema/010_devices.cql": fixture("devices.cql"),
-  "access-patterns.yaml": fixture("access-patterns.yaml"),
-};
 
 const addsUnbucketedTable: RepositoryState = {
   base: baseRepository,

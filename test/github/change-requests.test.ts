@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { dismissalMessage } from "../../src/github/change-requests.js";
 import { REVIEW_MARKER } from "../../src/github/review-comments.js";
 import { fakeCore } from "./helpers/fake-core.js";
-import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
+import { baseRepository, fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { Capture, captureEachTest, nockReviewOf, type RepositoryState } from "./helpers/github-mock.js";
 import { HEAD_SHA, pullRequestEvent } from "./helpers/payloads.js";
 import { testProbot } from "./helpers/probot.js";
@@ -17,11 +17,6 @@ beforeEach(() => {
 });
 
 const REQUEST_CHANGES = "comments:\n  event: REQUEST_CHANGES\n";
-const baseRepository = {
-  "schema/000_keyspace.cql": fixture("keyspace.cql"),
-  "schema/010_devices.cql": fixture("devices.cql"),
-  "access-patterns.yaml": fixture("access-patterns.yaml"),
-};
 const unbucketed: RepositoryState = {
   base: baseRepository,
   head: { ...baseRepository, "schema/020_readings.cql": fixture("readings-unbucketed.cql") },

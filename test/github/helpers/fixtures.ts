@@ -8,6 +8,13 @@ export function fixture(name: string): string {
   return readFileSync(new URL(`../../fixtures/github/${name}`, import.meta.url), "utf8");
 }
 
+/** The test repository at the base commit: keyspace, devices table and the access-patterns manifest. */
+export const baseRepository: Readonly<Record<string, string>> = {
+  "schema/000_keyspace.cql": fixture("keyspace.cql"),
+  "schema/010_devices.cql": fixture("devices.cql"),
+  "access-patterns.yaml": fixture("access-patterns.yaml"),
+};
+
 const UNBUCKETED_KEY = /PRIMARY KEY \(\((\w+)\), (\w+)\)/;
 
 export function unbucketedTimeSeries(files: SourceFile[]): Finding[] {
