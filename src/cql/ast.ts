@@ -4,15 +4,19 @@
 
 /** A place in a file: line and column are 1-based, offset is 0-based (UTF-16 code units). */
 export interface Position {
-  line: number;
-  column: number;
-  offset: number;
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
 }
 
-/** `start` is the first character; `end` is just past the last one (exclusive, as in ESLint). */
+/**
+ * `start` is the first character; `end` is just past the last one (exclusive, as in ESLint).
+ * Ranges are values: never edit one, make a new one. The parser's are SourceSpans
+ * (source-span.ts), which make their positions when read.
+ */
 export interface SourceRange {
-  start: Position;
-  end: Position;
+  readonly start: Position;
+  readonly end: Position;
 }
 
 export interface Node {

@@ -15,7 +15,8 @@ import type { IRecognitionException, IToken } from "chevrotain";
 import { EOF } from "chevrotain";
 import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
-import { commentsOf, CqlScanner, endOf, tokenRange } from "./lexer.js";
+import { commentsOf, CqlScanner } from "./lexer.js";
+import { endOf, spanBetween, tokenSpan } from "./source-span.js";
 import { AstSyntaxError, type AstContext } from "./grammar/api.js";
 import { parseStatementTokens, withoutStackTraces, type StatementParse } from "./parser.js";
 import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
@@ -82,7 +83,7 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
 
   const afterPrompt = cqlshPromptAt(tokens, index);
   if (afterPrompt !== undefined) {
-    const range = { start: tokenRange(first).start, end: endOf(tokens.at(afterPrompt - 1)!) };
+    const range = tokenSpan(first, tokens.at(afterPrompt - 1)!);
     result.diagnostics.push(syntaxError("a cqlsh prompt pasted from a shell session is not CQL; the statement after it is still read", range));
     return { next: afterPrompt };
   }
@@ -126,7 +127,7 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
     // may end at its line break, see split.ts).
     const next = tokens.at(end);
     if (statement && statement.kind !== "describe" && next && slice.at(-1)!.tokenType !== T.Semicolon) {
-      result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(next)}: expected \`;\` after the statement`, tokenRange(next)));
+      result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(next)}: expected \`;\` after the statement`, tokenSpan(next)));
     }
     return { next: end, bound: stretchEnd };
   }
@@ -137,7 +138,7 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
     const redundant = slice.indexOf(firstError!.token);
     if (statement && redundant > 0 && looksLikeStatementStart(slice, redundant)) {
       keep(statement, context, result);
-      result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(slice[redundant]!)}: ${firstError!.message}`, tokenRange(slice[redundant]!)));
+      result.diagnostics.push(syntaxError(`missing \`;\` before ${describeFound(slice[redundant]!)}: ${firstError!.message}`, tokenSpan(slice[redundant]!)));
       return { next: index + redundant, bound: stretchEnd };
     }
     const found = slice[redundant] ?? slice.at(-1)!;
@@ -145,7 +146,7 @@ function parseOne(tokens: TokenStream, index: number, bound: number | undefined,
       statement?.kind === "insert" && found.tokenType === T.Comma
         ? `INSERT inserts one row; a second VALUES tuple is not CQL: ${firstError!.message}`
         : firstError!.message;
-    result.diagnostics.push(syntaxError(withHint(message, slice, redundant), tokenRange(found)));
+    result.diagnostics.push(syntaxError(withHint(message, slice, redundant), tokenSpan(found)));
     return { next: resumeAfter(slice, redundant, index, end), bound: stretchEnd };
   }
 
@@ -201,14 +202,14 @@ function focusOf(errors: IRecognitionException[], focusTokens: IToken[], slice: 
 
 function rangeAt(slice: IToken[], at: number): SourceRange {
   const token = slice[at];
-  if (token) return tokenRange(token);
+  if (token) return tokenSpan(token);
   // End of the statement: point just past its last token.
   const end = endOf(slice.at(-1)!);
-  return { start: end, end };
+  return spanBetween(end, end);
 }
 
 function rangeOfSlice(slice: IToken[]): SourceRange {
-  return { start: tokenRange(slice[0]!).start, end: endOf(slice.at(-1)!) };
+  return tokenSpan(slice[0]!, slice.at(-1)!);
 }
 
 /**
@@ -234,7 +235,7 @@ function info(message: string, tokens: TokenSource, index: number, end: number):
     code: "cql-unsupported-statement",
     severity: "info",
     message,
-    range: { start: tokenRange(tokens.at(index)!).start, end: endOf(tokens.at(last)!) },
+    range: tokenSpan(tokens.at(index)!, tokens.at(last)!),
   };
 }
 

@@ -12,7 +12,8 @@
 // string or comment stays in the stream as one token, comments are collected with their ranges, and
 // a byte order mark does not shift the columns of line 1.
 import { Lexer, type IToken, type TokenType } from "chevrotain";
-import type { Comment, Position, SourceRange } from "./ast.js";
+import type { Comment } from "./ast.js";
+import { tokenSpan } from "./source-span.js";
 import * as T from "./tokens.js";
 
 /** chevrotain's lexer over the token patterns: the reference the fast scanner is tested against. */
@@ -345,7 +346,7 @@ export class CqlScanner {
   private emit(image: string, type: TokenType, end: number): IToken {
     const start = this.offset;
     const shift = this.line === 1 ? this.firstLineShift : 0;
-    const newToken: PositionedToken = {
+    const newToken: IToken = {
       image,
       startOffset: start,
       endOffset: end - 1,
@@ -355,8 +356,6 @@ export class CqlScanner {
       endColumn: this.column + end - start - 1 - shift,
       tokenTypeIdx: type.tokenTypeIdx!,
       tokenType: type,
-      startPosition: undefined,
-      endPosition: undefined,
     };
     this.offset = end;
     if (MULTI_LINE[type.tokenTypeIdx!] === true) {
@@ -392,50 +391,6 @@ function toComment(token: IToken): Comment {
   const block = token.tokenType === T.BlockComment;
   const style = block ? "/*" : image.startsWith("--") ? "--" : "//";
   const body = block ? image.slice(2, -2) : image.slice(2);
-  return { text: body.trim(), style, range: tokenRange(token) };
+  return { text: body.trim(), style, range: tokenSpan(token) };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Positions
-
-/**
- * A token with its start and end positions, made when the AST first needs them and then shared by
- * every node that starts or ends at the token: an AST is mostly positions, and sharing them saves
- * much of its memory. Positions are never mutated (consumers replace ranges, they do not edit them).
- */
-export interface PositionedToken extends IToken {
-  startPosition: Position | undefined;
-  endPosition: Position | undefined;
-}
-
-export function startOf(token: IToken): Position {
-  const positioned = token as PositionedToken;
-  return (positioned.startPosition ??= { line: token.startLine ?? 1, column: token.startColumn ?? 1, offset: token.startOffset });
-}
-
-/** Just past the token's last character (chevrotain's end positions are inclusive). */
-export function endOf(token: IToken): Position {
-  const positioned = token as PositionedToken;
-  return (positioned.endPosition ??= computeEnd(token));
-}
-
-function computeEnd(token: IToken): Position {
-  const offset = (token.endOffset ?? token.startOffset) + 1;
-  // A token that ends with a line break (an unterminated string or comment running to the end of
-  // the file) ends where the next line starts: chevrotain's end line and column say otherwise.
-  const image = token.image;
-  const last = image.charCodeAt(image.length - 1);
-  if (last === Char.LineFeed || last === Char.CarriageReturn) {
-    let breaks = 0;
-    for (let i = 0; i < image.length; i++) {
-      const ch = image.charCodeAt(i);
-      if (ch === Char.LineFeed || (ch === Char.CarriageReturn && image.charCodeAt(i + 1) !== Char.LineFeed)) breaks++;
-    }
-    return { line: (token.startLine ?? 1) + breaks, column: 1, offset };
-  }
-  return { line: token.endLine ?? 1, column: (token.endColumn ?? 0) + 1, offset };
-}
-
-export function tokenRange(token: IToken): SourceRange {
-  return { start: startOf(token), end: endOf(token) };
-}

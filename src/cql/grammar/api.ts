@@ -24,8 +24,8 @@ import type {
   TokenType,
 } from "chevrotain";
 import { EOF } from "chevrotain";
-import type { ParseDiagnostic, Position, SourceRange } from "../ast.js";
-import { endOf, startOf } from "../lexer.js";
+import type { ParseDiagnostic, SourceRange } from "../ast.js";
+import { tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
 
 /**
@@ -160,12 +160,5 @@ export function rangeFrom($: GrammarDsl, first: IToken): SourceRange {
   if (!isRealToken(first) || !isRealToken(last) || last.startOffset < first.startOffset) {
     throw new IncompleteTreeError("a production without tokens");
   }
-  return { start: startOf(first), end: endOf(last) };
-}
-
-/** From the start of one range or position to the end of another; positions are shared, never copied. */
-export function span(start: SourceRange | Position, end: SourceRange | Position): SourceRange {
-  const from = "start" in start ? start.start : start;
-  const to = "end" in end ? end.end : end;
-  return { start: from, end: to };
+  return tokenSpan(first, last);
 }

@@ -2,9 +2,9 @@
 // literals, bind markers, and the parts every statement has.
 import type { IToken } from "chevrotain";
 import type { BindMarker, CqlType, Identifier, Literal, LiteralType, NativeTypeName, OptionEntry, QualifiedName, SourceRange } from "../ast.js";
-import { tokenRange } from "../lexer.js";
+import { spanBetween, tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
-import { IncompleteTreeError, span, type AstContext } from "./api.js";
+import { IncompleteTreeError, type AstContext } from "./api.js";
 
 export function unquoteIdentifier(image: string): string {
   return image.slice(1, -1).replace(/""/g, '"');
@@ -18,7 +18,7 @@ export function unquoteString(image: string): string {
 /** Unquoted names fold to lower case; quoted names (and string-literal names) keep theirs. */
 export function identifier(token: IToken): Identifier {
   if (token.isInsertedInRecovery) throw new IncompleteTreeError("name inserted by recovery");
-  const range = tokenRange(token);
+  const range = tokenSpan(token);
   if (token.tokenType === T.QuotedIdentifier) return { name: unquoteIdentifier(token.image), text: token.image, quoted: true, range };
   if (token.tokenType === T.StringLiteral) return { name: unquoteString(token.image), text: token.image, quoted: true, range };
   return { name: token.image.toLowerCase(), text: token.image, quoted: false, range };
@@ -32,7 +32,7 @@ export function bareQualifiedName(token: IToken): QualifiedName {
 
 export function nativeType(token: IToken): CqlType {
   if (token.isInsertedInRecovery) throw new IncompleteTreeError("type inserted by recovery");
-  return { kind: "native", name: token.image.toLowerCase() as NativeTypeName, range: tokenRange(token) };
+  return { kind: "native", name: token.image.toLowerCase() as NativeTypeName, range: tokenSpan(token) };
 }
 
 const LITERAL_TYPES = new Map<unknown, LiteralType>([
@@ -58,13 +58,13 @@ export function literal(token: IToken): Literal {
   let value = token.image;
   if (token.tokenType === T.StringLiteral) value = unquoteString(token.image);
   else if (token.tokenType === T.DollarStringLiteral) value = token.image.slice(2, -2);
-  return { kind: "literal", type, value, range: tokenRange(token) };
+  return { kind: "literal", type, value, range: tokenSpan(token) };
 }
 
 /** `?` or `:name`. */
 export function bindMarker(marker: IToken, name: IToken | undefined): BindMarker {
-  if (!name) return { kind: "bind", range: tokenRange(marker) };
-  return { kind: "bind", name: identifier(name).name, range: span(tokenRange(marker), tokenRange(name)) };
+  if (!name) return { kind: "bind", range: tokenSpan(marker) };
+  return { kind: "bind", name: identifier(name).name, range: spanBetween(tokenSpan(marker), tokenSpan(name)) };
 }
 
 /** What every statement has: its range (without the `;`) and its source text. */

@@ -4,7 +4,8 @@
 import type { IOrAlt, IToken, OrMethodOpts } from "chevrotain";
 import type { DescribeStatement, Identifier, QualifiedName, SchemaDescriptionStatement, SourceRange } from "../ast.js";
 import * as T from "../tokens.js";
-import { AstSyntaxError, defineRule, rangeFrom, RECORDING, required, requiredToken, span, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, rangeFrom, RECORDING, required, requiredToken, type Grammar } from "./api.js";
+import { spanBetween } from "../source-span.js";
 import { identifier, statementBase, unquoteString } from "./build.js";
 
 declare module "./api.js" {
@@ -149,7 +150,7 @@ export function defineDescribeRules(grammar: Grammar): void {
     const hasMember = target === "column" || target === "field";
     const member = hasMember ? parts[parts.length - 1] : undefined;
     const nameParts: Identifier[] = hasMember ? parts.slice(0, -1) : parts;
-    const nameRange = span(nameParts[0]!.range, nameParts[nameParts.length - 1]!.range);
+    const nameRange = spanBetween(nameParts[0]!.range, nameParts[nameParts.length - 1]!.range);
     const name: QualifiedName = nameParts.length === 2 ? { keyspace: nameParts[0]!, name: nameParts[1]!, range: nameRange } : { name: nameParts[0]!, range: nameRange };
     const value = requiredToken(valueToken, "value");
     const { range, text } = statementBase(rangeFrom($, start), grammar.context);

@@ -15,9 +15,9 @@ import type {
   UpdateStatement,
   UsingClause,
 } from "../ast.js";
-import { tokenRange } from "../lexer.js";
+import { spanBetween, tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
-import { AstSyntaxError, defineRule, isRealToken, rangeFrom, RECORDING, required, requiredToken, span, type AstContext, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, isRealToken, rangeFrom, RECORDING, required, requiredToken, type AstContext, type Grammar } from "./api.js";
 import { identifier, statementBase } from "./build.js";
 import { ifExistsAhead } from "./lookahead.js";
 import { literalOrTerm } from "./terms.js";
@@ -86,7 +86,7 @@ type ElementOrField = { key: Term } | { field: IToken };
 export function usingClause(clauses: readonly UsingClauseParts[], statement: "select" | "insert" | "update" | "delete" | "batch", context: AstContext): UsingClause | undefined {
   if (clauses.length === 0) return undefined;
   const first = required(clauses[0], "USING clause");
-  const clause: UsingClause = { range: span(first.range, required(clauses[clauses.length - 1], "USING clause").range) };
+  const clause: UsingClause = { range: spanBetween(first.range, required(clauses[clauses.length - 1], "USING clause").range) };
   for (const parts of clauses) {
     for (const objective of required(parts, "USING clause").objectives) {
       const { kind, value, range } = required(objective, "USING objective");
@@ -165,7 +165,7 @@ export function defineDmlRules(grammar: Grammar): void {
       const close = isRealToken(valuesClose) ? valuesClose : open;
       throw new AstSyntaxError(
         `INSERT names ${names.length} column${names.length === 1 ? "" : "s"} but gives ${values.length} value${values.length === 1 ? "" : "s"}`,
-        span(tokenRange(open), tokenRange(close)),
+        spanBetween(tokenSpan(open), tokenSpan(close)),
       );
     }
     return { columns: names, values, options: required(options, "insert options") };

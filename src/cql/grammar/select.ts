@@ -1,9 +1,9 @@
 // Reads (Parser.g `selectStatement`, `selectClause`, `selector`, `groupByClause`, `orderByClause`).
 import type { DSLMethodOpts, IOrAlt, IToken } from "chevrotain";
 import type { Ordering, SelectStatement, Selector, Term } from "../ast.js";
-import { tokenRange } from "../lexer.js";
+import { spanBetween, tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
-import { defineRule, isRealToken, rangeFrom, RECORDING, required, span, type Grammar } from "./api.js";
+import { defineRule, isRealToken, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, statementBase } from "./build.js";
 import { usingClause } from "./dml.js";
 import { selectModifierAhead } from "./lookahead.js";
@@ -102,7 +102,7 @@ export function defineSelectRules(grammar: Grammar): void {
         code: "cql-unsupported-statement",
         severity: "info",
         message: "BYPASS CACHE is a ScyllaDB clause; Apache Cassandra does not accept it",
-        range: span(tokenRange(keyword), tokenRange(isRealToken(cache) ? cache : keyword)),
+        range: spanBetween(tokenSpan(keyword), tokenSpan(isRealToken(cache) ? cache : keyword)),
       });
     }
     if (using) usingClause([using], "select", context);

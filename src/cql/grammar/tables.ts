@@ -18,9 +18,9 @@ import type {
   Term,
   TruncateStatement,
 } from "../ast.js";
-import { endOf, startOf } from "../lexer.js";
+import { endOf, spanBetween, startOf } from "../source-span.js";
 import * as T from "../tokens.js";
-import { AstSyntaxError, defineRule, ifExistsClause, ifNotExistsClause, isRealToken, rangeFrom, RECORDING, required, span, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, ifExistsClause, ifNotExistsClause, isRealToken, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, nativeType, noteVendorOptions, statementBase } from "./build.js";
 import { functionCall } from "./terms.js";
 
@@ -191,8 +191,8 @@ export function defineTableRules(grammar: Grammar): void {
     }
     // A `)` inserted by error recovery has no position: the body then ends with its last entry.
     const lastEntry = entries.at(-1);
-    const bodyEnd = isRealToken(close) ? startOf(close) : lastEntry ? lastEntry.range.end : endOf(open);
-    return { columns, keys, bodyRange: { start: endOf(open), end: bodyEnd }, properties };
+    const bodyEnd = isRealToken(close) ? startOf(close) : lastEntry ? lastEntry.range : endOf(open);
+    return { columns, keys, bodyRange: spanBetween(endOf(open), bodyEnd), properties };
   });
 
   // `name type [STATIC] [PRIMARY KEY] [MASKED WITH …]`, modifiers in any order (a superset).
@@ -270,7 +270,7 @@ export function defineTableRules(grammar: Grammar): void {
           if ($.RECORDING_PHASE) return RECORDING;
           const callee = required(name, "mask function");
           const callArgs = required(args, "mask arguments");
-          return functionCall(callee, callArgs, span(callee.range, callArgs.range));
+          return functionCall(callee, callArgs, spanBetween(callee.range, callArgs.range));
         },
       },
     ],

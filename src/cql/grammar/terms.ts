@@ -22,9 +22,9 @@ import type {
   TokenRelation,
   WhereClause,
 } from "../ast.js";
-import { tokenRange } from "../lexer.js";
+import { spanBetween, tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
-import { AstSyntaxError, defineRule, IncompleteTreeError, rangeFrom, RECORDING, required, requiredToken, span, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, IncompleteTreeError, rangeFrom, RECORDING, required, requiredToken, type Grammar } from "./api.js";
 import { bareQualifiedName, bindMarker, identifier, literal } from "./build.js";
 import { customIndexExpressionAhead, relationGroupAhead, typeHintAhead } from "./lookahead.js";
 
@@ -183,7 +183,7 @@ export function defineTermRules(grammar: Grammar): void {
           const qualified = bareQualifiedName(name);
           const list = required(args, "arguments");
           // The call spans `token(…)` only, not the rest of the term it starts.
-          return functionCall(qualified, list, span(qualified.range, list.range));
+          return functionCall(qualified, list, spanBetween(qualified.range, list.range));
         },
       },
       {
@@ -438,7 +438,7 @@ export function defineTermRules(grammar: Grammar): void {
     const or: SourceRange[] = [];
     for (let i = 0; i < items.length; i++) {
       const join = joins[i - 1];
-      if (join !== undefined && join.tokenType === T.Or) or.push(tokenRange(join));
+      if (join !== undefined && join.tokenType === T.Or) or.push(tokenSpan(join));
       const item = required(items[i], "relation");
       if ("relations" in item) {
         // Groups `( … )` are flattened: their relations and OR positions join this clause.
@@ -735,7 +735,7 @@ function isToken(value: object): value is IToken {
 const NEGATABLE: ReadonlySet<LiteralType> = new Set(["integer", "float", "duration", "nan", "infinity"]);
 
 function negation(minus: IToken, operand: Term): Term {
-  const range = span(tokenRange(minus), operand.range);
+  const range = spanBetween(tokenSpan(minus), operand.range);
   // `-12`, `-1.5`, `-1h`, `-NaN`: a negative literal, as Cassandra's lexer reads it.
   if (operand.kind === "literal" && NEGATABLE.has(operand.type) && !operand.value.startsWith("-")) {
     return { kind: "literal", type: operand.type, value: `-${operand.value}`, range };
@@ -750,9 +750,9 @@ function nameOrCall(first: IToken, second: IToken | undefined, args: FunctionArg
     return { kind: "column", name, range: name.range };
   }
   const qualified: QualifiedName = second
-    ? { keyspace: identifier(first), name: identifier(second), range: span(tokenRange(first), tokenRange(second)) }
+    ? { keyspace: identifier(first), name: identifier(second), range: spanBetween(tokenSpan(first), tokenSpan(second)) }
     : bareQualifiedName(first);
-  return functionCall(qualified, args, span(qualified.range, args.range));
+  return functionCall(qualified, args, spanBetween(qualified.range, args.range));
 }
 
 /** A call `name(args)` over `range`: a FunctionCall, or a CastExpression; throws AstSyntaxError for a misplaced `AS type`. */
@@ -764,7 +764,7 @@ export function functionCall(name: QualifiedName, args: FunctionArguments, range
     }
     return { kind: "cast", value: args.arguments[0]!, type: castType, range };
   }
-  const callArgs: Term[] = args.star ? [{ kind: "star", range: tokenRange(args.star) }] : args.arguments;
+  const callArgs: Term[] = args.star ? [{ kind: "star", range: tokenSpan(args.star) }] : args.arguments;
   const call: FunctionCall = { kind: "function", name, args: callArgs, range };
   return call;
 }
@@ -773,10 +773,10 @@ function applyAccessor(target: Term, accessor: Accessor | undefined): Term {
   const found = required(accessor, "accessor");
   if (isToken(found)) {
     const field = identifier(found);
-    return { kind: "field", target, field, range: span(target.range, field.range) };
+    return { kind: "field", target, field, range: spanBetween(target.range, field.range) };
   }
   const subscript = found;
-  const range = span(target.range, subscript.range);
+  const range = spanBetween(target.range, subscript.range);
   if (!subscript.slice) return { kind: "element", target, index: required(subscript.from, "index"), range };
   // Bounds only when written (ast.ts: either may be absent), in the order of SliceAccess.
   const { from, to } = subscript;
@@ -820,7 +820,7 @@ function termWithSteps(leading: Term, steps: (Accessor | BinaryStep)[]): Term {
     const operator = pending.pop()!;
     const right = output.pop()!;
     const left = output.pop()!;
-    output.push({ kind: "binary", operator, left, right, range: span(left.range, right.range) });
+    output.push({ kind: "binary", operator, left, right, range: spanBetween(left.range, right.range) });
   };
   operators.forEach((operator, i) => {
     while (pending.length > 0 && BINARY_PRECEDENCE[pending.at(-1)!]! >= BINARY_PRECEDENCE[operator]!) reduce();
