@@ -16,7 +16,7 @@ import { EOF } from "chevrotain";
 import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
 import { commentsOf, CqlScanner } from "./lexer.js";
-import { endOf, spanBetween, tokenSpan } from "./source-span.js";
+import { endOf, SourceSpan, spanBetween, tokenSpan } from "./source-span.js";
 import { AstSyntaxError, type AstContext } from "./grammar/api.js";
 import { parseStatementTokens, withoutStackTraces, type StatementParse } from "./parser.js";
 import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
@@ -25,7 +25,7 @@ import * as T from "./tokens.js";
 export type { ParseResult } from "./ast.js";
 export { formatTerm, formatType, isReservedKeyword, quoteName } from "./print.js";
 
-const FILE_START: SourceRange = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+const FILE_START = new SourceSpan(1, 1, 0, 1, 1, 0);
 
 export function parseCql(text: string): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };

@@ -9,9 +9,10 @@
 //   the line it replaces.
 // A value reached through an alias or a merge key has no text of its own: every position maps to
 // the place the alias is written.
-import type { Position, SourceRange } from "../cql/ast.js";
+import type { SourceRange } from "../cql/ast.js";
 import type { ParseResult } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
+import { SourceSpan } from "../cql/source-span.js";
 import type { PositionedYaml, YamlPath } from "./yaml-positions.js";
 
 export interface EmbeddedCqlParse {
@@ -35,9 +36,9 @@ export function parseEmbeddedCql(yaml: PositionedYaml, path: YamlPath, text: str
     result = { statements: [], diagnostics: [{ code: "cql-syntax-error", severity: "error", message: `the CQL could not be parsed (${message})`, range }], comments: [] };
     return { result, range };
   }
-  const mapRange = (r: SourceRange): SourceRange => {
-    const start = toFile(r.start.offset);
-    const end = r.end.offset > r.start.offset ? toFile(r.end.offset - 1) + 1 : start;
+  const mapRange = (r: SourceSpan): SourceRange => {
+    const start = toFile(r.startOffset);
+    const end = r.endOffset > r.startOffset ? toFile(r.endOffset - 1) + 1 : start;
     return yaml.range(start, Math.max(start, end));
   };
   remapRanges(result, mapRange);
@@ -119,34 +120,30 @@ function doubleQuotedEscape(source: string, at: number, end: number): { length: 
 }
 
 /**
- * Replaces the `range` of every node (and diagnostic) with its mapped range. Ranges are replaced,
- * never mutated, and each node is visited once, so shared objects are never mapped twice.
+ * Replaces every range in the parse result (node ranges, clause ranges, diagnostics) with its
+ * mapped range. The parser's ranges are all SourceSpans; they are replaced, never mutated, and
+ * each node is visited once, so shared objects are never mapped twice.
  */
-function remapRanges(root: unknown, mapRange: (range: SourceRange) => SourceRange): void {
+function remapRanges(root: unknown, mapRange: (range: SourceSpan) => SourceRange): void {
   const visited = new Set<object>();
   const visit = (value: object): void => {
     if (visited.has(value)) return;
     visited.add(value);
     if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && typeof item === "object") visit(item);
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (item instanceof SourceSpan) value[i] = mapRange(item);
+        else if (item !== null && typeof item === "object") visit(item);
+      }
       return;
     }
     const record = value as Record<string, unknown>;
     // for…in over plain AST objects: their own keys, without an array of them per node.
     for (const key in record) {
       const child = record[key];
-      if (child === null || typeof child !== "object") continue;
-      if (key === "range" && isSourceRange(child)) record[key] = mapRange(child);
-      else visit(child);
+      if (child instanceof SourceSpan) record[key] = mapRange(child);
+      else if (child !== null && typeof child === "object") visit(child);
     }
   };
   if (root !== null && typeof root === "object") visit(root);
-}
-
-function isPosition(value: unknown): value is Position {
-  return value !== null && typeof value === "object" && typeof (value as Position).offset === "number";
-}
-
-function isSourceRange(value: unknown): value is SourceRange {
-  return value !== null && typeof value === "object" && isPosition((value as SourceRange).start) && isPosition((value as SourceRange).end);
 }

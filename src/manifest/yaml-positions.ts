@@ -14,6 +14,7 @@ import {
   type YAMLError,
 } from "yaml";
 import type { Position, SourceRange } from "../cql/ast.js";
+import { SourceSpan } from "../cql/source-span.js";
 import { FILE_START, type Finding } from "../findings.js";
 import type { SourceFile } from "../review.js";
 import { readYamlSubset } from "./yaml-subset.js";
@@ -134,24 +135,35 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   const findings: Finding[] = [];
   const fingerprintCounts = new Map<string, number>();
 
-  const position = (offset: number): Position => {
-    const clamped = Math.max(0, Math.min(offset, text.length));
-    // The last line start at or before the offset (LineCounter.linePos's search and answers).
+  // The index of the last line start at or before the offset (LineCounter.linePos's search).
+  const lineIndex = (offset: number): number => {
     let low = 0;
     let high = lineStarts.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (lineStarts[mid]! < clamped) low = mid + 1;
+      if (lineStarts[mid]! < offset) low = mid + 1;
       else high = mid;
     }
-    if (lineStarts[low] === clamped) return { line: low + 1, column: 1, offset: clamped };
-    if (low === 0) return { line: 0, column: clamped, offset: clamped };
-    return { line: low, column: clamped - lineStarts[low - 1]! + 1, offset: clamped };
+    return low;
   };
-  const range = (start: number, end: number): SourceRange => ({
-    start: position(start),
-    end: position(Math.max(start, end)),
-  });
+  // LineCounter.linePos's answers: line 0 only before the first line start.
+  const lineAt = (offset: number, index: number): number => (lineStarts[index] === offset ? index + 1 : index);
+  const columnAt = (offset: number, index: number): number =>
+    lineStarts[index] === offset ? 1 : index === 0 ? offset : offset - lineStarts[index - 1]! + 1;
+  const clamp = (offset: number): number => Math.max(0, Math.min(offset, text.length));
+  const position = (offset: number): Position => {
+    const clamped = clamp(offset);
+    const index = lineIndex(clamped);
+    return { line: lineAt(clamped, index), column: columnAt(clamped, index), offset: clamped };
+  };
+  // One object per range: a manifest has a range for every query, attribute and statement.
+  const range = (start: number, end: number): SourceRange => {
+    const from = clamp(start);
+    const to = clamp(Math.max(start, end));
+    const fromIndex = lineIndex(from);
+    const toIndex = lineIndex(to);
+    return new SourceSpan(lineAt(from, fromIndex), columnAt(from, fromIndex), from, lineAt(to, toIndex), columnAt(to, toIndex), to);
+  };
   const firstLine = (start: number, end: number): SourceRange => {
     // The first line break inside [start, end), `\r\n` counted from its `\r`; no copy of the text.
     const newline = text.indexOf("\n", start);

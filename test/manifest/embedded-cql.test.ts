@@ -51,6 +51,15 @@ describe("CQL positions inside the manifest", () => {
     expect(slice(content, (relations[1]!.value as Literal).range)).toBe("'it''s'");
   });
 
+  it("maps ranges that are not a node's own range too (the OR keywords of a WHERE clause)", () => {
+    const content = manifestWith("    cql: |\n      SELECT a FROM t\n      WHERE k = ? OR j = ?\n");
+    const statement = (load(content).manifest!.queries[0] as CqlQuery).statement!;
+    const [or] = statement.where!.or;
+    expect(or?.start.offset).toBe(content.indexOf("OR"));
+    expect(slice(content, or!)).toBe("OR");
+    expect(or!.start.line).toBe(6);
+  });
+
   it("points at the alias when the CQL is reached through one", () => {
     const content = "version: 1\nqueries:\n  - id: Q1\n    cql: &broken SELECT a FORM t\n  - id: Q2\n    cql: *broken\n";
     const { findings } = load(content);
