@@ -16,7 +16,9 @@ export class SourceSpan implements SourceRange {
     readonly endLine: number,
     readonly endColumn: number,
     readonly endOffset: number,
-  ) {}
+  ) {
+    collecting?.push(this);
+  }
 
   get start(): Position {
     return { line: this.startLine, column: this.startColumn, offset: this.startOffset };
@@ -30,6 +32,54 @@ export class SourceSpan implements SourceRange {
     return { start: this.start, end: this.end };
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Moving the spans of text parsed out of its place (CQL inside a YAML manifest)
+
+let collecting: SourceSpan[] | undefined;
+
+/** Runs `work` and returns, with its result, every SourceSpan made meanwhile. */
+export function collectSpans<T>(work: () => T): { result: T; spans: SourceSpan[] } {
+  const outer = collecting;
+  const spans: SourceSpan[] = [];
+  collecting = spans;
+  try {
+    return { result: work(), spans };
+  } finally {
+    collecting = outer;
+  }
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Gives `span` the place of `to`. Spans are values, so this is only for spans nobody has read
+ * yet: moving the spans collectSpans returned is one pass over them, with no walk of the tree
+ * that holds them and no second copy of each.
+ */
+export function moveSpan(span: SourceSpan, to: SourceSpan): void {
+  const moved = span as Writable<SourceSpan>;
+  moved.startLine = to.startLine;
+  moved.startColumn = to.startColumn;
+  moved.startOffset = to.startOffset;
+  moved.endLine = to.endLine;
+  moved.endColumn = to.endColumn;
+  moved.endOffset = to.endOffset;
+}
+
+/** Moves `span`, made on one line, by `offset` characters and to `line`, shifting columns by `columns`. */
+export function shiftSpan(span: SourceSpan, offset: number, line: number, columns: number): void {
+  const moved = span as Writable<SourceSpan>;
+  moved.startLine = line;
+  moved.startColumn += columns;
+  moved.startOffset += offset;
+  moved.endLine = line;
+  moved.endColumn += columns;
+  moved.endOffset += offset;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Making spans
 
 /** From the start of one range or position to the end of another. */
 export function spanBetween(from: SourceRange | Position, to: SourceRange | Position): SourceSpan {

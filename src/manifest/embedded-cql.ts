@@ -12,7 +12,7 @@
 import type { SourceRange } from "../cql/ast.js";
 import type { ParseResult } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
-import { SourceSpan } from "../cql/source-span.js";
+import { collectSpans, moveSpan, shiftSpan, type SourceSpan } from "../cql/source-span.js";
 import type { PositionedYaml, YamlPath } from "./yaml-positions.js";
 
 export interface EmbeddedCqlParse {
@@ -24,25 +24,38 @@ export interface EmbeddedCqlParse {
 
 /** Parses `text`, the value at `path`, and maps its positions into the manifest. Never throws. */
 export function parseEmbeddedCql(yaml: PositionedYaml, path: YamlPath, text: string): EmbeddedCqlParse {
-  const toFile = offsetMapper(yaml, path, text);
   const scalar = yaml.scalarAt(path);
   const range = scalar?.range ? yaml.range(scalar.range[0], scalar.range[1]) : yaml.locate(path);
-  let result: ParseResult;
+  let parsed: { result: ParseResult; spans: SourceSpan[] };
   try {
-    result = parseCql(text);
+    parsed = collectSpans(() => parseCql(text));
   } catch (error) {
     // parseCql promises never to throw; if it ever does, the manifest review still goes on.
     const message = error instanceof Error ? error.message : String(error);
-    result = { statements: [], diagnostics: [{ code: "cql-syntax-error", severity: "error", message: `the CQL could not be parsed (${message})`, range }], comments: [] };
+    const result: ParseResult = { statements: [], diagnostics: [{ code: "cql-syntax-error", severity: "error", message: `the CQL could not be parsed (${message})`, range }], comments: [] };
     return { result, range };
   }
-  const mapRange = (r: SourceSpan): SourceRange => {
-    const start = toFile(r.startOffset);
-    const end = r.endOffset > r.startOffset ? toFile(r.endOffset - 1) + 1 : start;
-    return yaml.range(start, Math.max(start, end));
-  };
-  remapRanges(result, mapRange);
-  return { result, range };
+  // Every range of the result (nodes, clauses, diagnostics, comments) is one of the spans made
+  // while parsing; each is moved once, in place, before anyone reads it.
+  const start = scalar?.range?.[0];
+  if (start !== undefined && typeof scalar?.value === "string" && isVerbatimLine(yaml.text, start, text)) {
+    // The usual `cql: SELECT …` on one line: the value is the source, shifted.
+    const at = yaml.range(start, start);
+    for (const span of parsed.spans) shiftSpan(span, start, at.startLine, at.startColumn - 1);
+  } else {
+    const toFile = offsetMapper(yaml, path, text);
+    for (const span of parsed.spans) {
+      const from = toFile(span.startOffset);
+      const to = span.endOffset > span.startOffset ? toFile(span.endOffset - 1) + 1 : from;
+      moveSpan(span, yaml.range(from, Math.max(from, to)));
+    }
+  }
+  return { result: parsed.result, range };
+}
+
+/** Whether `value` is written as is at `start`, within one line. */
+function isVerbatimLine(source: string, start: number, value: string): boolean {
+  return !/[\r\n]/.test(value) && source.startsWith(value, start);
 }
 
 /** A function from an offset in the scalar's value to an offset in the manifest text. */
@@ -117,33 +130,4 @@ function doubleQuotedEscape(source: string, at: number, end: number): { length: 
     return { length: 2 + hexDigits, produces: Number.isFinite(code) && code > 0xffff ? 2 : 1 };
   }
   return { length: 2, produces: 1 };
-}
-
-/**
- * Replaces every range in the parse result (node ranges, clause ranges, diagnostics) with its
- * mapped range. The parser's ranges are all SourceSpans; they are replaced, never mutated, and
- * each node is visited once, so shared objects are never mapped twice.
- */
-function remapRanges(root: unknown, mapRange: (range: SourceSpan) => SourceRange): void {
-  const visited = new Set<object>();
-  const visit = (value: object): void => {
-    if (visited.has(value)) return;
-    visited.add(value);
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (item instanceof SourceSpan) value[i] = mapRange(item);
-        else if (item !== null && typeof item === "object") visit(item);
-      }
-      return;
-    }
-    const record = value as Record<string, unknown>;
-    // for…in over plain AST objects: their own keys, without an array of them per node.
-    for (const key in record) {
-      const child = record[key];
-      if (child instanceof SourceSpan) record[key] = mapRange(child);
-      else if (child !== null && typeof child === "object") visit(child);
-    }
-  };
-  if (root !== null && typeof root === "object") visit(root);
 }

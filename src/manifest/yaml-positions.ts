@@ -105,7 +105,7 @@ export interface PositionedYaml {
   /** the scalar written at `path` (not reached through an alias), for offsets inside its text */
   scalarAt(path: YamlPath): PositionedScalar | undefined;
   /** a range from offsets into the text */
-  range(start: number, end: number): SourceRange;
+  range(start: number, end: number): SourceSpan;
 }
 
 /** Reads one YAML file. The data is plain objects and arrays built afresh: no `__proto__` keys. */
@@ -157,7 +157,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     return { line: lineAt(clamped, index), column: columnAt(clamped, index), offset: clamped };
   };
   // One object per range: a manifest has a range for every query, attribute and statement.
-  const range = (start: number, end: number): SourceRange => {
+  const range = (start: number, end: number): SourceSpan => {
     const from = clamp(start);
     const to = clamp(Math.max(start, end));
     const fromIndex = lineIndex(from);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lexCql } from "../../src/cql/lexer.js";
 import { parseCql } from "../../src/cql/index.js";
-import { SourceSpan, spanBetween, tokenSpan } from "../../src/cql/source-span.js";
+import { collectSpans, moveSpan, shiftSpan, SourceSpan, spanBetween, tokenSpan } from "../../src/cql/source-span.js";
 
 describe("SourceSpan", () => {
   it("makes its positions when read, and serialises as { start, end }", () => {
@@ -40,5 +40,22 @@ describe("SourceSpan", () => {
     expect(statement.range).toBeInstanceOf(SourceSpan);
     expect(statement.columns[0]!.range).toBeInstanceOf(SourceSpan);
     expect(statement.name.range.start).toStrictEqual({ line: 1, column: 14, offset: 13 });
+  });
+
+  it("collects the spans a parse makes, so text parsed out of place can be moved in one pass", () => {
+    const outer = collectSpans(() => {
+      const inner = collectSpans(() => parseCql("SELECT a FROM t WHERE k = ?"));
+      return { inner, own: new SourceSpan(1, 1, 0, 1, 2, 1) };
+    });
+    const { result, spans } = outer.result.inner;
+    expect(outer.spans).toEqual([outer.result.own]);
+    const statement = result.statements[0]!;
+    expect(spans).toContain(statement.range);
+
+    // `cql: SELECT …` on line 4 at column 10 (offset 40): a shift; elsewhere a move.
+    for (const span of spans) shiftSpan(span, 40, 4, 9);
+    expect(statement.range.toJSON()).toStrictEqual({ start: { line: 4, column: 10, offset: 40 }, end: { line: 4, column: 37, offset: 67 } });
+    moveSpan(spans[0]!, new SourceSpan(7, 3, 90, 8, 5, 110));
+    expect(spans[0]!.toJSON()).toStrictEqual({ start: { line: 7, column: 3, offset: 90 }, end: { line: 8, column: 5, offset: 110 } });
   });
 });
