@@ -346,17 +346,7 @@ export class CqlScanner {
   private emit(image: string, type: TokenType, end: number): IToken {
     const start = this.offset;
     const shift = this.line === 1 ? this.firstLineShift : 0;
-    const newToken: IToken = {
-      image,
-      startOffset: start,
-      endOffset: end - 1,
-      startLine: this.line,
-      endLine: this.line,
-      startColumn: this.column - shift,
-      endColumn: this.column + end - start - 1 - shift,
-      tokenTypeIdx: type.tokenTypeIdx!,
-      tokenType: type,
-    };
+    const newToken = new CqlToken(image, start, end - 1, this.line, this.line, this.column - shift, this.column + end - start - 1 - shift, type);
     this.offset = end;
     if (MULTI_LINE[type.tokenTypeIdx!] === true) {
       let breaks = 0;
@@ -385,6 +375,27 @@ export class CqlScanner {
 }
 
 const UnknownCharacters = T.UnknownCharacters;
+
+/**
+ * Our tokens are of their own class, not object literals. A literal with chevrotain's token shape
+ * shares V8's hidden class with chevrotain's placeholder tokens, whose positions are NaN: V8 then
+ * stores every position of every token as a boxed number, six extra objects a token.
+ */
+class CqlToken implements IToken {
+  readonly tokenTypeIdx: number;
+  constructor(
+    readonly image: string,
+    readonly startOffset: number,
+    readonly endOffset: number,
+    readonly startLine: number,
+    public endLine: number,
+    readonly startColumn: number,
+    public endColumn: number,
+    readonly tokenType: TokenType,
+  ) {
+    this.tokenTypeIdx = tokenType.tokenTypeIdx!;
+  }
+}
 
 function toComment(token: IToken): Comment {
   const image = token.image;
