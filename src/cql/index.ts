@@ -16,7 +16,7 @@ import { EOF } from "chevrotain";
 import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
 import { commentsOf, CqlScanner } from "./lexer.js";
-import { endOf, SourceSpan, spanBetween, tokenSpan } from "./source-span.js";
+import { pointAfter, TEXT_START, tokenSpan } from "./source-span.js";
 import { AstSyntaxError, type AstContext } from "./grammar/api.js";
 import { parseStatementTokens, withoutStackTraces, type StatementParse } from "./parser.js";
 import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
@@ -25,7 +25,6 @@ import * as T from "./tokens.js";
 export type { ParseResult } from "./ast.js";
 export { formatTerm, formatType, isReservedKeyword, quoteName } from "./print.js";
 
-const FILE_START = new SourceSpan(1, 1, 0, 1, 1, 0);
 
 export function parseCql(text: string): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
@@ -43,7 +42,7 @@ export function parseCql(text: string): ParseResult {
       code: "cql-syntax-error",
       severity: "error",
       message: `cql-review could not parse this file (internal error: ${error instanceof Error ? error.message : String(error)})`,
-      range: FILE_START,
+      range: TEXT_START,
     });
   }
   return result;
@@ -204,8 +203,7 @@ function rangeAt(slice: IToken[], at: number): SourceRange {
   const token = slice[at];
   if (token) return tokenSpan(token);
   // End of the statement: point just past its last token.
-  const end = endOf(slice.at(-1)!);
-  return spanBetween(end, end);
+  return pointAfter(slice.at(-1)!);
 }
 
 function rangeOfSlice(slice: IToken[]): SourceRange {

@@ -13,7 +13,7 @@
 // a byte order mark does not shift the columns of line 1.
 import { Lexer, type IToken, type TokenType } from "chevrotain";
 import type { Comment } from "./ast.js";
-import { tokenSpan } from "./source-span.js";
+import { LineIndex, tokenSpan, type IndexedToken } from "./source-span.js";
 import * as T from "./tokens.js";
 
 /** chevrotain's lexer over the token patterns: the reference the fast scanner is tested against. */
@@ -298,9 +298,12 @@ export class CqlScanner {
   private column = 1;
   /** a byte order mark takes no column on line 1 (editors do not count it) */
   private readonly firstLineShift: number;
+  /** where the text's lines start, filled as the scan goes: the spans of the AST look positions up in it */
+  readonly lines: LineIndex;
 
   constructor(private readonly text: string) {
     this.firstLineShift = text.charCodeAt(0) === Char.ByteOrderMark ? 1 : 0;
+    this.lines = new LineIndex([0], this.firstLineShift);
   }
 
   /** The next significant token, or undefined at the end of the text. */
@@ -324,6 +327,7 @@ export class CqlScanner {
         }
         this.line++;
         this.column = 1;
+        this.lines.starts.push(this.offset);
         continue;
       }
       const type = matchToken(text, offset);
@@ -346,7 +350,7 @@ export class CqlScanner {
   private emit(image: string, type: TokenType, end: number): IToken {
     const start = this.offset;
     const shift = this.line === 1 ? this.firstLineShift : 0;
-    const newToken = new CqlToken(image, start, end - 1, this.line, this.line, this.column - shift, this.column + end - start - 1 - shift, type);
+    const newToken = new CqlToken(image, start, end - 1, this.line, this.line, this.column - shift, this.column + end - start - 1 - shift, type, this.lines);
     this.offset = end;
     if (MULTI_LINE[type.tokenTypeIdx!] === true) {
       let breaks = 0;
@@ -356,6 +360,7 @@ export class CqlScanner {
         if (ch === Char.LineFeed || (ch === Char.CarriageReturn && image.charCodeAt(i + 1) !== Char.LineFeed)) {
           breaks++;
           lastBreak = i;
+          this.lines.starts.push(start + i + 1);
         }
       }
       if (breaks > 0) {
@@ -381,7 +386,7 @@ const UnknownCharacters = T.UnknownCharacters;
  * shares V8's hidden class with chevrotain's placeholder tokens, whose positions are NaN: V8 then
  * stores every position of every token as a boxed number, six extra objects a token.
  */
-class CqlToken implements IToken {
+class CqlToken implements IndexedToken {
   readonly tokenTypeIdx: number;
   constructor(
     readonly image: string,
@@ -392,6 +397,8 @@ class CqlToken implements IToken {
     readonly startColumn: number,
     public endColumn: number,
     readonly tokenType: TokenType,
+    /** for the spans made from the token (source-span.ts) */
+    readonly lines: LineIndex,
   ) {
     this.tokenTypeIdx = tokenType.tokenTypeIdx!;
   }

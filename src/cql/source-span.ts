@@ -1,31 +1,65 @@
-// The parser's SourceRange: six numbers in one object.
+// The parser's SourceRange: two offsets and the line index of their text, in one object.
 //
 // A plain range is three objects (the range and its two positions), and an AST is mostly ranges:
 // on a large schema they were two thirds of its objects, and every one of them survives the young
-// generation and is copied by V8's scavenger. A SourceSpan keeps the same six numbers in one
-// object and makes `start` and `end` when they are read, which only findings, fixes and reports do.
-// Consumers see an ordinary SourceRange: `range.start.line` works, JSON keeps the {start, end} shape.
+// generation and is copied by V8's scavenger. A SourceSpan keeps only where it starts and ends;
+// lines and columns are looked up in the text's LineIndex when `start` or `end` is read, which only
+// findings, fixes and reports do. Consumers see an ordinary SourceRange: `range.start.line` works,
+// and JSON keeps the {start, end} shape.
 import type { IToken } from "chevrotain";
 import type { Position, SourceRange } from "./ast.js";
 
+/**
+ * Where the lines of one text start, for positions from offsets. The lexer appends to it as it
+ * scans; a position is only looked up for text already scanned.
+ */
+export class LineIndex {
+  /**
+   * @param starts the offset where each line starts, ascending (line 1 first)
+   * @param firstLineShift columns line 1 loses to a byte order mark, which editors do not count
+   */
+  constructor(
+    readonly starts: number[],
+    readonly firstLineShift = 0,
+  ) {}
+
+  position(offset: number): Position {
+    const starts = this.starts;
+    // How many lines start at or before the offset: the last of them holds it.
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (starts[middle]! <= offset) low = middle + 1;
+      else high = middle;
+    }
+    // Before any line start (an index with none yet): line 0, as the `yaml` package answers.
+    if (low === 0) return { line: 0, column: offset, offset };
+    return { line: low, column: offset - starts[low - 1]! + 1 - (low === 1 ? this.firstLineShift : 0), offset };
+  }
+}
+
+/** Set while collectSpans runs: every span made is added to it. */
+let collecting: SourceSpan[] | undefined;
+
+/** An index for a text without line breaks. */
+const ONE_LINE = new LineIndex([0]);
+
 export class SourceSpan implements SourceRange {
   constructor(
-    readonly startLine: number,
-    readonly startColumn: number,
+    readonly lines: LineIndex,
     readonly startOffset: number,
-    readonly endLine: number,
-    readonly endColumn: number,
     readonly endOffset: number,
   ) {
     collecting?.push(this);
   }
 
   get start(): Position {
-    return { line: this.startLine, column: this.startColumn, offset: this.startOffset };
+    return this.lines.position(this.startOffset);
   }
 
   get end(): Position {
-    return { line: this.endLine, column: this.endColumn, offset: this.endOffset };
+    return this.lines.position(this.endOffset);
   }
 
   toJSON(): { start: Position; end: Position } {
@@ -33,10 +67,11 @@ export class SourceSpan implements SourceRange {
   }
 }
 
+/** The empty span at the start of a text: where findings about a whole file point. */
+export const TEXT_START = new SourceSpan(ONE_LINE, 0, 0);
+
 // ---------------------------------------------------------------------------------------------
 // Moving the spans of text parsed out of its place (CQL inside a YAML manifest)
-
-let collecting: SourceSpan[] | undefined;
 
 /** Runs `work` and returns, with its result, every SourceSpan made meanwhile. */
 export function collectSpans<T>(work: () => T): { result: T; spans: SourceSpan[] } {
@@ -59,68 +94,51 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  */
 export function moveSpan(span: SourceSpan, to: SourceSpan): void {
   const moved = span as Writable<SourceSpan>;
-  moved.startLine = to.startLine;
-  moved.startColumn = to.startColumn;
+  moved.lines = to.lines;
   moved.startOffset = to.startOffset;
-  moved.endLine = to.endLine;
-  moved.endColumn = to.endColumn;
   moved.endOffset = to.endOffset;
 }
 
-/** Moves `span`, made on one line, by `offset` characters and to `line`, shifting columns by `columns`. */
-export function shiftSpan(span: SourceSpan, offset: number, line: number, columns: number): void {
+/** Moves `span` by `offset` characters into the text `lines` indexes (see moveSpan). */
+export function shiftSpan(span: SourceSpan, offset: number, lines: LineIndex): void {
   const moved = span as Writable<SourceSpan>;
-  moved.startLine = line;
-  moved.startColumn += columns;
+  moved.lines = lines;
   moved.startOffset += offset;
-  moved.endLine = line;
-  moved.endColumn += columns;
   moved.endOffset += offset;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Making spans
+// Making spans from the lexer's tokens (CqlToken, lexer.ts)
 
-/** From the start of one range or position to the end of another. */
-export function spanBetween(from: SourceRange | Position, to: SourceRange | Position): SourceSpan {
-  if (from instanceof SourceSpan && to instanceof SourceSpan) {
-    return new SourceSpan(from.startLine, from.startColumn, from.startOffset, to.endLine, to.endColumn, to.endOffset);
-  }
-  const start = "start" in from ? from.start : from;
-  const end = "end" in to ? to.end : to;
-  return new SourceSpan(start.line, start.column, start.offset, end.line, end.column, end.offset);
+/** A token that knows the line index of its text, as the lexer's tokens do. */
+export interface IndexedToken extends IToken {
+  lines: LineIndex;
+}
+
+function linesOf(token: IToken): LineIndex {
+  const lines = (token as Partial<IndexedToken>).lines;
+  if (lines === undefined) throw new Error(`token ${JSON.stringify(token.image)} has no line index: only the lexer's tokens make spans`);
+  return lines;
 }
 
 /** From the first character of `first` to just past the last character of `last`. */
 export function tokenSpan(first: IToken, last: IToken = first): SourceSpan {
-  const image = last.image;
-  const lastChar = image.charCodeAt(image.length - 1);
-  const endOffset = (last.endOffset ?? last.startOffset) + 1;
-  if (lastChar === LINE_FEED || lastChar === CARRIAGE_RETURN) {
-    // A token that ends with a line break (an unterminated string or comment running to the end of
-    // the file) ends where the next line starts: chevrotain's end line and column say otherwise.
-    return new SourceSpan(first.startLine ?? 1, first.startColumn ?? 1, first.startOffset, (last.startLine ?? 1) + lineBreaks(image), 1, endOffset);
-  }
-  return new SourceSpan(first.startLine ?? 1, first.startColumn ?? 1, first.startOffset, last.endLine ?? 1, (last.endColumn ?? 0) + 1, endOffset);
+  return new SourceSpan(linesOf(first), first.startOffset, (last.endOffset ?? last.startOffset) + 1);
 }
 
-/** The token's first character (startOf) or just past its last one (endOf), as a position. */
-export function startOf(token: IToken): Position {
-  return { line: token.startLine ?? 1, column: token.startColumn ?? 1, offset: token.startOffset };
+/** The empty span just before the token's first character. */
+export function pointBefore(token: IToken): SourceSpan {
+  return new SourceSpan(linesOf(token), token.startOffset, token.startOffset);
 }
 
-export function endOf(token: IToken): Position {
-  return tokenSpan(token).end;
+/** The empty span just past the token's last character. */
+export function pointAfter(token: IToken): SourceSpan {
+  const end = (token.endOffset ?? token.startOffset) + 1;
+  return new SourceSpan(linesOf(token), end, end);
 }
 
-const LINE_FEED = 10;
-const CARRIAGE_RETURN = 13;
-
-function lineBreaks(image: string): number {
-  let breaks = 0;
-  for (let i = 0; i < image.length; i++) {
-    const ch = image.charCodeAt(i);
-    if (ch === LINE_FEED || (ch === CARRIAGE_RETURN && image.charCodeAt(i + 1) !== LINE_FEED)) breaks++;
-  }
-  return breaks;
+/** From the start of one span to the end of another, of the same text. */
+export function spanBetween(from: SourceRange, to: SourceRange): SourceSpan {
+  if (!(from instanceof SourceSpan) || !(to instanceof SourceSpan)) throw new Error("spanBetween joins the parser's spans only");
+  return new SourceSpan(from.lines, from.startOffset, to.endOffset);
 }

@@ -40,8 +40,8 @@ export function parseEmbeddedCql(yaml: PositionedYaml, path: YamlPath, text: str
   const start = scalar?.range?.[0];
   if (start !== undefined && typeof scalar?.value === "string" && isVerbatimLine(yaml.text, start, text)) {
     // The usual `cql: SELECT …` on one line: the value is the source, shifted.
-    const at = yaml.range(start, start);
-    for (const span of parsed.spans) shiftSpan(span, start, at.startLine, at.startColumn - 1);
+    const lines = yaml.range(start, start).lines;
+    for (const span of parsed.spans) shiftSpan(span, start, lines);
   } else {
     const toFile = offsetMapper(yaml, path, text);
     for (const span of parsed.spans) {

@@ -14,7 +14,7 @@ import {
   type YAMLError,
 } from "yaml";
 import type { Position, SourceRange } from "../cql/ast.js";
-import { SourceSpan } from "../cql/source-span.js";
+import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { FILE_START, type Finding } from "../findings.js";
 import type { SourceFile } from "../review.js";
 import { readYamlSubset } from "./yaml-subset.js";
@@ -135,35 +135,13 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   const findings: Finding[] = [];
   const fingerprintCounts = new Map<string, number>();
 
-  // The index of the last line start at or before the offset (LineCounter.linePos's search).
-  const lineIndex = (offset: number): number => {
-    let low = 0;
-    let high = lineStarts.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (lineStarts[mid]! < offset) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  };
-  // LineCounter.linePos's answers: line 0 only before the first line start.
-  const lineAt = (offset: number, index: number): number => (lineStarts[index] === offset ? index + 1 : index);
-  const columnAt = (offset: number, index: number): number =>
-    lineStarts[index] === offset ? 1 : index === 0 ? offset : offset - lineStarts[index - 1]! + 1;
+  // Positions as the `yaml` package's LineCounter.linePos gives them (line 0 before any line start).
+  const lines = new LineIndex(lineStarts);
   const clamp = (offset: number): number => Math.max(0, Math.min(offset, text.length));
-  const position = (offset: number): Position => {
-    const clamped = clamp(offset);
-    const index = lineIndex(clamped);
-    return { line: lineAt(clamped, index), column: columnAt(clamped, index), offset: clamped };
-  };
-  // One object per range: a manifest has a range for every query, attribute and statement.
-  const range = (start: number, end: number): SourceSpan => {
-    const from = clamp(start);
-    const to = clamp(Math.max(start, end));
-    const fromIndex = lineIndex(from);
-    const toIndex = lineIndex(to);
-    return new SourceSpan(lineAt(from, fromIndex), columnAt(from, fromIndex), from, lineAt(to, toIndex), columnAt(to, toIndex), to);
-  };
+  const position = (offset: number): Position => lines.position(clamp(offset));
+  // One object per range, positions looked up when read: a manifest has a range for every query,
+  // attribute and statement, and most are never read.
+  const range = (start: number, end: number): SourceSpan => new SourceSpan(lines, clamp(start), clamp(Math.max(start, end)));
   const firstLine = (start: number, end: number): SourceRange => {
     // The first line break inside [start, end), `\r\n` counted from its `\r`; no copy of the text.
     const newline = text.indexOf("\n", start);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { SourceRange } from "../../src/cql/ast.js";
 import { parseCql } from "../../src/cql/index.js";
-import { SourceSpan } from "../../src/cql/source-span.js";
+import { LineIndex, SourceSpan } from "../../src/cql/source-span.js";
 import { loadConfig } from "../../src/config.js";
 import { explain } from "../../src/explain.js";
 import type { Finding } from "../../src/findings.js";
@@ -115,7 +115,7 @@ function assertPlainPrototypes(root: unknown): void {
     if (value === null || typeof value !== "object" || seen.has(value)) return;
     seen.add(value);
     const prototype = Object.getPrototypeOf(value);
-    assert.ok([Object.prototype, Array.prototype, Map.prototype, Set.prototype, SourceSpan.prototype, null].includes(prototype), "an object got a prototype from the input");
+    assert.ok([Object.prototype, Array.prototype, Map.prototype, Set.prototype, SourceSpan.prototype, LineIndex.prototype, null].includes(prototype), "an object got a prototype from the input");
     for (const item of value instanceof Map ? value.values() : Object.values(value)) walk(item);
   };
   walk(root);

@@ -18,7 +18,7 @@ import type {
   Term,
   TruncateStatement,
 } from "../ast.js";
-import { endOf, spanBetween, startOf } from "../source-span.js";
+import { pointAfter, pointBefore, spanBetween } from "../source-span.js";
 import * as T from "../tokens.js";
 import { AstSyntaxError, defineRule, ifExistsClause, ifNotExistsClause, isRealToken, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, nativeType, noteVendorOptions, statementBase } from "./build.js";
@@ -191,8 +191,8 @@ export function defineTableRules(grammar: Grammar): void {
     }
     // A `)` inserted by error recovery has no position: the body then ends with its last entry.
     const lastEntry = entries.at(-1);
-    const bodyEnd = isRealToken(close) ? startOf(close) : lastEntry ? lastEntry.range : endOf(open);
-    return { columns, keys, bodyRange: spanBetween(endOf(open), bodyEnd), properties };
+    const bodyEnd = isRealToken(close) ? pointBefore(close) : lastEntry ? lastEntry.range : pointAfter(open);
+    return { columns, keys, bodyRange: spanBetween(pointAfter(open), bodyEnd), properties };
   });
 
   // `name type [STATIC] [PRIMARY KEY] [MASKED WITH …]`, modifiers in any order (a superset).

@@ -2,7 +2,7 @@
 // `dropTypeStatement`).
 import type { IOrAlt, IToken } from "chevrotain";
 import type { AlterTypeStatement, CqlType, CreateTypeStatement, DropStatement } from "../ast.js";
-import { spanBetween, startOf } from "../source-span.js";
+import { spanBetween, tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
 import { defineRule, ifExistsClause, ifNotExistsClause, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, statementBase } from "./build.js";
@@ -119,7 +119,7 @@ export function defineUserTypeRules(grammar: Grammar): void {
     if ($.RECORDING_PHASE) return RECORDING;
     const { range, text } = statementBase(rangeFrom($, start), grammar.context);
     // The action runs from its keyword to the end of the statement.
-    const actionRange = spanBetween(startOf(change.start), range);
+    const actionRange = spanBetween(tokenSpan(change.start), range);
     let action: AlterTypeAction;
     if (change.kind === "rename") {
       action = { kind: "rename", renames: change.renames.map((pair) => required(pair, "RENAME pair")), ifExists: change.ifExists, range: actionRange };
