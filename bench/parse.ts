@@ -5,46 +5,13 @@
 // Wall-clock figures depend on what else the machine runs. On Linux the main thread's own CPU time
 // is reported too (/proc/self/task/<pid>/stat): it leaves out waiting for a CPU and the garbage
 // collector's helper threads, so it moves less when the machine is shared.
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { performance } from "node:perf_hooks";
 import { generateCql } from "./generate-cql.js";
+import { cpuPressure, median, time } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
 const TARGET_BYTES = 8_000_000;
 const RUNS = 5;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** CPU milliseconds of the main thread so far, or undefined where /proc is not available. */
-function mainThreadCpuMs(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime, in clock ticks (100 per second on Linux)
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
-interface Timing {
-  wallMs: number;
-  cpuMs: number | undefined;
-}
-
-function time(work: () => unknown): Timing {
-  const cpuStart = mainThreadCpuMs();
-  const start = performance.now();
-  work();
-  const wallMs = performance.now() - start;
-  const cpuEnd = mainThreadCpuMs();
-  return { wallMs, cpuMs: cpuStart === undefined || cpuEnd === undefined ? undefined : cpuEnd - cpuStart };
-}
 
 const megabytesPerSecond = (bytes: number, ms: number) => `${(bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s`;
 
@@ -82,7 +49,7 @@ export async function benchParse(): Promise<BenchRow[]> {
       section: "parse",
       metric: "lex + parse + AST",
       value: megabytesPerSecond(bytes, wallMedian),
-      note: `wall clock, median of ${RUNS} runs of parseCql (${spread}); load average ${load}; target ≥ 10 MB/s`,
+      note: `wall clock, median of ${RUNS} runs of parseCql (${spread}); load average ${load}${cpuPressure()}; target ≥ 10 MB/s`,
     },
   ];
   if (cpuTimes.length === RUNS) {

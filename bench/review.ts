@@ -5,7 +5,7 @@ import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { review } from "../src/review.js";
 import { generateModel } from "./generate-model.js";
-import { formatMs, median, spread, timeRuns } from "./measure.js";
+import { cpuPressure, formatMs, median, spread, time } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
 export const REVIEW_SIZES = [100, 500, 2_000] as const;
@@ -15,9 +15,13 @@ export interface ReviewTiming {
   queries: number;
   files: number;
   findings: number;
-  /** median of the timed runs */
+  /** the first review of this model in the process (which has already reviewed smaller ones) */
+  firstMs: number;
+  /** median of the timed runs, after the warm-up */
   ms: number;
   times: number[];
+  /** median of the timed runs' main-thread CPU time, where /proc gives it */
+  cpuMs: number | undefined;
   /** the machine's 1-minute load average when the runs ended: a busy machine shows */
   loadAverage: number;
 }
@@ -27,12 +31,32 @@ function runsFor(tables: number): number {
   return tables >= 2_000 ? 5 : tables >= 500 ? 7 : 11;
 }
 
+/**
+ * Reviews that follow the first one of a model: a server reviews pull request after pull request,
+ * and its first reviews of a large model are slower while V8 grows its heap and optimises.
+ */
+const WARM_UP = 2;
+
 export function timeReview(tables: number, runs = runsFor(tables)): ReviewTiming {
   const model = generateModel(tables);
   const input = { files: model.files };
-  const findings = review(input).findings.length;
-  const times = timeRuns(() => review(input), runs, 0);
-  return { tables: model.tables, queries: model.queries, files: model.files.length, findings, ms: median(times), times, loadAverage: loadavg()[0]! };
+  let findings = 0;
+  const first = time(() => (findings = review(input).findings.length));
+  for (let i = 0; i < WARM_UP; i++) review(input);
+  const timings = Array.from({ length: runs }, () => time(() => review(input)));
+  const times = timings.map((t) => t.wallMs);
+  const cpuTimes = timings.map((t) => t.cpuMs).filter((ms): ms is number => ms !== undefined);
+  return {
+    tables: model.tables,
+    queries: model.queries,
+    files: model.files.length,
+    findings,
+    firstMs: first.wallMs,
+    ms: median(times),
+    times,
+    cpuMs: cpuTimes.length === runs ? median(cpuTimes) : undefined,
+    loadAverage: loadavg()[0]!,
+  };
 }
 
 /** Growth of the cost per table from one size to the next: 1.0 is linear, 2.0 doubles per table. */
@@ -48,7 +72,10 @@ export async function benchReview(): Promise<BenchRow[]> {
     section: "review",
     metric: `review() of ${timing.tables.toLocaleString("en-US")} tables`,
     value: formatMs(timing.ms),
-    note: `${(timing.ms / timing.tables).toFixed(2)} ms/table; ${timing.queries.toLocaleString("en-US")} queries, ${timing.files} files, ${timing.findings} findings; ${spread(timing.times)}; load average ${timing.loadAverage.toFixed(1)}`,
+    note:
+      `${(timing.ms / timing.tables).toFixed(2)} ms/table; ${timing.queries.toLocaleString("en-US")} queries, ${timing.files} files, ${timing.findings} findings; ` +
+      `median of ${spread(timing.times)} after ${WARM_UP} warm-up reviews; first review ${formatMs(timing.firstMs)}` +
+      `${timing.cpuMs !== undefined ? `; main-thread CPU ${formatMs(timing.cpuMs)}` : ""}; load average ${timing.loadAverage.toFixed(1)}${cpuPressure()}`,
   }));
   for (let i = 1; i < timings.length; i++) {
     const [smaller, larger] = [timings[i - 1]!, timings[i]!];
