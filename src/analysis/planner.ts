@@ -72,7 +72,7 @@ function planOrThrow(select: SelectStatement, table: TableModel, version: Cassan
     const withFiltering = evaluate(select, table, version, true);
     if (!(withFiltering instanceof Rejection)) {
       const scope = acceptedPlan(select, table, version, withFiltering);
-      return {
+      const plan: Omit<QueryPlan, "steps"> = {
         verdict: "needs-allow-filtering",
         partitions: scope.partitions,
         reason: `${asWritten.ruleId}: ${asWritten.explanation}; Cassandra asks for ALLOW FILTERING, and with it the query would be a ${scope.verdict} read.`,
@@ -82,16 +82,55 @@ function planOrThrow(select: SelectStatement, table: TableModel, version: Cassan
         rowsRead: null,
         allowFilteringWritten: false,
         notes: scope.notes,
-        steps: [
-          ...scope.steps.filter((s) => s.topic !== "verdict"),
-          { topic: "verdict", text: `Rejected as written: ${asWritten.gist}. Adding ALLOW FILTERING makes it a ${scope.verdict} read.` },
-        ],
       };
+      return withLazySteps(plan, () => [
+        ...scope.steps.filter((s) => s.topic !== "verdict"),
+        { topic: "verdict", text: `Rejected as written: ${asWritten.gist}. Adding ALLOW FILTERING makes it a ${scope.verdict} read.` },
+      ]);
     }
     const gist = withFiltering.gist === asWritten.gist ? asWritten.gist : `${asWritten.gist} (with ALLOW FILTERING: ${withFiltering.gist})`;
     return rejectedPlan(select, table, withFiltering.gist === asWritten.gist ? asWritten : withFiltering, gist, asWritten.ruleId);
   }
   return rejectedPlan(select, table, asWritten, asWritten.gist, asWritten.ruleId);
+}
+
+// A plan's `steps` are made on first read: the matcher plans every candidate table and only the
+// chosen plan's steps are ever shown (explain), so building them eagerly was most of a plan's
+// allocation. The property stays own and enumerable (JSON.stringify, spreads and deep equality
+// see it, in the same key order). Every plan shares one accessor and keeps its maker under a
+// hidden (symbol, non-enumerable) key: an accessor made per plan (a getter in the literal, a
+// closure) turns each plan into a slow dictionary object, and a WeakMap of makers costs the
+// garbage collector ephemeron work for thousands of plans a review.
+const STEP_MAKER = Symbol("steps maker");
+
+type LazyPlan = { [STEP_MAKER]?: (() => PlanStep[]) | undefined };
+
+function settleSteps(plan: LazyPlan, steps: PlanStep[]): void {
+  plan[STEP_MAKER] = undefined;
+  Object.defineProperty(plan, "steps", { value: steps, writable: true, enumerable: true, configurable: true });
+}
+
+const LAZY_STEPS: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyPlan): PlanStep[] {
+    const steps = this[STEP_MAKER]?.() ?? [];
+    settleSteps(this, steps);
+    return steps;
+  },
+  set(this: LazyPlan, steps: PlanStep[]): void {
+    settleSteps(this, steps);
+  },
+};
+
+// Reused for every plan (its value swapped in and out) so that hiding the maker allocates nothing.
+const HIDDEN_MAKER: PropertyDescriptor = { value: undefined, writable: true, enumerable: false, configurable: true };
+
+function withLazySteps(plan: Omit<QueryPlan, "steps">, makeSteps: () => PlanStep[]): QueryPlan {
+  HIDDEN_MAKER.value = makeSteps;
+  Object.defineProperty(plan, STEP_MAKER, HIDDEN_MAKER);
+  HIDDEN_MAKER.value = undefined;
+  return Object.defineProperty(plan, "steps", LAZY_STEPS) as QueryPlan;
 }
 
 function unique(ids: string[]): string[] {
@@ -229,10 +268,9 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
   }
 
   const notes = planNotes(select, table, version, ev, verdict, selection, indexUsed, pk);
-  const steps = planSteps(select, table, version, ev, verdict, partitions, indexUsed, rowsRead, selection);
   // Built by assignment in the plan's key order: a conditional spread makes every plan slower to
   // build and to read on Node 20, and each query has one or more plans.
-  const plan: Partial<QueryPlan> = {
+  const plan: Partial<Omit<QueryPlan, "steps">> = {
     verdict,
     partitions,
     reason,
@@ -243,8 +281,7 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
   if (indexUsed) plan.index = indexUsed.name;
   plan.allowFilteringWritten = select.allowFiltering;
   plan.notes = notes;
-  plan.steps = steps;
-  return plan as QueryPlan;
+  return withLazySteps(plan as Omit<QueryPlan, "steps">, () => planSteps(select, table, version, ev, verdict, partitions, indexUsed, rowsRead, selection));
 }
 
 /** ", within it a slice on c" — how the clustering restrictions narrow each partition. */
