@@ -93,7 +93,24 @@ function identifier(name: string, range: SourceRange): Identifier {
   return { name, text, quoted: text !== name, range };
 }
 
-export function synthesizeSelect(query: AbstractQuery, table: TableModel): SelectStatement {
+/**
+ * The parts of a pattern's SELECT that do not depend on the table: made once per match and shared
+ * by the SELECT of every candidate table (the planner only reads them; only one SELECT leaves the
+ * match).
+ */
+interface SelectParts {
+  star: boolean;
+  selectors: Selector[];
+  relations: Relation[];
+  orderBy: Ordering[];
+  limit: Term | undefined;
+  /** `SELECT a, b` */
+  head: string;
+  /** ` WHERE … ORDER BY … LIMIT n`, each present part after a space; may be empty */
+  tail: string;
+}
+
+function selectParts(query: AbstractQuery): SelectParts {
   const range = query.location.range;
   const marker = (r: SourceRange): Term => ({ kind: "bind", range: r });
   const star = query.select.length === 0 || query.select.includes("*");
@@ -115,26 +132,44 @@ export function synthesizeSelect(query: AbstractQuery, table: TableModel): Selec
     return { column: identifier(o.column, at), direction: o.direction, range: at };
   });
   const limit: Term | undefined = query.limit !== undefined ? { kind: "literal", type: "integer", value: String(query.limit), range } : undefined;
-  const text = [
-    `SELECT ${star ? "*" : selectors.map((s) => (s.expression.kind === "column" ? s.expression.name.text : "")).join(", ")}`,
-    `FROM ${table.keyspace ? quoteName(table.keyspace) + "." : ""}${quoteName(table.name)}`,
-    relations.length > 0 ? `WHERE ${query.where.map((w) => `${quoteName(w.column)} ${w.operator} ?`).join(" AND ")}` : "",
-    orderBy.length > 0 ? `ORDER BY ${orderBy.map((o) => `${o.column.text} ${o.direction.toUpperCase()}`).join(", ")}` : "",
-    limit ? `LIMIT ${query.limit}` : "",
-  ]
-    .filter((part) => part.length > 0)
-    .join(" ");
+  const head = `SELECT ${star ? "*" : selectors.map((s) => (s.expression.kind === "column" ? s.expression.name.text : "")).join(", ")}`;
+  let tail = "";
+  if (relations.length > 0) tail += ` WHERE ${query.where.map((w) => `${quoteName(w.column)} ${w.operator} ?`).join(" AND ")}`;
+  if (orderBy.length > 0) tail += ` ORDER BY ${orderBy.map((o) => `${o.column.text} ${o.direction.toUpperCase()}`).join(", ")}`;
+  if (limit) tail += ` LIMIT ${query.limit}`;
+  return { star, selectors, relations, orderBy, limit, head, tail };
+}
+
+/** `FROM ks.name` as the synthesized SELECT writes it, made once per table. */
+const fromClauses = new WeakMap<TableModel, string>();
+
+function fromClause(table: TableModel): string {
+  let from = fromClauses.get(table);
+  if (from === undefined) {
+    from = `FROM ${table.keyspace ? quoteName(table.keyspace) + "." : ""}${quoteName(table.name)}`;
+    fromClauses.set(table, from);
+  }
+  return from;
+}
+
+function selectOn(parts: SelectParts, query: AbstractQuery, table: TableModel): SelectStatement {
+  const range = query.location.range;
+  const text = `${parts.head} ${fromClause(table)}${parts.tail}`;
   const name = identifier(table.name, range);
   // Built by assignment in the AST's key order, not with spreads: every candidate table makes one,
   // and on Node 20 objects made as `{ ...a, b }` are an order of magnitude slower to build and read.
-  const select: Partial<SelectStatement> = { kind: "select", text, range, json: false, distinct: false, star, selectors };
+  const select: Partial<SelectStatement> = { kind: "select", text, range, json: false, distinct: false, star: parts.star, selectors: parts.selectors };
   select.table = table.keyspace ? { keyspace: identifier(table.keyspace, range), name, range } : { name, range };
-  if (relations.length > 0) select.where = { relations, or: [], range };
+  if (parts.relations.length > 0) select.where = { relations: parts.relations, or: [], range };
   select.groupBy = [];
-  select.orderBy = orderBy;
-  if (limit) select.limit = limit;
+  select.orderBy = parts.orderBy;
+  if (parts.limit) select.limit = parts.limit;
   select.allowFiltering = false;
   return select as SelectStatement;
+}
+
+export function synthesizeSelect(query: AbstractQuery, table: TableModel): SelectStatement {
+  return selectOn(selectParts(query), query, table);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,8 +220,9 @@ function serves(best: Ranked, query: AbstractQuery): boolean {
 export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, options: MatchOptions): MatchResult {
   const tables = candidateTables(query, schema, options.keyspace);
   const columns = queryColumns(query);
+  const parts = selectParts(query);
   const ranked: Ranked[] = tables.map((table) => {
-    const select = synthesizeSelect(query, table);
+    const select = selectOn(parts, query, table);
     return { table, select, plan: planSelect(select, table, options.version), extraColumns: table.columns.length - columns.length };
   });
   ranked.sort(compareRanked);

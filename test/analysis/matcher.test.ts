@@ -150,6 +150,28 @@ CREATE TABLE other.users_by_email (email text PRIMARY KEY, userid uuid, firstnam
     expect(select.where?.relations.map((r) => r.range)).toEqual([AT.range, AT.range]);
     expect(planSelect(select, table, "5.0")).toMatchObject({ verdict: "single-partition", direction: "forward", rowsRead: 5 });
   });
+
+  it("returns the SELECT of the chosen table, whichever table the candidates were ranked from", () => {
+    // Three tables hold the columns; the chosen one is not the first in name order.
+    const q = pattern("Q11", ["title"], { userid: "=" }, { added_date: "asc" }, 3);
+    const m = matchAbstractQuery(q, schema, { version: "5.0", keyspace: "video" });
+    expect(m.candidates.map((c) => c.table)).toEqual(["video.videos_by_user_oldest_first", "video.videos_by_user", "video.videos"]);
+    expect(m.table).toBe("video.videos_by_user_oldest_first");
+    expect(m.select?.text).toBe("SELECT title FROM video.videos_by_user_oldest_first WHERE userid = ? ORDER BY added_date ASC LIMIT 3");
+    expect(m.select?.table.name.name).toBe("videos_by_user_oldest_first");
+    expect(m.select).toEqual(synthesizeSelect(q, findTable(schema, "video.videos_by_user_oldest_first")!));
+    const other = synthesizeSelect(q, findTable(schema, "video.videos_by_user")!);
+    expect(other.text).toBe("SELECT title FROM video.videos_by_user WHERE userid = ? ORDER BY added_date ASC LIMIT 3");
+  });
+
+  it("writes the SELECT of a pattern with no WHERE, ORDER BY or LIMIT, quoting names that need it", () => {
+    const quoted = schemaOf(`CREATE KEYSPACE "Shop" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TABLE "Shop"."Orders" ("Id" int PRIMARY KEY, "order" text);`);
+    const select = synthesizeSelect(pattern("Q12", ["Id", "order"], {}), findTable(quoted, '"Shop"."Orders"')!);
+    expect(select.text).toBe('SELECT "Id", "order" FROM "Shop"."Orders"');
+    expect(select.where).toBeUndefined();
+    expect(synthesizeSelect(pattern("Q13", [], {}), findTable(quoted, '"Shop"."Orders"')!).text).toBe('SELECT * FROM "Shop"."Orders"');
+  });
 });
 
 describe("suggested tables round-trip: they parse, build, and serve the pattern", () => {
