@@ -13,6 +13,7 @@ import {
   isNonFrozenCollection,
   sasiAcceptsPattern,
   usableIndexes,
+  type IndexOperation,
   type LikePatternKind,
 } from "./planner-indexes.js";
 import {
@@ -40,6 +41,8 @@ interface TableInfo {
   columnsByName: Map<string, ColumnModel>;
   indexes: Map<CassandraVersion, IndexModel[]>;
   hasStatic: boolean;
+  /** the Selection of `SELECT *`, made on first use */
+  starSelection: Selection | undefined;
 }
 
 const tableInfoCache = new WeakMap<TableModel, TableInfo>();
@@ -51,6 +54,7 @@ function tableInfo(table: TableModel): TableInfo {
       columnsByName: new Map(table.columns.map((c) => [c.name, c])),
       indexes: new Map(),
       hasStatic: table.static.length > 0,
+      starSelection: undefined,
     };
     tableInfoCache.set(table, info);
   }
@@ -66,6 +70,8 @@ export function indexesFor(table: TableModel, version: CassandraVersion): IndexM
   }
   return indexes;
 }
+
+const NO_RELATIONS: readonly Relation[] = [];
 
 const AGGREGATES = new Set(["count", "min", "max", "sum", "avg"]);
 
@@ -100,17 +106,20 @@ export interface Evaluation {
 
 export interface Selection {
   star: boolean;
-  columns: Set<ColumnModel>;
+  /** shared by every `SELECT *` on the table: read, never changed */
+  columns: ReadonlySet<ColumnModel>;
   aggregate: boolean;
   onlyStatic: boolean;
   selectsComplexColumn: boolean;
-  aliases: Set<string>;
+  aliases: ReadonlySet<string>;
 }
 
 /** What the accepted evaluation needs to describe the plan. */
 export interface Accepted {
   evaluation: Evaluation;
   selection: Selection;
+  /** the partition key's shape; the restrictions it looks at do not change once it is taken */
+  partitionKey: PartitionKeyShape;
 }
 
 export function addRule(ev: Evaluation, id: string): void {
@@ -157,9 +166,13 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
   if (version === "5.0") for (const o of select.orderBy) existingColumn(ctx, o.column.name, "ORDER BY");
 
   // §2 step 2: relations → restrictions, merged per column in WHERE order.
-  const relations = select.where?.relations ?? [];
+  const relations = select.where?.relations ?? NO_RELATIONS;
+  let customExpressionCount = 0;
   for (const relation of relations) {
-    if (relation.kind === "custom-index-expression") continue;
+    if (relation.kind === "custom-index-expression") {
+      customExpressionCount++;
+      continue;
+    }
     if (relation.kind === "column" && relation.operator === "IS NOT NULL") {
       reject("A1", `Unsupported restriction: ${relationText(relation)}`, "IS NOT NULL is only accepted in materialized view definitions");
     }
@@ -178,16 +191,17 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
   addAnnOrdering(ev, select, ctx);
 
   // Custom index expressions and which restrictions an index could serve.
-  const customRelations = relations.filter((r): r is Extract<Relation, { kind: "custom-index-expression" }> => r.kind === "custom-index-expression");
-  if (customRelations.length > 0) processCustomExpressions(ev, customRelations, table);
-  const supported = (r: Restriction): boolean => restrictionSupported(r, indexes);
+  if (customExpressionCount > 0) {
+    const customRelations = relations.filter((r): r is Extract<Relation, { kind: "custom-index-expression" }> => r.kind === "custom-index-expression");
+    processCustomExpressions(ev, customRelations, table);
+  }
   const clusteringRestrictions = distinctRestrictions(ev.clustering);
-  const hasQueriableClusteringIndex = clusteringRestrictions.some(supported);
+  const hasQueriableClusteringIndex = anySupported(clusteringRestrictions, indexes);
   ev.hasQueriableIndex =
     ev.customExpressions.length > 0 ||
     hasQueriableClusteringIndex ||
-    [...ev.partition.values()].some(supported) ||
-    [...ev.nonKey.values()].some(supported);
+    anySupported(ev.partition.values(), indexes) ||
+    anySupported(ev.nonKey.values(), indexes);
 
   // Partition key (B1–B4, T2, T3).
   const pk = classifyPartitionKey(ev, table);
@@ -278,7 +292,7 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
     addRule(ev, "E1");
     addRule(ev, version === "5.0" ? "E2" : "E3");
   }
-  return { evaluation: ev, selection };
+  return { evaluation: ev, selection, partitionKey: pk };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,32 +367,56 @@ function containsAggregate(term: Term): boolean {
   return false;
 }
 
+const NO_ALIASES: ReadonlySet<string> = new Set();
+
+function isComplexColumn(c: ColumnModel): boolean {
+  return isNonFrozenCollection(c.type) || (c.type.kind === "udt" && !c.type.frozen);
+}
+
 function prepareSelection(select: SelectStatement, table: TableModel, info: TableInfo): Selection {
+  // `SELECT *` selects the same columns of a table every time: its Selection is made once.
+  if (select.star && select.selectors.length === 0) {
+    info.starSelection ??= {
+      star: true,
+      columns: new Set(table.columns),
+      aggregate: false,
+      onlyStatic: false,
+      selectsComplexColumn: table.columns.some(isComplexColumn),
+      aliases: NO_ALIASES,
+    };
+    return info.starSelection;
+  }
   const columns = new Set<ColumnModel>();
-  const aliases = new Set<string>();
+  let aliases: Set<string> | undefined;
   let aggregate = false;
+  const addColumn = (ref: ColumnReference): void => {
+    const column = info.columnsByName.get(ref.name.name);
+    if (!column) reject("A10", `Undefined column name ${ref.name.name}`, `the selected column ${ref.name.name} does not exist in ${table.qualifiedName}`);
+    columns.add(column);
+  };
   if (select.star) for (const c of table.columns) columns.add(c);
   for (const selector of select.selectors) {
-    if (selector.alias) aliases.add(selector.alias.name);
-    const refs: ColumnReference[] = [];
-    columnReferences(selector.expression, refs);
-    for (const ref of refs) {
-      const column = info.columnsByName.get(ref.name.name);
-      if (!column) reject("A10", `Undefined column name ${ref.name.name}`, `the selected column ${ref.name.name} does not exist in ${table.qualifiedName}`);
-      columns.add(column);
+    if (selector.alias) (aliases ??= new Set()).add(selector.alias.name);
+    const expression = selector.expression;
+    if (expression.kind === "column") {
+      addColumn(expression);
+      continue;
     }
-    if (containsAggregate(selector.expression)) aggregate = true;
+    const refs: ColumnReference[] = [];
+    columnReferences(expression, refs);
+    for (const ref of refs) addColumn(ref);
+    if (containsAggregate(expression)) aggregate = true;
   }
-  const selected = [...columns];
-  const onlyStatic =
-    !select.star &&
-    info.hasStatic &&
-    selected.some((c) => c.kind === "static") &&
-    !selected.some((c) => c.kind !== "partition" && c.kind !== "static");
-  const selectsComplexColumn = selected.some(
-    (c) => isNonFrozenCollection(c.type) || (c.type.kind === "udt" && !c.type.frozen),
-  );
-  return { star: select.star, columns, aggregate, onlyStatic, selectsComplexColumn, aliases };
+  let anyStatic = false;
+  let anyOutsideKeyAndStatic = false;
+  let selectsComplexColumn = false;
+  for (const c of columns) {
+    if (c.kind === "static") anyStatic = true;
+    else if (c.kind !== "partition") anyOutsideKeyAndStatic = true;
+    if (!selectsComplexColumn && isComplexColumn(c)) selectsComplexColumn = true;
+  }
+  const onlyStatic = !select.star && info.hasStatic && anyStatic && !anyOutsideKeyAndStatic;
+  return { star: select.star, columns, aggregate, onlyStatic, selectsComplexColumn, aliases: aliases ?? NO_ALIASES };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -512,13 +550,27 @@ function processCustomExpressions(
 // Index support (E1)
 
 export function supportingIndexes(r: Restriction, indexes: IndexModel[]): IndexModel[] {
-  if (r.onToken) return [];
+  if (r.onToken || indexes.length === 0) return [];
   const ops = indexOperations(r);
-  return indexes.filter((index) => r.columns.some((column) => ops.some((op) => indexSupports(index, column, op))));
+  return indexes.filter((index) => indexServes(index, r, ops));
 }
 
+function indexServes(index: IndexModel, r: Restriction, ops: IndexOperation[]): boolean {
+  return r.columns.some((column) => ops.some((op) => indexSupports(index, column, op)));
+}
+
+/** Whether any index serves the restriction: what `supportingIndexes(…).length > 0` says, without its arrays. */
 function restrictionSupported(r: Restriction, indexes: IndexModel[]): boolean {
-  return supportingIndexes(r, indexes).length > 0;
+  if (r.onToken || indexes.length === 0) return false;
+  const ops = indexOperations(r);
+  for (const index of indexes) if (indexServes(index, r, ops)) return true;
+  return false;
+}
+
+function anySupported(restrictions: Iterable<Restriction>, indexes: IndexModel[]): boolean {
+  if (indexes.length === 0) return false;
+  for (const r of restrictions) if (restrictionSupported(r, indexes)) return true;
+  return false;
 }
 
 /** 5.0 Restriction.needsFiltering(Index.Group) for one restriction. */
@@ -895,46 +947,23 @@ function checkExecution(ev: Evaluation, select: SelectStatement, version: Cassan
   }
 
   // Literal nulls (A9): key columns fail when the key is built, others when the row filter is.
-  const all = [...restrictionsOf(ev.partition), ...(ev.token ? [ev.token] : []), ...clusteringRestrictions, ...restrictionsOf(ev.nonKey)];
-  for (const r of all) {
-    if (r.values.some(containsNullLiteral)) {
-      const key = r.onToken || firstColumn(r).kind === "partition" || firstColumn(r).kind === "clustering";
-      reject(
-        "A9",
-        key ? `Invalid null value in condition for column ${firstColumn(r).name}` : `Unsupported null value for column ${firstColumn(r).name}`,
-        `a literal null cannot be compared with ${columnNames(r)}`,
-        "execution",
-      );
-    }
-  }
+  // The maps are walked in place: a restriction met twice (a multi-column one under each of its
+  // columns) is checked twice to the same effect, and the first failure is the same one.
+  for (const r of ev.partition.values()) checkNullLiteral(r);
+  if (ev.token) checkNullLiteral(ev.token);
+  for (const r of clusteringRestrictions) checkNullLiteral(r);
+  for (const r of ev.nonKey.values()) checkNullLiteral(r);
 
   // Row filter construction: which restrictions are evaluated by filtering (C5, N3).
-  const filtered: Restriction[] = [];
-  if (ev.partitionInFilter) filtered.push(...restrictionsOf(ev.partition));
+  if (ev.partitionInFilter) for (const r of ev.partition.values()) checkFilterable(r, version);
   if (ev.clusteringInFilter) {
-    const notPrefix = new Set(clusteringFilteredRestrictions(clusteringRestrictions));
-    for (const r of clusteringRestrictions) if (notPrefix.has(r) || restrictionSupported(r, indexes)) filtered.push(r);
+    const notPrefix = clusteringFilteredRestrictions(clusteringRestrictions);
+    for (const r of clusteringRestrictions) if (notPrefix.includes(r) || restrictionSupported(r, indexes)) checkFilterable(r, version);
   }
-  filtered.push(...restrictionsOf(ev.nonKey));
-  for (const r of filtered) {
-    if (r.multi && r.op === "slice") {
-      reject("C5", "Multi-column slice restrictions cannot be used for filtering.", `the multi-column range on ${columnNames(r)} would have to be filtered`, "execution");
-    }
-    if (r.multi && r.op === "in") {
-      reject(
-        "C5",
-        atLeast(version, "4.1") ? "Multicolumn IN filters are not supported" : "IN restrictions are not supported on indexed columns",
-        `the multi-column IN on ${columnNames(r)} would have to be filtered`,
-        "execution",
-      );
-    }
-    if (!r.multi && r.op === "in" && !atLeast(version, "4.1")) {
-      reject("C5", "IN restrictions are not supported on indexed columns", `the IN on ${columnNames(r)} would have to be filtered, which Cassandra supports from 4.1`, "execution");
-    }
-  }
+  for (const r of ev.nonKey.values()) checkFilterable(r, version);
 
   // SASI LIKE patterns against the index mode (A5).
-  for (const r of restrictionsOf(ev.nonKey)) {
+  for (const r of ev.nonKey.values()) {
     if (r.op !== "like" || !r.value) continue;
     const value = unwrapHint(r.value);
     if (value.kind !== "literal" || value.type !== "string") continue;
@@ -964,6 +993,35 @@ function checkExecution(ev: Evaluation, select: SelectStatement, version: Cassan
     if (limit !== null && limit > 1000) {
       reject("E9", `Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000. LIMIT was ${limit}`, "ANN queries return at most 1000 rows", "execution");
     }
+  }
+}
+
+function checkNullLiteral(r: Restriction): void {
+  if (!r.values.some(containsNullLiteral)) return;
+  const key = r.onToken || firstColumn(r).kind === "partition" || firstColumn(r).kind === "clustering";
+  reject(
+    "A9",
+    key ? `Invalid null value in condition for column ${firstColumn(r).name}` : `Unsupported null value for column ${firstColumn(r).name}`,
+    `a literal null cannot be compared with ${columnNames(r)}`,
+    "execution",
+  );
+}
+
+/** Restrictions the row filter evaluates: the shapes it cannot (C5, and IN before 4.1). */
+function checkFilterable(r: Restriction, version: CassandraVersion): void {
+  if (r.multi && r.op === "slice") {
+    reject("C5", "Multi-column slice restrictions cannot be used for filtering.", `the multi-column range on ${columnNames(r)} would have to be filtered`, "execution");
+  }
+  if (r.multi && r.op === "in") {
+    reject(
+      "C5",
+      atLeast(version, "4.1") ? "Multicolumn IN filters are not supported" : "IN restrictions are not supported on indexed columns",
+      `the multi-column IN on ${columnNames(r)} would have to be filtered`,
+      "execution",
+    );
+  }
+  if (!r.multi && r.op === "in" && !atLeast(version, "4.1")) {
+    reject("C5", "IN restrictions are not supported on indexed columns", `the IN on ${columnNames(r)} would have to be filtered, which Cassandra supports from 4.1`, "execution");
   }
 }
 

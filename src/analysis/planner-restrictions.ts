@@ -160,7 +160,7 @@ export interface RelationContext {
   version: CassandraVersion;
   columnsByName: Map<string, ColumnModel>;
   /** select-clause aliases, to explain an "Undefined column name" */
-  aliases: Set<string>;
+  aliases: ReadonlySet<string>;
 }
 
 export function existingColumn(ctx: RelationContext, name: string, where: string): ColumnModel {

@@ -11,7 +11,6 @@ import type { CassandraVersion, IndexModel, TableModel } from "../schema/model.j
 import {
   addRule,
   atLeast,
-  classifyPartitionKey,
   clusteringFilteredRestrictions,
   distinctRestrictions,
   evaluate,
@@ -181,7 +180,8 @@ function partitionProduct(ev: Evaluation, table: TableModel): number | null {
 /** Rows one partition yields when every clustering column is bound by = or literal IN lists. */
 function rowsPerBoundPartition(ev: Evaluation, table: TableModel): number | null {
   let rows = 1;
-  for (const r of distinctRestrictions(ev.clustering)) {
+  const restrictions = distinctRestrictions(ev.clustering);
+  for (const r of restrictions) {
     if (r.op === "eq") continue;
     if (r.op === "in" && r.inValues) {
       const count = distinctCount(r.inValues);
@@ -191,15 +191,13 @@ function rowsPerBoundPartition(ev: Evaluation, table: TableModel): number | null
     }
     return null;
   }
-  const boundColumns = [...ev.clustering.keys()].length;
-  if (boundColumns < table.clustering.length) return null;
-  const filteredOut = clusteringFilteredRestrictions(distinctRestrictions(ev.clustering)).length > 0;
+  if (ev.clustering.size < table.clustering.length) return null;
+  const filteredOut = clusteringFilteredRestrictions(restrictions).length > 0;
   return filteredOut ? null : rows;
 }
 
 function acceptedPlan(select: SelectStatement, table: TableModel, version: CassandraVersion, accepted: Accepted): QueryPlan {
-  const { evaluation: ev, selection } = accepted;
-  const pk = classifyPartitionKey(ev, table);
+  const { evaluation: ev, selection, partitionKey: pk } = accepted;
   const indexes = indexesFor(table, version);
   let verdict: QueryPlan["verdict"];
   let partitions: QueryPlan["partitions"];
@@ -288,8 +286,8 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
 function clusteringSummary(ev: Evaluation): string {
   const restrictions = distinctRestrictions(ev.clustering);
   if (restrictions.length === 0) return "";
-  const filtered = new Set(clusteringFilteredRestrictions(restrictions));
-  const served = restrictions.filter((r) => !filtered.has(r));
+  const filtered = clusteringFilteredRestrictions(restrictions);
+  const served = filtered.length === 0 ? restrictions : restrictions.filter((r) => !filtered.includes(r));
   if (served.length === 0) return "";
   const last = served[served.length - 1]!;
   const columns = served.flatMap((r) => r.columns.map((c) => c.name)).join(", ");
