@@ -84,14 +84,21 @@ export function atLeast(version: CassandraVersion, minimum: CassandraVersion): b
 // ---------------------------------------------------------------------------------------------
 // The state of one evaluation (one pass over the statement, with or without ALLOW FILTERING).
 
+/** Restrictions per column; read-only to all but mergeInto, which swaps NO_RESTRICTIONS for a map of its own. */
+export type RestrictionMap = ReadonlyMap<ColumnModel, Restriction>;
+
+// An evaluation's three maps start as this one empty map (many stay empty, and a Map is a few
+// hundred bytes in every one of thousands of evaluations a review); never written to.
+const NO_RESTRICTIONS: RestrictionMap = new Map();
+
 export interface Evaluation {
   allowFiltering: boolean;
   /** partition key restrictions per column, and the token() restriction if any */
-  partition: Map<ColumnModel, Restriction>;
+  partition: RestrictionMap;
   token?: Restriction;
   /** clustering restrictions per column (a multi-column restriction appears under each of its columns) */
-  clustering: Map<ColumnModel, Restriction>;
-  nonKey: Map<ColumnModel, Restriction>;
+  clustering: RestrictionMap;
+  nonKey: RestrictionMap;
   customExpressions: { index: IndexModel; relation: Relation }[];
   ann?: Restriction;
   hasQueriableIndex: boolean;
@@ -143,9 +150,9 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
   const indexes = indexesFor(table, version);
   const ev: Evaluation = {
     allowFiltering,
-    partition: new Map(),
-    clustering: new Map(),
-    nonKey: new Map(),
+    partition: NO_RESTRICTIONS,
+    clustering: NO_RESTRICTIONS,
+    nonKey: NO_RESTRICTIONS,
     customExpressions: [],
     hasQueriableIndex: false,
     isKeyRange: false,
@@ -427,18 +434,34 @@ function prepareSelection(select: SelectStatement, table: TableModel, info: Tabl
  * of its columns), in the order first met: what `new Set(map.values())` gives, without a Set per
  * call (maps hold a handful of entries, and the planner asks thousands of times).
  */
-export function restrictionsOf(map: Map<ColumnModel, Restriction>): Restriction[] {
+export function restrictionsOf(map: RestrictionMap): Restriction[] {
   const list: Restriction[] = [];
   for (const r of map.values()) if (!list.includes(r)) list.push(r);
   return list;
 }
 
-export function distinctRestrictions(map: Map<ColumnModel, Restriction>): Restriction[] {
+export function distinctRestrictions(map: RestrictionMap): Restriction[] {
   return restrictionsOf(map).sort((a, b) => firstColumn(a).position - firstColumn(b).position);
 }
 
 /** RestrictionSet.addRestriction: merge with whatever already restricts the same columns. */
-function mergeInto(map: Map<ColumnModel, Restriction>, incoming: Restriction): void {
+function mergeInto(ev: Evaluation, set: "partition" | "clustering" | "nonKey", incoming: Restriction): void {
+  const current = ev[set];
+  const map = current === NO_RESTRICTIONS ? new Map<ColumnModel, Restriction>() : (current as Map<ColumnModel, Restriction>);
+  ev[set] = map;
+  if (incoming.columns.length === 1) {
+    // The common case, without the list of overlapping restrictions below.
+    const column = incoming.columns[0]!;
+    const r = map.get(column);
+    if (!r) {
+      map.set(column, incoming);
+      return;
+    }
+    const merged = mergeRestrictions(r, incoming);
+    for (const c of merged.columns) map.set(c, merged);
+    for (const c of r.columns) if (!merged.columns.includes(c)) map.set(c, merged);
+    return;
+  }
   const existing: Restriction[] = [];
   for (const c of incoming.columns) {
     const r = map.get(c);
@@ -462,12 +485,12 @@ function addRestriction(ev: Evaluation, restriction: Restriction, version: Cassa
     return;
   }
   if (first.kind === "partition") {
-    mergeInto(ev.partition, restriction);
+    mergeInto(ev, "partition", restriction);
     return;
   }
   if (first.kind === "clustering") {
     const before = distinctRestrictions(ev.clustering);
-    mergeInto(ev.clustering, restriction);
+    mergeInto(ev, "clustering", restriction);
     // ClusteringColumnRestrictions.mergeWith: without ALLOW FILTERING, nothing may follow a slice;
     // 5.0 lets an index-supported restriction through (the index answers it).
     const indexed = version === "5.0" && restrictionSupported(restriction, indexes);
@@ -492,7 +515,7 @@ function addRestriction(ev: Evaluation, restriction: Restriction, version: Cassa
     }
     return;
   }
-  mergeInto(ev.nonKey, restriction);
+  mergeInto(ev, "nonKey", restriction);
 }
 
 function addAnnOrdering(ev: Evaluation, select: SelectStatement, ctx: RelationContext): void {
@@ -521,7 +544,7 @@ function addAnnOrdering(ev: Evaluation, select: SelectStatement, ctx: RelationCo
   if (column.kind === "partition" || column.kind === "clustering") {
     reject("E9", "ANN ordering is only supported on float vector indexes", `ANN ordering needs a float vector column; ${column.name} is a primary key column`);
   }
-  mergeInto(ev.nonKey, restriction);
+  mergeInto(ev, "nonKey", restriction);
 }
 
 function processCustomExpressions(

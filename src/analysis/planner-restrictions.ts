@@ -180,8 +180,12 @@ export function existingColumn(ctx: RelationContext, name: string, where: string
 
 const SLICE_OPERATORS = new Set(["<", "<=", ">", ">="]);
 
-function emptyRestriction(op: RestrictionOp, columns: ColumnModel[], relation: Relation, multi: boolean, onToken: boolean): Restriction {
-  return { op, columns, multi, onToken, relations: [relation], containsValues: 0, containsKeys: 0, containsEntries: 0, values: [] };
+/**
+ * A restriction from one relation. `values` is given whole: an empty array grown by push gets a
+ * backing store of 17 slots, and every relation of every plan makes one.
+ */
+function newRestriction(op: RestrictionOp, columns: ColumnModel[], relation: Relation, multi: boolean, onToken: boolean, values: Term[]): Restriction {
+  return { op, columns, multi, onToken, relations: [relation], containsValues: 0, containsKeys: 0, containsEntries: 0, values };
 }
 
 function sliceRestriction(base: Restriction, operator: string, value: Term): Restriction {
@@ -189,7 +193,6 @@ function sliceRestriction(base: Restriction, operator: string, value: Term): Res
   if (operator.startsWith(">")) base.lower = bound;
   else base.upper = bound;
   base.value = value;
-  base.values.push(value);
   return base;
 }
 
@@ -281,19 +284,15 @@ function toColumnRestriction(ctx: RelationContext, relation: ColumnRelation): Re
       for (const v of inValues) checkAssignable(v, receiver, column);
       // A one-value IN is an equality (A8).
       if (inValues.length === 1) {
-        const r = emptyRestriction("eq", [column], relation, false, false);
+        const r = newRestriction("eq", [column], relation, false, false, [inValues[0]!]);
         r.value = inValues[0];
-        r.values.push(inValues[0]!);
         return r;
       }
-      const r = emptyRestriction("in", [column], relation, false, false);
+      const r = newRestriction("in", [column], relation, false, false, inValues.slice());
       r.inValues = inValues;
-      r.values.push(...inValues);
       return r;
     }
-    const r = emptyRestriction("in", [column], relation, false, false);
-    if (relation.value) r.values.push(relation.value);
-    return r;
+    return newRestriction("in", [column], relation, false, false, relation.value ? [relation.value] : []);
   }
   const value = relation.value;
   if (value) checkAssignable(value, receiver, column);
@@ -301,34 +300,29 @@ function toColumnRestriction(ctx: RelationContext, relation: ColumnRelation): Re
   switch (op) {
     case "=": {
       if (relation.key) {
-        const r = emptyRestriction("contains", [column], relation, false, false);
+        const r = newRestriction("contains", [column], relation, false, false, value ? [relation.key, value] : [relation.key]);
         r.containsEntries = 1;
-        r.values.push(relation.key);
-        if (value) r.values.push(value);
         return r;
       }
-      const r = emptyRestriction("eq", [column], relation, false, false);
+      const r = newRestriction("eq", [column], relation, false, false, value ? [value] : []);
       r.value = value;
-      if (value) r.values.push(value);
       return r;
     }
     case "<":
     case "<=":
     case ">":
     case ">=":
-      return sliceRestriction(emptyRestriction("slice", [column], relation, false, false), op, value!);
+      return sliceRestriction(newRestriction("slice", [column], relation, false, false, [value!]), op, value!);
     case "CONTAINS":
     case "CONTAINS KEY": {
-      const r = emptyRestriction("contains", [column], relation, false, false);
+      const r = newRestriction("contains", [column], relation, false, false, value ? [value] : []);
       if (op === "CONTAINS") r.containsValues = 1;
       else r.containsKeys = 1;
-      if (value) r.values.push(value);
       return r;
     }
     case "LIKE": {
-      const r = emptyRestriction("like", [column], relation, false, false);
+      const r = newRestriction("like", [column], relation, false, false, value ? [value] : []);
       r.value = value;
-      if (value) r.values.push(value);
       return r;
     }
     default:
@@ -385,29 +379,24 @@ function toMultiColumnRestriction(ctx: RelationContext, relation: MultiColumnRel
     if (values) {
       for (const v of values) checkTupleArity(columns, v);
       if (values.length === 1) {
-        const r = emptyRestriction("eq", columns, relation, true, false);
+        const r = newRestriction("eq", columns, relation, true, false, [values[0]!]);
         r.value = values[0];
-        r.values.push(values[0]!);
         return r;
       }
-      const r = emptyRestriction("in", columns, relation, true, false);
+      const r = newRestriction("in", columns, relation, true, false, values.slice());
       r.inValues = values;
-      r.values.push(...values);
       return r;
     }
-    const r = emptyRestriction("in", columns, relation, true, false);
-    if (relation.value) r.values.push(relation.value);
-    return r;
+    return newRestriction("in", columns, relation, true, false, relation.value ? [relation.value] : []);
   }
   const value = relation.value!;
   checkTupleArity(columns, value);
   if (op === "=") {
-    const r = emptyRestriction("eq", columns, relation, true, false);
+    const r = newRestriction("eq", columns, relation, true, false, [value]);
     r.value = value;
-    r.values.push(value);
     return r;
   }
-  return sliceRestriction(emptyRestriction("slice", columns, relation, true, false), op, value);
+  return sliceRestriction(newRestriction("slice", columns, relation, true, false, [value]), op, value);
 }
 
 function toTokenRestriction(ctx: RelationContext, relation: TokenRelation): Restriction {
@@ -439,12 +428,11 @@ function toTokenRestriction(ctx: RelationContext, relation: TokenRelation): Rest
   }
   const value = relation.value!;
   if (op === "=") {
-    const r = emptyRestriction("eq", columns, relation, false, true);
+    const r = newRestriction("eq", columns, relation, false, true, [value]);
     r.value = value;
-    r.values.push(value);
     return r;
   }
-  return sliceRestriction(emptyRestriction("slice", columns, relation, false, true), op, value);
+  return sliceRestriction(newRestriction("slice", columns, relation, false, true, [value]), op, value);
 }
 
 export function toRestriction(ctx: RelationContext, relation: Exclude<Relation, { kind: "custom-index-expression" }>): Restriction {
