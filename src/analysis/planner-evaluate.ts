@@ -72,6 +72,7 @@ export function indexesFor(table: TableModel, version: CassandraVersion): IndexM
 }
 
 const NO_RELATIONS: readonly Relation[] = [];
+const NO_RESTRICTION_LIST: readonly Restriction[] = [];
 
 const AGGREGATES = new Set(["count", "min", "max", "sum", "avg"]);
 
@@ -127,6 +128,8 @@ export interface Accepted {
   selection: Selection;
   /** the partition key's shape; the restrictions it looks at do not change once it is taken */
   partitionKey: PartitionKeyShape;
+  /** distinctRestrictions(evaluation.clustering), complete once the WHERE clause is read */
+  clusteringRestrictions: Restriction[];
 }
 
 export function addRule(ev: Evaluation, id: string): void {
@@ -299,7 +302,7 @@ function evaluateOrThrow(select: SelectStatement, table: TableModel, version: Ca
     addRule(ev, "E1");
     addRule(ev, version === "5.0" ? "E2" : "E3");
   }
-  return { evaluation: ev, selection, partitionKey: pk };
+  return { evaluation: ev, selection, partitionKey: pk, clusteringRestrictions };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,7 +492,8 @@ function addRestriction(ev: Evaluation, restriction: Restriction, version: Cassa
     return;
   }
   if (first.kind === "clustering") {
-    const before = distinctRestrictions(ev.clustering);
+    // Only read to reject a restriction after a slice, which ALLOW FILTERING permits.
+    const before = ev.allowFiltering || ev.clustering.size === 0 ? NO_RESTRICTION_LIST : distinctRestrictions(ev.clustering);
     mergeInto(ev, "clustering", restriction);
     // ClusteringColumnRestrictions.mergeWith: without ALLOW FILTERING, nothing may follow a slice;
     // 5.0 lets an index-supported restriction through (the index answers it).

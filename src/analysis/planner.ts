@@ -178,9 +178,8 @@ function partitionProduct(ev: Evaluation, table: TableModel): number | null {
 }
 
 /** Rows one partition yields when every clustering column is bound by = or literal IN lists. */
-function rowsPerBoundPartition(ev: Evaluation, table: TableModel): number | null {
+function rowsPerBoundPartition(ev: Evaluation, restrictions: Restriction[], table: TableModel): number | null {
   let rows = 1;
-  const restrictions = distinctRestrictions(ev.clustering);
   for (const r of restrictions) {
     if (r.op === "eq") continue;
     if (r.op === "in" && r.inValues) {
@@ -197,7 +196,7 @@ function rowsPerBoundPartition(ev: Evaluation, table: TableModel): number | null
 }
 
 function acceptedPlan(select: SelectStatement, table: TableModel, version: CassandraVersion, accepted: Accepted): QueryPlan {
-  const { evaluation: ev, selection, partitionKey: pk } = accepted;
+  const { evaluation: ev, selection, partitionKey: pk, clusteringRestrictions } = accepted;
   const indexes = indexesFor(table, version);
   let verdict: QueryPlan["verdict"];
   let partitions: QueryPlan["partitions"];
@@ -234,13 +233,13 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
       partitions = count;
       addRule(ev, "B2");
       const counted = count === null ? "as many partitions as the bound lists hold distinct values are" : `${count} partition${count === 1 ? " is" : "s are"}`;
-      const operators = [...ev.partition.values()].some((r) => r.op === "eq") ? "= and IN" : "IN";
-      reason = `B2: the partition key (${keyNames}) is bound by ${operators}, so ${counted} read${clusteringSummary(ev)}.`;
+      const operators = restrictionsOf(ev.partition).some((r) => r.op === "eq") ? "= and IN" : "IN";
+      reason = `B2: the partition key (${keyNames}) is bound by ${operators}, so ${counted} read${clusteringSummary(clusteringRestrictions)}.`;
     } else {
       verdict = "single-partition";
       partitions = 1;
       addRule(ev, "B1");
-      reason = `B1: the partition key (${keyNames}) is bound by =, so one partition is read${clusteringSummary(ev)}${ev.nonKey.size > 0 || ev.clusteringInFilter ? ", filtering its rows" : ""}.`;
+      reason = `B1: the partition key (${keyNames}) is bound by =, so one partition is read${clusteringSummary(clusteringRestrictions)}${ev.nonKey.size > 0 || ev.clusteringInFilter ? ", filtering its rows" : ""}.`;
     }
     if (ev.token) reason += " The token() bound only filters the listed keys (T3).";
   }
@@ -250,7 +249,7 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
   const grouped = select.groupBy.length > 0;
   let rowsRead: number | null = null;
   if (verdict === "single-partition" || verdict === "multi-partition") {
-    const perKey = select.distinct ? 1 : rowsPerBoundPartition(ev, table);
+    const perKey = select.distinct ? 1 : rowsPerBoundPartition(ev, clusteringRestrictions, table);
     const count = typeof partitions === "number" ? partitions : null;
     if (perKey !== null && count !== null) rowsRead = perKey * count;
     // LIMIT bounds the rows read only when every row read is returned: not under aggregation,
@@ -283,8 +282,7 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
 }
 
 /** ", within it a slice on c" — how the clustering restrictions narrow each partition. */
-function clusteringSummary(ev: Evaluation): string {
-  const restrictions = distinctRestrictions(ev.clustering);
+function clusteringSummary(restrictions: Restriction[]): string {
   if (restrictions.length === 0) return "";
   const filtered = clusteringFilteredRestrictions(restrictions);
   const served = filtered.length === 0 ? restrictions : restrictions.filter((r) => !filtered.includes(r));
