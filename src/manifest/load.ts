@@ -262,7 +262,7 @@ function normaliseQueries(entries: { index: number; doc: QueryDocument }[], cont
     if (doc.cql !== undefined) {
       const cqlPath = [...path, "cql"];
       const parsed = parseEmbeddedCql(yaml, cqlPath, doc.cql);
-      findings.push(...diagnosticFindings(parsed.result.diagnostics, `${doc.id}.cql`, `query:${doc.id}.cql`, yaml.file));
+      pushAll(findings, diagnosticFindings(parsed.result.diagnostics, `${doc.id}.cql`, `query:${doc.id}.cql`, yaml.file));
       const query: CqlQuery = Object.assign(base, { form: "cql" as const, cql: doc.cql, cqlLocation: { file: yaml.file, range: parsed.range } });
       const statements = parsed.result.statements;
       const hasSyntaxError = parsed.result.diagnostics.some((d) => d.severity === "error");
@@ -347,7 +347,7 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
     texts.forEach(({ text, path: cqlPath }, k) => {
       const label = typeof doc.cql === "string" ? `${doc.id}.cql` : `${doc.id}.cql[${k}]`;
       const parsed = parseEmbeddedCql(yaml, cqlPath, text);
-      findings.push(...diagnosticFindings(parsed.result.diagnostics, label, `write:${label}`, yaml.file));
+      pushAll(findings, diagnosticFindings(parsed.result.diagnostics, label, `write:${label}`, yaml.file));
       const hasSyntaxError = parsed.result.diagnostics.some((d) => d.severity === "error");
       if (parsed.result.statements.length === 0) {
         if (!hasSyntaxError) problem(`${label} holds no statement: write an INSERT, UPDATE, DELETE or BATCH`, parsed.range, `write:${label}:empty`);
@@ -387,12 +387,16 @@ function duplicateSuffix(counts: Map<string, number>, id: string): string {
   return n === 1 ? "" : `#${n}`;
 }
 
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+
 function diagnosticFindings(
   diagnostics: { code: string; severity: "error" | "info"; message: string; range: SourceLocation["range"] }[],
   label: string,
   entity: string,
   file: string,
-): Finding[] {
+): readonly Finding[] {
+  // Nearly every statement parses cleanly: no map, no list for it.
+  if (diagnostics.length === 0) return NO_FINDINGS;
   const counts = new Map<string, number>();
   return diagnostics.map((diagnostic) => {
     const key = `${diagnostic.code}:${file}#${entity}:${diagnostic.message}`;
@@ -406,6 +410,10 @@ function diagnosticFindings(
       fingerprint: n === 1 ? key : `${key}#${n}`,
     };
   });
+}
+
+function pushAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 /** `create-table` → `CREATE TABLE`, with an article for the message. */

@@ -346,12 +346,16 @@ function deepestInTree(root: IndexedNode, path: YamlPath): { entry: IndexedNode;
   for (; length < path.length; length++) {
     const children = entry.children;
     if (!children) break;
-    const name = String(path[length]);
+    const segment = path[length]!;
     let child: IndexedNode | undefined;
     if (Array.isArray(children)) {
-      const position = Number(name);
-      child = String(position) === name ? children[position] : undefined;
-    } else child = children.get(name);
+      // Numbers are the usual segment here; no text is made for them.
+      if (typeof segment === "number") child = Number.isInteger(segment) && segment >= 0 ? children[segment] : undefined;
+      else {
+        const position = Number(segment);
+        child = String(position) === segment ? children[position] : undefined;
+      }
+    } else child = children.get(typeof segment === "string" ? segment : String(segment));
     if (!child) break;
     entry = child;
   }
