@@ -3,7 +3,8 @@
 import type { CreateTableStatement } from "../src/cql/ast.js";
 import { parseCql } from "../src/cql/index.js";
 import type { QueryAnalysis } from "../src/analysis/types.js";
-import { abstractQueryColumns, manifestQuery, queryEntity, rangeBetween } from "../src/rule-engine/helpers.js";
+import type { Position } from "../src/cql/ast.js";
+import { abstractQueryColumns, manifestQuery, positionAt, queryEntity } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
 
@@ -27,16 +28,20 @@ function keyspaceAtEnd(file: ParsedSchemaFile, defaultKeyspace: string | undefin
  * query. Tables are numbered; counts per table and per file live in typed arrays reused per query.
  */
 interface TargetIndex {
-  files: { file: ParsedSchemaFile; keyspaceAtEnd: string | undefined }[];
+  files: { file: ParsedSchemaFile; keyspaceAtEnd: string | undefined; end?: FileEnd }[];
   /** per table number: the index of its file, and its keyspace */
   tableFile: number[];
   tableKeyspace: string[];
   /** the numbers of the tables holding each column name */
   tablesByColumn: Map<string, number[]>;
+  /** the same, per keyspace: made when a suggestion in that keyspace is placed */
+  tablesByColumnIn: Map<string, Map<string, number[]>>;
   /** per keyspace (undefined: every keyspace), how many of its tables each file declares */
   tableCounts: Map<string | undefined, number[]>;
   /** scratch, zero between queries: query columns per table; per file the most and the sum of them */
   overlap: Int32Array;
+  /** scratch: the files sharing a column with the query */
+  sharing: Int32Array;
   fileMost: Int32Array;
   fileAll: Int32Array;
 }
@@ -69,13 +74,30 @@ function targetIndex(model: AnalysedModel): TargetIndex {
     tableFile,
     tableKeyspace,
     tablesByColumn,
+    tablesByColumnIn: new Map(),
     tableCounts: new Map(),
     overlap: new Int32Array(tableFile.length),
+    sharing: new Int32Array(files.length),
     fileMost: new Int32Array(files.length),
     fileAll: new Int32Array(files.length),
   };
   targetIndexCache.set(model, index);
   return index;
+}
+
+/** The tables holding each column, of one keyspace or (undefined) of every keyspace. */
+function tablesByColumn(index: TargetIndex, keyspace: string | undefined): Map<string, number[]> {
+  if (keyspace === undefined) return index.tablesByColumn;
+  let byColumn = index.tablesByColumnIn.get(keyspace);
+  if (!byColumn) {
+    byColumn = new Map();
+    for (const [column, tables] of index.tablesByColumn) {
+      const inKeyspace = tables.filter((table) => index.tableKeyspace[table] === keyspace);
+      if (inKeyspace.length > 0) byColumn.set(column, inKeyspace);
+    }
+    index.tablesByColumnIn.set(keyspace, byColumn);
+  }
+  return byColumn;
 }
 
 function tableCounts(index: TargetIndex, keyspace: string | undefined): number[] {
@@ -96,7 +118,7 @@ function tableCounts(index: TargetIndex, keyspace: string | undefined): number[]
  * Files are scored by [the most query columns one of their tables holds, the query columns all
  * their tables hold, their table count], the first file winning ties.
  */
-function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: CreateTableStatement): ParsedSchemaFile | undefined {
+function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: CreateTableStatement): TargetIndex["files"][number] | undefined {
   const keyspace = statement.name.keyspace?.name ?? model.manifest?.keyspace;
   const manifestEntry = manifestQuery(model, query.id);
   const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
@@ -109,20 +131,21 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
   // Only tables holding a query column score above zero: find them through the column index,
   // not by scanning every table for every query.
   // Indexed loops: a column held by most tables makes these the hot loops of the rule.
+  const holdingColumn = tablesByColumn(index, keyspace);
   const tables: number[] = [];
   for (const column of wanted) {
-    const holding = index.tablesByColumn.get(column) ?? [];
+    const holding = holdingColumn.get(column);
+    if (!holding) continue;
     for (let i = 0; i < holding.length; i++) {
       const table = holding[i]!;
-      if (keyspace !== undefined && index.tableKeyspace[table] !== keyspace) continue;
       if (overlap[table]++ === 0) tables.push(table);
     }
   }
-  const sharing: number[] = [];
+  let sharingCount = 0;
   for (let i = 0; i < tables.length; i++) {
     const table = tables[i]!;
     const file = index.tableFile[table]!;
-    if (fileAll[file] === 0) sharing.push(file);
+    if (fileAll[file] === 0) index.sharing[sharingCount++] = file;
     fileMost[file] = Math.max(fileMost[file]!, overlap[table]!);
     fileAll[file]! += overlap[table]!;
   }
@@ -138,7 +161,8 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
     bestAll = all;
     bestCount = count;
   };
-  sharing.sort((a, b) => a - b);
+  // A typed array sorts numerically without a compare callback.
+  const sharing = index.sharing.subarray(0, sharingCount).sort();
   for (let i = 0; i < sharing.length; i++) {
     const file = sharing[i]!;
     if (eligible(file)) consider(file, fileMost[file]!, fileAll[file]!, counts[file]!);
@@ -151,42 +175,58 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
       if (eligible(file)) consider(file, 0, 0, counts[file]!);
     }
   }
-  return best >= 0 ? index.files[best]!.file : undefined;
+  return best >= 0 ? index.files[best]! : undefined;
 }
 
 /**
  * Appends the table at the end of the file. A last statement without its `;` is closed first:
  * cqlsh would otherwise read both as one statement. Offered only when the result parses as before.
  */
-function appendFix(file: ParsedSchemaFile, createTable: string, queryId: string): RuleFix | undefined {
-  const { text } = file;
-  const last = file.parse.statements[file.parse.statements.length - 1];
-  const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
-  const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
-  const replacement = `${terminator}${gap}-- Serves ${queryId}.\n${createTable};\n`;
-  if (!parsesAsBeforePlusOne(file, replacement)) return undefined;
+function appendFix(target: TargetIndex["files"][number], createTable: string, queryId: string): RuleFix | undefined {
+  const { file } = target;
+  const end = (target.end ??= fileEnd(file));
+  const replacement = `${end.before}-- Serves ${queryId}.\n${createTable};\n`;
+  if (!end.closed && !parsesAsBeforePlusOne(file, replacement)) return undefined;
   return {
     description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
     file: file.path,
-    range: rangeBetween(text, text.length, text.length),
+    range: { start: { ...end.position }, end: { ...end.position } },
     replacement,
   };
 }
 
+/** What appending to a file needs, the same for every table appended to it: worked out once per file. */
+interface FileEnd {
+  /** the `;` closing its last statement when missing, and the line breaks before the appended text */
+  before: string;
+  /** the position of the end of the text */
+  position: Position;
+  /**
+   * Whether the file parses without any diagnostic and ends with `;` and white space alone: then
+   * nothing is left open for the appended text to continue (no statement, comment or string), and
+   * each statement is parsed on its own, so the appended text stands alone. It is a line comment
+   * (query ids hold no line break: ID_PATTERN), then the suggested table, which parseSuggestion
+   * already found to be exactly one statement without error, and its `;`: it parses as one
+   * statement without error, and is not parsed a second time.
+   */
+  closed: boolean;
+}
+
+function fileEnd(file: ParsedSchemaFile): FileEnd {
+  const { text, parse } = file;
+  const last = parse.statements[parse.statements.length - 1];
+  const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
+  const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
+  const closed = last !== undefined && parse.diagnostics.length === 0 && /^\s*;\s*$/.test(text.slice(last.range.end.offset));
+  return { before: terminator + gap, position: positionAt(text, text.length), closed };
+}
+
 /**
  * Whether the file with `replacement` appended parses to its statements plus one, with no new
- * error. A file that parses without any diagnostic and ends with `;` and white space alone leaves
- * nothing open for the appended text to continue (no statement, comment or string), and each
- * statement is parsed on its own, so the appended text stands alone. It is a line comment (query
- * ids hold no line break: ID_PATTERN), then the suggested table, which parseSuggestion already
- * found to be exactly one statement without error, and its `;`: it parses as one statement
- * without error, and is not parsed a second time. Any other file is parsed again whole.
+ * error: asked only of files not known to be closed (FileEnd), by parsing the file again whole.
  */
 function parsesAsBeforePlusOne(file: ParsedSchemaFile, replacement: string): boolean {
   const { text, parse } = file;
-  const last = parse.statements[parse.statements.length - 1];
-  const closed = last !== undefined && parse.diagnostics.length === 0 && /^\s*;\s*$/.test(text.slice(last.range.end.offset));
-  if (closed) return true;
   const fixed = parseCql(text + replacement);
   const errorsBefore = parse.diagnostics.filter((d) => d.severity === "error").length;
   const errorsAfter = fixed.diagnostics.filter((d) => d.severity === "error").length;
@@ -220,10 +260,10 @@ const queryUnserved: RuleModule = {
         context.report({ ...base, messageId: "unserved", data: { query: query.id, summary } });
         continue;
       }
-      const file = targetFile(model, query, statement);
-      const fix = file ? appendFix(file, suggestion, query.id) : undefined;
-      if (file && fix) {
-        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: file.path }, fix });
+      const target = targetFile(model, query, statement);
+      const fix = target ? appendFix(target, suggestion, query.id) : undefined;
+      if (target && fix) {
+        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path }, fix });
       } else {
         context.report({ ...base, messageId: "unservedInline", data: { query: query.id, summary, table: suggestion } });
       }

@@ -98,6 +98,29 @@ describe("query-unserved on a manifest naming columns no table has", () => {
   });
 });
 
+describe("query-unserved with several queries to place in one file", () => {
+  it("gives each its own fix at the end of the file, closing an unclosed last statement in each", () => {
+    const manifest = manifestWith([
+      { id: "Q1", select: "[user_id, name]", where: '{ email: "=" }' },
+      { id: "Q2", select: "[user_id, email]", where: '{ name: "=" }' },
+    ]);
+    const text = users.replace(");\n", ")\n");
+    const { findings } = review({ files: [{ path: "schema.cql", content: text }, { path: "access-patterns.yaml", content: manifest }] });
+    const fixes = findings.filter((f) => f.rule === "query-unserved").map((f) => f.fix!);
+    expect(fixes.map((f) => f.replacement.split("\n").slice(0, 3))).toEqual([
+      [";", "", "-- Serves Q1."],
+      [";", "", "-- Serves Q2."],
+    ]);
+    const end = { line: 6, column: 1, offset: text.length };
+    expect(fixes.map((f) => f.range)).toEqual([
+      { start: end, end },
+      { start: end, end },
+    ]);
+    // Each fix applied alone parses as the file plus its table.
+    for (const fix of fixes) expect(parseCql(text + fix.replacement).statements).toHaveLength(2);
+  });
+});
+
 describe("query-unserved checks its fix as a whole reparse of the file would (property)", () => {
   /** The check the rule made before it learned to parse only the appended text of a closed file. */
   function wholeFileOffersFix(text: string, suggestion: string, queryId: string): string | undefined {
