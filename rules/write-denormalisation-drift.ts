@@ -2,7 +2,9 @@
 // attribute of some rows in one table, every other table holding a copy of those rows' attribute
 // must be written in the same path, or the copies drift apart and queries disagree.
 import {
+  columnNameSet,
   joinWords,
+  primaryKeyNames,
   rowKeyColumns,
   tableLabel,
   writeEntity,
@@ -19,11 +21,18 @@ interface Missed {
 }
 
 /** Non-key columns a statement changes: the columns it sets, or all of them for a row delete. */
-function changedAttributes(write: WriteStatement, table: TableModel, key: Set<string>): string[] {
+function changedAttributes(write: WriteStatement, table: TableModel, key: readonly string[]): string[] {
   const statement = write.statement;
-  const isKey = (name: string) => key.has(name) || table.partitionKey.some((c) => c.name === name) || table.clustering.some((c) => c.name === name);
+  const tableKey = primaryKeyNames(table);
+  const isKey = (name: string) => key.includes(name) || tableKey.includes(name);
   if (statement.kind === "delete" && statement.selections.length === 0) return table.columns.filter((c) => !isKey(c.name)).map((c) => c.name);
   return writtenColumns(statement).filter((c) => !isKey(c));
+}
+
+/** Whether `column` is among the first `count` names of `key`. */
+function leadsWith(key: readonly string[], column: string, count: number): boolean {
+  const at = key.indexOf(column);
+  return at !== -1 && at < count;
 }
 
 const writeDenormalisationDrift: RuleModule = {
@@ -41,11 +50,9 @@ const writeDenormalisationDrift: RuleModule = {
   check(context) {
     const { model } = context;
     const all = writeStatements(model).filter((w) => w.write && w.table);
-    const columnsOf = new Map<TableModel, Set<string>>();
     const tablesWith = new Map<string, TableModel[]>();
     for (const table of model.schema.tables.values()) {
       if (table.kind !== "table") continue;
-      columnsOf.set(table, new Set(table.columns.map((c) => c.name)));
       for (const column of table.columns) {
         const list = tablesWith.get(column.name);
         if (list) list.push(table);
@@ -66,11 +73,11 @@ const writeDenormalisationDrift: RuleModule = {
     const noWrites: WriteStatement[] = [];
     for (const write of all) {
       const table = write.table!;
-      const ownColumns = columnsOf.get(table);
-      if (!ownColumns) continue;
+      if (table.kind !== "table") continue;
+      const ownColumns = columnNameSet(table);
       const key = rowKeyColumns(write.statement, table);
       if (key.length === 0) continue;
-      const changed = changedAttributes(write, table, new Set(key));
+      const changed = changedAttributes(write, table, key);
       if (changed.length === 0) continue;
       const sameWrite = byWrite.get(write.write);
       const rowDelete = write.statement.kind === "delete" && write.statement.selections.length === 0;
@@ -83,16 +90,16 @@ const writeDenormalisationDrift: RuleModule = {
       }
       for (const other of candidates) {
         if (other === table) continue;
-        const columns = columnsOf.get(other)!;
+        const columns = columnNameSet(other);
         // A copy of these rows holds their identity (every column that names them here), and its own
         // primary key is made of this table's columns, so one row here is at most one row there; a
         // table that merely references these rows (alerts of a device) keys its rows by more.
         if (!key.every((k) => columns.has(k))) continue;
-        const otherKey = [...other.partitionKey, ...other.clustering].map((c) => c.name);
+        const otherKey = primaryKeyNames(other);
         if (!otherKey.every((c) => ownColumns.has(c))) continue;
         // Keyed first by these rows' identity and then by more columns (the ratings of a video, by
         // rater), it holds many rows per row here: children of it, not a copy of its attributes.
-        if (otherKey.length > key.length && key.every((k) => otherKey.slice(0, key.length).includes(k))) continue;
+        if (otherKey.length > key.length && key.every((k) => leadsWith(otherKey, k, key.length))) continue;
         const copies = changed.filter((c) => columns.has(c));
         if (copies.length === 0) continue;
         const writesOfOther = sameWrite?.get(other) ?? noWrites;

@@ -385,11 +385,35 @@ export function writtenColumns(statement: ModificationStatement): string[] {
   return [...new Set(statement.selections.map((s) => s.column.name))];
 }
 
+const columnNamesCache = new WeakMap<TableModel, ReadonlySet<string>>();
+const primaryKeyNamesCache = new WeakMap<TableModel, readonly string[]>();
+
+/** The names of a table's columns; made once per table, as several rules ask for every table. */
+export function columnNameSet(table: TableModel): ReadonlySet<string> {
+  let names = columnNamesCache.get(table);
+  if (!names) {
+    names = new Set(table.columns.map((c) => c.name));
+    columnNamesCache.set(table, names);
+  }
+  return names;
+}
+
+/** The names of a table's primary key columns, partition key first, then clustering; made once per table. */
+export function primaryKeyNames(table: TableModel): readonly string[] {
+  let names = primaryKeyNamesCache.get(table);
+  if (!names) {
+    names = [...table.partitionKey, ...table.clustering].map((c) => c.name);
+    primaryKeyNamesCache.set(table, names);
+  }
+  return names;
+}
+
 /** The columns a write binds with `=` in its WHERE clause (UPDATE, DELETE), or its primary key columns (INSERT). */
 export function rowKeyColumns(statement: ModificationStatement, table: TableModel | undefined): string[] {
   if (statement.kind === "insert") {
-    const written = new Set(statement.columns.map((c) => c.name));
-    return table ? [...table.partitionKey, ...table.clustering].map((c) => c.name).filter((c) => written.has(c)) : [];
+    if (!table) return [];
+    const written = statement.columns;
+    return primaryKeyNames(table).filter((c) => written.some((w) => w.name === c));
   }
   return statement.where.relations.flatMap((r) => (r.kind === "column" && (r.operator === "=" || r.operator === "IN") && !r.key ? [r.column.name] : []));
 }
