@@ -12,7 +12,7 @@ const OPERATORS = new Set<string>(WHERE_OPERATORS);
 const DIRECTIONS = new Set(["asc", "desc"]);
 const NOT_BLANK = /\S/;
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
@@ -28,16 +28,21 @@ function columnRecord(value: unknown, allowed: ReadonlySet<string>): Record<stri
   return copy;
 }
 
+/** An entry's id as the schema's `id` reads it (numbers become text), when plainly valid. */
+export function plainId(id: unknown): string | undefined {
+  if (typeof id === "string" && id.length <= 64 && ID_PATTERN.test(id)) return id;
+  if (typeof id === "number" && Number.isSafeInteger(id) && id >= 0) return String(id);
+  return undefined;
+}
+
 /** The document querySchema would produce for `value`, when it is a plainly valid query; else undefined. */
 export function plainQueryDocument(value: unknown): QueryDocument | undefined {
   if (!isPlainRecord(value)) return undefined;
   for (const key of Object.keys(value)) if (!KEYS.has(key)) return undefined;
   const { id, description, rate, cql, select, where, order_by: orderBy, limit } = value;
 
-  let idText: string;
-  if (typeof id === "string" && id.length <= 64 && ID_PATTERN.test(id)) idText = id;
-  else if (typeof id === "number" && Number.isSafeInteger(id) && id >= 0) idText = String(id);
-  else return undefined;
+  const idText = plainId(id);
+  if (idText === undefined) return undefined;
   const document: QueryDocument = { id: idText };
   if (description !== undefined) {
     if (typeof description !== "string") return undefined;
