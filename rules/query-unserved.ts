@@ -4,7 +4,7 @@ import type { CreateTableStatement } from "../src/cql/ast.js";
 import { parseCql } from "../src/cql/index.js";
 import type { QueryAnalysis } from "../src/analysis/types.js";
 import type { Position } from "../src/cql/ast.js";
-import { abstractQueryColumns, manifestQuery, positionAt, queryEntity } from "../src/rule-engine/helpers.js";
+import { abstractQueryColumns, columnNameSet, manifestQuery, positionAt, queryEntity } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
 
@@ -25,25 +25,29 @@ function keyspaceAtEnd(file: ParsedSchemaFile, defaultKeyspace: string | undefin
 
 /**
  * The schema files and their tables, indexed once per model: targetFile runs for every unserved
- * query. Tables are numbered; counts per table and per file live in typed arrays reused per query.
+ * query. Tables are numbered; counts per table and per file live in typed arrays reused per query,
+ * valid where their stamp is the current query's (so nothing is cleared between queries).
  */
 interface TargetIndex {
   files: { file: ParsedSchemaFile; keyspaceAtEnd: string | undefined; end?: FileEnd }[];
   /** per table number: the index of its file, and its keyspace */
   tableFile: number[];
   tableKeyspace: string[];
-  /** the numbers of the tables holding each column name */
-  tablesByColumn: Map<string, number[]>;
+  /** the tables holding each column name: pairs of table number and file index */
+  tablesByColumn: Map<string, Int32Array>;
   /** the same, per keyspace: made when a suggestion in that keyspace is placed */
-  tablesByColumnIn: Map<string, Map<string, number[]>>;
+  tablesByColumnIn: Map<string, Map<string, Int32Array>>;
   /** per keyspace (undefined: every keyspace), how many of its tables each file declares */
   tableCounts: Map<string | undefined, number[]>;
-  /** scratch, zero between queries: query columns per table; per file the most and the sum of them */
+  /** scratch: query columns per table; per file the most and the sum of them; the files sharing a column */
   overlap: Int32Array;
-  /** scratch: the files sharing a column with the query */
-  sharing: Int32Array;
   fileMost: Int32Array;
   fileAll: Int32Array;
+  sharing: Int32Array;
+  /** per table and per file, the stamp of the query their scratch counts are for */
+  tableStamp: Int32Array;
+  fileStamp: Int32Array;
+  stamp: number;
 }
 
 const targetIndexCache = new WeakMap<AnalysedModel, TargetIndex>();
@@ -56,19 +60,21 @@ function targetIndex(model: AnalysedModel): TargetIndex {
   const fileIndex = new Map(model.schemaFiles.map((file, i) => [file.path, i]));
   const tableFile: number[] = [];
   const tableKeyspace: string[] = [];
-  const tablesByColumn = new Map<string, number[]>();
+  const holders = new Map<string, number[]>();
   for (const table of model.schema.tables.values()) {
     const file = fileIndex.get(table.source.file);
     if (file === undefined) continue;
     const number = tableFile.length;
     tableFile.push(file);
     tableKeyspace.push(table.keyspace);
-    for (const column of new Set(table.columns.map((c) => c.name))) {
-      const list = tablesByColumn.get(column);
-      if (list) list.push(number);
-      else tablesByColumn.set(column, [number]);
+    for (const column of columnNameSet(table)) {
+      const list = holders.get(column);
+      if (list) list.push(number, file);
+      else holders.set(column, [number, file]);
     }
   }
+  const tablesByColumn = new Map<string, Int32Array>();
+  for (const [column, pairs] of holders) tablesByColumn.set(column, Int32Array.from(pairs));
   index = {
     files,
     tableFile,
@@ -77,23 +83,29 @@ function targetIndex(model: AnalysedModel): TargetIndex {
     tablesByColumnIn: new Map(),
     tableCounts: new Map(),
     overlap: new Int32Array(tableFile.length),
-    sharing: new Int32Array(files.length),
     fileMost: new Int32Array(files.length),
     fileAll: new Int32Array(files.length),
+    sharing: new Int32Array(files.length),
+    tableStamp: new Int32Array(tableFile.length),
+    fileStamp: new Int32Array(files.length),
+    stamp: 0,
   };
   targetIndexCache.set(model, index);
   return index;
 }
 
 /** The tables holding each column, of one keyspace or (undefined) of every keyspace. */
-function tablesByColumn(index: TargetIndex, keyspace: string | undefined): Map<string, number[]> {
+function tablesByColumn(index: TargetIndex, keyspace: string | undefined): Map<string, Int32Array> {
   if (keyspace === undefined) return index.tablesByColumn;
   let byColumn = index.tablesByColumnIn.get(keyspace);
   if (!byColumn) {
     byColumn = new Map();
-    for (const [column, tables] of index.tablesByColumn) {
-      const inKeyspace = tables.filter((table) => index.tableKeyspace[table] === keyspace);
-      if (inKeyspace.length > 0) byColumn.set(column, inKeyspace);
+    for (const [column, pairs] of index.tablesByColumn) {
+      const inKeyspace: number[] = [];
+      for (let i = 0; i < pairs.length; i += 2) {
+        if (index.tableKeyspace[pairs[i]!] === keyspace) inKeyspace.push(pairs[i]!, pairs[i + 1]!);
+      }
+      if (inKeyspace.length > 0) byColumn.set(column, Int32Array.from(inKeyspace));
     }
     index.tablesByColumnIn.set(keyspace, byColumn);
   }
@@ -123,31 +135,42 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
   const manifestEntry = manifestQuery(model, query.id);
   const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
   const index = targetIndex(model);
-  const { overlap, fileMost, fileAll } = index;
+  const { overlap, fileMost, fileAll, sharing, tableStamp, fileStamp } = index;
   const counts = tableCounts(index, keyspace);
   // An unqualified name must resolve to the intended keyspace where it is appended.
   const eligible = (file: number) => counts[file]! > 0 && (statement.name.keyspace !== undefined || index.files[file]!.keyspaceAtEnd === keyspace);
 
   // Only tables holding a query column score above zero: find them through the column index,
-  // not by scanning every table for every query.
-  // Indexed loops: a column held by most tables makes these the hot loops of the rule.
+  // not by scanning every table for every query. A file's sum counts each (column, table) pair and
+  // its most follows each table's count as it grows, so one pass over the pairs scores the files.
+  // Indexed loop over typed arrays: a column held by most tables makes it the hot loop of the rule.
   const holdingColumn = tablesByColumn(index, keyspace);
-  const tables: number[] = [];
+  if (index.stamp === 0x3fffffff) {
+    tableStamp.fill(0);
+    fileStamp.fill(0);
+    index.stamp = 0;
+  }
+  const stamp = ++index.stamp;
+  let sharingCount = 0;
   for (const column of wanted) {
     const holding = holdingColumn.get(column);
     if (!holding) continue;
-    for (let i = 0; i < holding.length; i++) {
+    for (let i = 0; i < holding.length; i += 2) {
       const table = holding[i]!;
-      if (overlap[table]++ === 0) tables.push(table);
+      const file = holding[i + 1]!;
+      const count = tableStamp[table] === stamp ? overlap[table]! + 1 : 1;
+      tableStamp[table] = stamp;
+      overlap[table] = count;
+      if (fileStamp[file] !== stamp) {
+        fileStamp[file] = stamp;
+        fileMost[file] = count;
+        fileAll[file] = 1;
+        sharing[sharingCount++] = file;
+      } else {
+        fileAll[file]! += 1;
+        if (count > fileMost[file]!) fileMost[file] = count;
+      }
     }
-  }
-  let sharingCount = 0;
-  for (let i = 0; i < tables.length; i++) {
-    const table = tables[i]!;
-    const file = index.tableFile[table]!;
-    if (fileAll[file] === 0) index.sharing[sharingCount++] = file;
-    fileMost[file] = Math.max(fileMost[file]!, overlap[table]!);
-    fileAll[file]! += overlap[table]!;
   }
   // The best score, compared field by field (no score arrays: every file may share a column).
   let best = -1;
@@ -162,13 +185,11 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
     bestCount = count;
   };
   // A typed array sorts numerically without a compare callback.
-  const sharing = index.sharing.subarray(0, sharingCount).sort();
-  for (let i = 0; i < sharing.length; i++) {
-    const file = sharing[i]!;
+  const sharingFiles = sharing.subarray(0, sharingCount).sort();
+  for (let i = 0; i < sharingFiles.length; i++) {
+    const file = sharingFiles[i]!;
     if (eligible(file)) consider(file, fileMost[file]!, fileAll[file]!, counts[file]!);
   }
-  for (let i = 0; i < tables.length; i++) overlap[tables[i]!] = 0;
-  for (let i = 0; i < sharing.length; i++) fileMost[sharing[i]!] = fileAll[sharing[i]!] = 0;
   // No file shares a column with the query: the one with the most tables of the keyspace.
   if (best < 0) {
     for (let file = 0; file < index.files.length; file++) {
