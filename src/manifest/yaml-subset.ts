@@ -185,6 +185,9 @@ function itemNode(parent: IndexedNode): IndexedNode {
 
 class SubsetReader {
   private readonly length: number;
+  /** Where the key blockKey last read ends, and where its colon does: one result object less per key. */
+  private keyEnd = 0;
+  private keyAfter = 0;
 
   constructor(
     private readonly text: string,
@@ -282,11 +285,11 @@ class SubsetReader {
     let keyAt = firstKey;
     let end = firstKey;
     for (;;) {
-      const key = this.blockKey(keyAt);
-      if (Object.prototype.hasOwnProperty.call(map, key.name)) throw OUTSIDE; // the full reader reports duplicates
-      const entry = entryNode(node, key.name, key.start, key.end);
-      const value = this.mapValue(key.after, indent, entry, depth);
-      map[key.name] = value.value;
+      const name = this.blockKey(keyAt);
+      if ((node.children as Map<string, IndexedNode>).has(name)) throw OUTSIDE; // the full reader reports duplicates
+      const entry = entryNode(node, name, keyAt, this.keyEnd);
+      const value = this.mapValue(this.keyAfter, indent, entry, depth);
+      map[name] = value.value;
       end = value.end;
       const line = value.next;
       if (line >= this.length) return { value: map, start: firstKey, end, next: line };
@@ -390,8 +393,11 @@ class SubsetReader {
     return false;
   }
 
-  /** A block mapping key and its colon; anything but a plain or quoted string key gives up. */
-  private blockKey(at: number): { name: string; start: number; end: number; after: number } {
+  /**
+   * A block mapping key and its colon; anything but a plain or quoted string key gives up. Returns
+   * the name, and leaves the key's end and the offset after the colon in keyEnd and keyAfter.
+   */
+  private blockKey(at: number): string {
     const { text } = this;
     const code = text.charCodeAt(at);
     if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
@@ -401,7 +407,9 @@ class SubsetReader {
       if (scalar.end + 1 < this.length && afterColon !== SPACE && afterColon !== NEWLINE) throw OUTSIDE;
       const name = scalar.value as string;
       this.checkKeyName(name);
-      return { name, start: at, end: scalar.end, after: scalar.end + 1 };
+      this.keyEnd = scalar.end;
+      this.keyAfter = scalar.end + 1;
+      return name;
     }
     if (isIndicator(code) || code === DASH || code === SPACE) throw OUTSIDE;
     for (let position = at + 1; position < this.length; position++) {
@@ -414,7 +422,9 @@ class SubsetReader {
       const name = text.slice(at, position);
       if (typeof resolvePlainScalar(name) !== "string") throw OUTSIDE; // `1:`, `true:`, `null:`
       this.checkKeyName(name);
-      return { name, start: at, end: position, after: position + 1 };
+      this.keyEnd = position;
+      this.keyAfter = position + 1;
+      return name;
     }
     throw OUTSIDE;
   }
