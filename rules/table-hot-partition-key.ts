@@ -52,18 +52,19 @@ const tableHotPartitionKey: RuleModule<Options> = {
       if (table.kind !== "table") continue;
       const key = table.partitionKey;
       if (key.length === 0) continue;
-      const names = joinWords(key.map((c) => `\`${c.name}\``));
-      const base = { ...tableLocation(table), entity: tableEntity(table.qualifiedName) };
-      const label = tableLabel(model, table.qualifiedName);
+      // Most tables pass: their names and location are written out only for a finding.
+      const names = () => joinWords(key.map((c) => `\`${c.name}\``));
+      const base = () => ({ ...tableLocation(table), entity: tableEntity(table.qualifiedName) });
+      const label = () => tableLabel(model, table.qualifiedName);
       if (key.every((c) => c.type.kind === "native" && c.type.name === "boolean")) {
-        context.report({ ...base, messageId: "lowCardinality", data: { table: label, columns: names, count: 2 ** key.length } });
+        context.report({ ...base(), messageId: "lowCardinality", data: { table: label(), columns: names(), count: 2 ** key.length } });
         continue;
       }
       const { writes, ratePerSecond } = writePathsOf(model, table);
       if (key.every((c) => isTimeBucket(c, table))) {
         // Every write of the moment goes to the current bucket: its rate is the table's whole rate.
         if (ratePerSecond === undefined || ratePerSecond > options.maxWritesPerSecondPerPartition) {
-          context.report({ ...base, messageId: "timeBucketOnly", data: { table: label, columns: names } });
+          context.report({ ...base(), messageId: "timeBucketOnly", data: { table: label(), columns: names() } });
         }
         continue;
       }
@@ -72,10 +73,10 @@ const tableHotPartitionKey: RuleModule<Options> = {
       const perPartition = ratePerSecond / partitions;
       if (perPartition <= options.maxWritesPerSecondPerPartition) continue;
       context.report({
-        ...base,
+        ...base(),
         messageId: "fewPartitions",
         data: {
-          table: label,
+          table: label(),
           partitions: formatCount(partitions),
           rate: writesPerSecond(ratePerSecond),
           writes: joinWords(writes.map((w) => w.id)),
