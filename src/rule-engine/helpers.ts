@@ -106,6 +106,20 @@ export function schemaFileOf(model: AnalysedModel, path: string): ParsedSchemaFi
  * default; quoted as CQL needs it (`"AlertEvents"`), so it can be pasted into a statement.
  */
 export function tableLabel(model: AnalysedModel, qualifiedName: string): string {
+  // Several rules label the same tables: each label is written once per model.
+  let labels = tableLabels.get(model);
+  if (!labels) tableLabels.set(model, (labels = new Map()));
+  let label = labels.get(qualifiedName);
+  if (label === undefined) {
+    label = writeTableLabel(model, qualifiedName);
+    labels.set(qualifiedName, label);
+  }
+  return label;
+}
+
+const tableLabels = new WeakMap<AnalysedModel, Map<string, string>>();
+
+function writeTableLabel(model: AnalysedModel, qualifiedName: string): string {
   const table = model.schema.tables.get(qualifiedName);
   if (!table) return qualifiedName;
   // A table of no keyspace (no USE, no manifest) has nothing to qualify it with.

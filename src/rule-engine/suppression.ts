@@ -8,6 +8,7 @@
 // suppressions).
 import type { Comment, SourceRange, Statement } from "../cql/ast.js";
 import type { Finding, SourceLocation } from "../findings.js";
+import type { ManifestIgnore } from "../manifest/types.js";
 import type { AnalysedModel } from "./model.js";
 
 export type SuppressionDirective = "disable-next-line" | "disable" | "ignore";
@@ -145,10 +146,10 @@ function collectFromSchemaFile(
 function collectFromManifest(model: AnalysedModel, out: CollectedSuppressions): void {
   const manifest = model.manifest;
   if (!manifest) return;
-  const entries = [
-    ...manifest.queries.map((q) => ({ entity: `query:${q.id}`, ignore: q.ignore })),
-    ...manifest.writes.map((w) => ({ entity: `write:${w.id}`, ignore: w.ignore })),
-  ];
+  // Most entries ignore nothing: only those that do get an entity and a count of their rules.
+  const entries: { entity: string; ignore: ManifestIgnore[] }[] = [];
+  for (const q of manifest.queries) if (q.ignore.length > 0) entries.push({ entity: `query:${q.id}`, ignore: q.ignore });
+  for (const w of manifest.writes) if (w.ignore.length > 0) entries.push({ entity: `write:${w.id}`, ignore: w.ignore });
   for (const { entity, ignore } of entries) {
     const occurrences = new Map<string, number>();
     for (const entry of ignore) {
