@@ -125,6 +125,32 @@ function tableCounts(index: TargetIndex, keyspace: string | undefined): number[]
 }
 
 /**
+ * Counts one query column's (table, file) pairs into the scratch arrays; returns the new number of
+ * sharing files. Its own function, over typed arrays alone: it is optimised early and stays so,
+ * whatever shapes of manifest entries deoptimise targetFile around it.
+ */
+function countHolders(index: TargetIndex, holding: Int32Array, stamp: number, sharingCount: number): number {
+  const { overlap, fileMost, fileAll, sharing, tableStamp, fileStamp } = index;
+  for (let i = 0; i < holding.length; i += 2) {
+    const table = holding[i]!;
+    const file = holding[i + 1]!;
+    const count = tableStamp[table] === stamp ? overlap[table]! + 1 : 1;
+    tableStamp[table] = stamp;
+    overlap[table] = count;
+    if (fileStamp[file] !== stamp) {
+      fileStamp[file] = stamp;
+      fileMost[file] = count;
+      fileAll[file] = 1;
+      sharing[sharingCount++] = file;
+    } else {
+      fileAll[file]! += 1;
+      if (count > fileMost[file]!) fileMost[file] = count;
+    }
+  }
+  return sharingCount;
+}
+
+/**
  * The schema file the suggested table belongs in: one that already declares tables of its keyspace,
  * preferring the file whose tables hold most of the query's columns (the same entity, denormalised).
  * Files are scored by [the most query columns one of their tables holds, the query columns all
@@ -135,7 +161,7 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
   const manifestEntry = manifestQuery(model, query.id);
   const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
   const index = targetIndex(model);
-  const { overlap, fileMost, fileAll, sharing, tableStamp, fileStamp } = index;
+  const { fileMost, fileAll, sharing, tableStamp, fileStamp } = index;
   const counts = tableCounts(index, keyspace);
   // An unqualified name must resolve to the intended keyspace where it is appended.
   const eligible = (file: number) => counts[file]! > 0 && (statement.name.keyspace !== undefined || index.files[file]!.keyspaceAtEnd === keyspace);
@@ -154,23 +180,7 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: Creat
   let sharingCount = 0;
   for (const column of wanted) {
     const holding = holdingColumn.get(column);
-    if (!holding) continue;
-    for (let i = 0; i < holding.length; i += 2) {
-      const table = holding[i]!;
-      const file = holding[i + 1]!;
-      const count = tableStamp[table] === stamp ? overlap[table]! + 1 : 1;
-      tableStamp[table] = stamp;
-      overlap[table] = count;
-      if (fileStamp[file] !== stamp) {
-        fileStamp[file] = stamp;
-        fileMost[file] = count;
-        fileAll[file] = 1;
-        sharing[sharingCount++] = file;
-      } else {
-        fileAll[file]! += 1;
-        if (count > fileMost[file]!) fileMost[file] = count;
-      }
-    }
+    if (holding) sharingCount = countHolders(index, holding, stamp, sharingCount);
   }
   // The best score, compared field by field (no score arrays: every file may share a column).
   let best = -1;
