@@ -26,9 +26,12 @@ export interface ReviewTiming {
   loadAverage: number;
 }
 
-/** Fewer runs for the large models keep the whole bench within a couple of minutes on two cores. */
+/**
+ * Enough runs that a median stands against a shared host's slow moments; fewer for the largest
+ * model keep the whole bench within a couple of minutes on two cores.
+ */
 function runsFor(tables: number): number {
-  return tables >= 2_000 ? 5 : tables >= 500 ? 7 : 11;
+  return tables >= 2_000 ? 5 : tables >= 500 ? 11 : 15;
 }
 
 /**
