@@ -11,7 +11,7 @@ import { cpuPressure, median, time } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
 const TARGET_BYTES = 8_000_000;
-const RUNS = 5;
+const RUNS = 9;
 
 const megabytesPerSecond = (bytes: number, ms: number) => `${(bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s`;
 
