@@ -5,7 +5,7 @@
 // schema would; anything else (an `ignore` list, a figure outside the common forms, any problem)
 // is left to zod, which owns every message. test/manifest/plain-entries.test.ts compares the two.
 import { IDENTIFIER_PATTERN, TABLE_NAME_PATTERN, type TableVolumeDocument, type WriteDocument } from "./schema.js";
-import { isPlainRecord, plainId } from "./plain-query.js";
+import { allPlain, isPlainRecord, plainId } from "./plain-query.js";
 import { DURATION_PATTERN, NUMBER_PATTERN, parseNumberText, RATE_PATTERN, WHOLE_NUMBER_PATTERN } from "./units.js";
 
 const WRITE_KEYS = new Set(["id", "description", "rate", "cql", "retried"]);
@@ -45,13 +45,7 @@ export function plainWriteDocument(value: unknown): WriteDocument | undefined {
 
 /** Every write's document, when all of them are plainly valid; else undefined (zod checks them all). */
 export function plainWriteDocuments(values: readonly unknown[]): WriteDocument[] | undefined {
-  const documents: WriteDocument[] = [];
-  for (const value of values) {
-    const document = plainWriteDocument(value);
-    if (!document) return undefined;
-    documents.push(document);
-  }
-  return documents;
+  return allPlain(values, plainWriteDocument);
 }
 
 /** A count: a safe whole number, or digits with `_` separators. NaN when it is neither. */

@@ -80,13 +80,18 @@ export function plainQueryDocument(value: unknown): QueryDocument | undefined {
   return document;
 }
 
-/** Every query's document, when all of them are plainly valid; else undefined (zod checks them all). */
-export function plainQueryDocuments(values: readonly unknown[]): QueryDocument[] | undefined {
-  const documents: QueryDocument[] = [];
+/** Every value's document, when all of them are plainly valid; else undefined (zod checks them all). */
+export function allPlain<T>(values: readonly unknown[], plainDocument: (value: unknown) => T | undefined): T[] | undefined {
+  const documents: T[] = [];
   for (const value of values) {
-    const document = plainQueryDocument(value);
+    const document = plainDocument(value);
     if (!document) return undefined;
     documents.push(document);
   }
   return documents;
+}
+
+/** Every query's document, when all of them are plainly valid; else undefined. */
+export function plainQueryDocuments(values: readonly unknown[]): QueryDocument[] | undefined {
+  return allPlain(values, plainQueryDocument);
 }
