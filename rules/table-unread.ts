@@ -24,7 +24,7 @@ const tableUnread: RuleModule = {
     // A query the planner rejected still names the table it means to read.
     for (const query of manifest.queries) {
       if (query.form !== "cql" || !query.statement) continue;
-      const table = resolveTable(model, query.statement.table);
+      const table = resolveTable(model, query.statement.table, query.keyspace);
       if (table) read.add(table.qualifiedName);
     }
     const writes = writeStatements(model);

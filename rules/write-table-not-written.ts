@@ -31,7 +31,7 @@ const writeTableNotWritten: RuleModule = {
     for (const query of model.queries) if (query.table) addReader(query.table, query.id);
     for (const query of manifest.queries) {
       if (query.form !== "cql" || !query.statement) continue;
-      const table = resolveTable(model, query.statement.table);
+      const table = resolveTable(model, query.statement.table, query.keyspace);
       if (table) addReader(table.qualifiedName, query.id);
     }
     for (const [name, queries] of readers) {

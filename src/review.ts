@@ -121,15 +121,21 @@ function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: st
   return { schema, manifests, limitFindings };
 }
 
-/** Several manifests are read as one: the first (by path) gives `keyspace` and `cassandra`. */
+/**
+ * Several manifests are read as one: the first (by path) gives `keyspace` and `cassandra`. The
+ * entries of a manifest whose `keyspace:` differs keep theirs, so their unqualified table names
+ * still resolve where that manifest says.
+ */
 function mergeManifests(manifests: Manifest[]): Manifest | undefined {
-  const [first, ...rest] = manifests;
+  const [first] = manifests;
   if (!first) return undefined;
+  const own = <T extends { keyspace?: string }>(entries: T[], keyspace: string | undefined): T[] =>
+    keyspace === undefined || keyspace === first.keyspace ? entries : entries.map((entry) => ({ ...entry, keyspace }));
   return {
     ...first,
-    tables: manifests.flatMap((m) => m.tables),
-    queries: [first, ...rest].flatMap((m) => m.queries),
-    writes: manifests.flatMap((m) => m.writes),
+    tables: manifests.flatMap((m) => own(m.tables, m.keyspace)),
+    queries: manifests.flatMap((m) => own(m.queries, m.keyspace)),
+    writes: manifests.flatMap((m) => own(m.writes, m.keyspace)),
   };
 }
 

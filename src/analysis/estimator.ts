@@ -497,7 +497,7 @@ function matchVolumes(schema: SchemaModel, volumes: TableVolume[], keyspace: str
   }
   const matched = new Map<string, TableVolume>();
   for (const volume of volumes) {
-    const table = resolveTable(schema, byName, volume.name, keyspace);
+    const table = resolveTable(schema, byName, volume.name, volume.keyspace ?? keyspace);
     if (table && !matched.has(table.qualifiedName)) matched.set(table.qualifiedName, volume);
   }
   return matched;
@@ -525,8 +525,8 @@ function splitQualified(written: string): { keyspace: string; name: string } | u
 function writersByTable(schema: SchemaModel, manifest: Manifest | undefined, keyspace: string | undefined): Map<string, "insert" | "update"> {
   const writers = new Map<string, "insert" | "update">();
   if (!manifest) return writers;
-  const tableOf = (name: { keyspace?: { name: string }; name: { name: string } }): string | undefined => {
-    const ks = name.keyspace?.name ?? keyspace;
+  const tableOf = (name: { keyspace?: { name: string }; name: { name: string } }, defaultKeyspace: string | undefined): string | undefined => {
+    const ks = name.keyspace?.name ?? defaultKeyspace;
     return ks ? schema.tables.get(`${ks}.${name.name.name}`)?.qualifiedName : undefined;
   };
   const record = (table: string | undefined, kind: "insert" | "update") => {
@@ -534,12 +534,13 @@ function writersByTable(schema: SchemaModel, manifest: Manifest | undefined, key
     if (kind === "insert" || !writers.has(table)) writers.set(table, kind);
   };
   for (const write of manifest.writes) {
+    const writeKeyspace = write.keyspace ?? keyspace;
     for (const { statement } of write.statements) {
       if (!statement) continue;
       const statements = statement.kind === "batch" ? statement.statements : [statement];
       for (const s of statements) {
-        if (s.kind === "insert") record(tableOf(s.table), "insert");
-        else if (s.kind === "update") record(tableOf(s.table), "update");
+        if (s.kind === "insert") record(tableOf(s.table, writeKeyspace), "insert");
+        else if (s.kind === "update") record(tableOf(s.table, writeKeyspace), "update");
       }
     }
   }

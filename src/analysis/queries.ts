@@ -1,7 +1,7 @@
 // Every query of the access-patterns manifest, analysed: `cql` queries are planned against the
 // table they name; abstract queries go through the table matcher.
 import type { SelectStatement } from "../cql/ast.js";
-import type { AbstractQuery, CqlQuery, Manifest, ManifestQuery } from "../manifest/types.js";
+import { entryKeyspace, type AbstractQuery, type CqlQuery, type Manifest, type ManifestQuery } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel } from "../schema/model.js";
 import { findTable } from "../schema/resolve.js";
 import { matchAbstractQuery, type MatchOptions } from "./matcher.js";
@@ -99,14 +99,11 @@ function analyseAbstract(query: AbstractQuery, schema: SchemaModel, options: Ana
 
 /** One query of the manifest, analysed (review() asks between queries whether time is up). */
 export function analyseQuery(query: ManifestQuery, manifest: Manifest, schema: SchemaModel, options: AnalyseOptions): QueryAnalysis {
-  const keyspace = manifest.keyspace ?? options.keyspace;
+  const keyspace = entryKeyspace(query, manifest) ?? options.keyspace;
   return query.form === "cql" ? analyseCql(query, schema, options, keyspace) : analyseAbstract(query, schema, options, keyspace);
 }
 
 export function analyseQueries(manifest: Manifest | undefined, schema: SchemaModel, options: AnalyseOptions): QueryAnalysis[] {
   if (!manifest) return [];
-  const keyspace = manifest.keyspace ?? options.keyspace;
-  return manifest.queries.map((query) =>
-    query.form === "cql" ? analyseCql(query, schema, options, keyspace) : analyseAbstract(query, schema, options, keyspace),
-  );
+  return manifest.queries.map((query) => analyseQuery(query, manifest, schema, options));
 }

@@ -25,18 +25,30 @@ export function checkManifestAgainstSchema(manifest: Manifest, schema: SchemaMod
   };
 
   for (const volume of manifest.tables) {
-    const table = findTable(schema, volume.name, keyspace);
+    const volumeKeyspace = volume.keyspace ?? keyspace;
+    const table = findTable(schema, volume.name, volumeKeyspace);
     if (!table) {
-      report(volume.location, `tables.${volume.name}: ${unknownTableReason(volume.name, schema, keyspace)}`, `tables.${volume.name}:unknown-table`);
+      report(volume.location, `tables.${volume.name}: ${unknownTableReason(volume.name, schema, volumeKeyspace)}`, `tables.${volume.name}:unknown-table`);
       continue;
     }
     checkColumnSizes(volume, table, report);
   }
 
-  const scope = tablesInScope(schema, keyspace);
-  const known = new Set(scope.tables.flatMap((t) => t.columns.map((c) => c.name)));
+  // The columns of the tables a query can read, per keyspace (one unless manifests were merged).
+  const scopes = new Map<string | undefined, { label: string; known: Set<string> }>();
+  const scopeOf = (space: string | undefined) => {
+    let scope = scopes.get(space);
+    if (!scope) {
+      const inScope = tablesInScope(schema, space);
+      scope = { label: inScope.label, known: new Set(inScope.tables.flatMap((t) => t.columns.map((c) => c.name))) };
+      scopes.set(space, scope);
+    }
+    return scope;
+  };
   for (const query of manifest.queries) {
     if (query.form !== "abstract") continue;
+    const scope = scopeOf(query.keyspace ?? keyspace);
+    const known = scope.known;
     for (const { column, location, part } of abstractColumns(query)) {
       if (known.has(column)) continue;
       report(

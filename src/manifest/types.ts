@@ -15,6 +15,11 @@ export type ColumnSize =
 export interface TableVolume {
   /** the table as written in the manifest (`videos_by_user` or `ks.videos_by_user`) */
   name: string;
+  /**
+   * the `keyspace:` of the manifest that declares this entry, set when several manifests are read
+   * as one and this one's differs from the first's (review.ts); unset, the manifest's applies
+   */
+  keyspace?: string;
   partitions?: number;
   rowsPerPartition?: { avg: number; max: number };
   /** rows added per partition, per second (from `5/day`) */
@@ -43,6 +48,11 @@ interface QueryBase {
   ratePerSecond?: number;
   ignore: ManifestIgnore[];
   location: SourceLocation;
+  /**
+   * the `keyspace:` of the manifest that declares this entry, set when several manifests are read
+   * as one and this one's differs from the first's (review.ts); unset, the manifest's applies
+   */
+  keyspace?: string;
 }
 
 export interface CqlQuery extends QueryBase {
@@ -76,6 +86,11 @@ export interface ManifestWrite {
   retried: boolean;
   ignore: ManifestIgnore[];
   location: SourceLocation;
+  /**
+   * the `keyspace:` of the manifest that declares this entry, set when several manifests are read
+   * as one and this one's differs from the first's (review.ts); unset, the manifest's applies
+   */
+  keyspace?: string;
 }
 
 export interface Manifest {
@@ -86,4 +101,9 @@ export interface Manifest {
   tables: TableVolume[];
   queries: ManifestQuery[];
   writes: ManifestWrite[];
+}
+
+/** The keyspace an entry's unqualified table names resolve to: its own manifest's, else the merged manifest's. */
+export function entryKeyspace(entry: { keyspace?: string }, manifest: Pick<Manifest, "keyspace"> | undefined): string | undefined {
+  return entry.keyspace ?? manifest?.keyspace;
 }

@@ -231,7 +231,7 @@ export function writeStatements(model: AnalysedModel): WriteStatement[] {
     }
   };
   for (const write of model.manifest?.writes ?? []) {
-    for (const { statement } of write.statements) add(statement, write.location.file, undefined, write);
+    for (const { statement } of write.statements) add(statement, write.location.file, write.keyspace, write);
   }
   for (const dml of model.schema.dml) add(dml.statement, dml.source.file, dml.keyspace);
   writeStatementsCache.set(model, result);
