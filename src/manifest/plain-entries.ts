@@ -5,7 +5,7 @@
 // schema would; anything else (an `ignore` list, a figure outside the common forms, any problem)
 // is left to zod, which owns every message. test/manifest/plain-entries.test.ts compares the two.
 import { IDENTIFIER_PATTERN, TABLE_NAME_PATTERN, type TableVolumeDocument, type WriteDocument } from "./schema.js";
-import { allPlain, isPlainRecord, plainId } from "./plain-query.js";
+import { allPlain, copyDescriptionAndRate, isPlainRecord, plainId } from "./plain-query.js";
 import { DURATION_PATTERN, NUMBER_PATTERN, parseNumberText, RATE_PATTERN, WHOLE_NUMBER_PATTERN } from "./units.js";
 
 const WRITE_KEYS = new Set(["id", "description", "rate", "cql", "retried"]);
@@ -28,14 +28,7 @@ export function plainWriteDocument(value: unknown): WriteDocument | undefined {
     statements = [...(cql as string[])];
   } else return undefined;
   const document: WriteDocument = { id: idText, cql: statements };
-  if (description !== undefined) {
-    if (typeof description !== "string") return undefined;
-    document.description = description;
-  }
-  if (rate !== undefined) {
-    if (typeof rate !== "string" || !RATE_PATTERN.test(rate)) return undefined;
-    document.rate = rate;
-  }
+  if (!copyDescriptionAndRate(description, rate, document)) return undefined;
   if (retried !== undefined) {
     if (typeof retried !== "boolean") return undefined;
     document.retried = retried;

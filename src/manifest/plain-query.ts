@@ -44,14 +44,7 @@ export function plainQueryDocument(value: unknown): QueryDocument | undefined {
   const idText = plainId(id);
   if (idText === undefined) return undefined;
   const document: QueryDocument = { id: idText };
-  if (description !== undefined) {
-    if (typeof description !== "string") return undefined;
-    document.description = description;
-  }
-  if (rate !== undefined) {
-    if (typeof rate !== "string" || !RATE_PATTERN.test(rate)) return undefined;
-    document.rate = rate;
-  }
+  if (!copyDescriptionAndRate(description, rate, document)) return undefined;
 
   if (cql !== undefined) {
     // One form only: `cql` with none of the abstract keys.
@@ -78,6 +71,19 @@ export function plainQueryDocument(value: unknown): QueryDocument | undefined {
     document.limit = limit;
   }
   return document;
+}
+
+/** `description` and `rate`, when present and plain, copied onto the document; false when either is not. */
+export function copyDescriptionAndRate(description: unknown, rate: unknown, document: { description?: string; rate?: string }): boolean {
+  if (description !== undefined) {
+    if (typeof description !== "string") return false;
+    document.description = description;
+  }
+  if (rate !== undefined) {
+    if (typeof rate !== "string" || !RATE_PATTERN.test(rate)) return false;
+    document.rate = rate;
+  }
+  return true;
 }
 
 /** Every value's document, when all of them are plainly valid; else undefined (zod checks them all). */
