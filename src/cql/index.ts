@@ -25,7 +25,6 @@ import * as T from "./tokens.js";
 export type { ParseResult } from "./ast.js";
 export { formatTerm, formatType, isReservedKeyword, quoteName } from "./print.js";
 
-
 export function parseCql(text: string): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
   let scanner: CqlScanner | undefined;

@@ -40,8 +40,7 @@ export function parseEmbeddedCql(yaml: PositionedYaml, path: YamlPath, text: str
   const start = scalar?.range?.[0];
   if (start !== undefined && typeof scalar?.value === "string" && isVerbatimLine(yaml.text, start, text)) {
     // The usual `cql: SELECT …` on one line: the value is the source, shifted.
-    const lines = yaml.range(start, start).lines;
-    for (const span of parsed.spans) shiftSpan(span, start, lines);
+    for (const span of parsed.spans) shiftSpan(span, start, yaml.lines);
   } else {
     const toFile = offsetMapper(yaml, path, text);
     for (const span of parsed.spans) {

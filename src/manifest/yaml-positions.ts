@@ -106,6 +106,8 @@ export interface PositionedYaml {
   scalarAt(path: YamlPath): PositionedScalar | undefined;
   /** a range from offsets into the text */
   range(start: number, end: number): SourceSpan;
+  /** where the text's lines start, for spans moved into it */
+  lines: LineIndex;
 }
 
 /** Reads one YAML file. The data is plain objects and arrays built afresh: no `__proto__` keys. */
@@ -192,6 +194,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
       return entry?.isScalar ? { range: [entry.start, entry.end], value: entry.scalarValue, type: entry.scalarType } : undefined;
     },
     range,
+    lines,
   });
 
   // Cheap checks before the parser sees the text: these inputs would cost it time or memory.
