@@ -15,18 +15,47 @@ const REPO = "/repos/bench/iot";
 const HEAD = "1".repeat(40);
 const BASE = "2".repeat(40);
 
-/** The sample repository (examples/iot) plus `extraFiles` small schema files, all changed by the pull request. */
-function repository(extraFiles: number): Map<string, string> {
+/**
+ * How the pull request's extra files look: `modelled` tables are bounded, read by a query and
+ * written by a write path of their own manifest (a clean model, as most pull requests are);
+ * `unread` tables are unbounded and read by nothing (about three findings each).
+ */
+export type ExtraTables = "modelled" | "unread";
+
+/** The sample repository (examples/iot) plus `extraFiles` small files of `extras`, all changed by the pull request. */
+function repository(extraFiles: number, extras: ExtraTables): Map<string, string> {
   const root = fileURLToPath(new URL("../../examples/iot/", import.meta.url));
   const files = new Map<string, string>([["access-patterns.yaml", readFileSync(`${root}access-patterns.yaml`, "utf8")]]);
   for (const name of readdirSync(`${root}schema`)) files.set(`schema/${name}`, readFileSync(`${root}schema/${name}`, "utf8"));
-  for (let i = 0; i < extraFiles; i++) {
-    files.set(`schema/extra/t${i}.cql`, `CREATE TABLE iot.extra_${i} (k uuid, at timestamp, v double, PRIMARY KEY ((k), at));\n`);
+  if (extras === "unread" || extraFiles < 2) {
+    for (let i = 0; i < extraFiles; i++) {
+      files.set(`schema/extra/t${i}.cql`, `CREATE TABLE iot.extra_${i} (k uuid, at timestamp, v double, PRIMARY KEY ((k), at));\n`);
+    }
+    return files;
   }
+  // One file is the manifest of the extra tables; distinct value columns keep them from reading as copies of each other.
+  const tables = Array.from({ length: extraFiles - 1 }, (_, i) => ({ name: `metric_${i}_by_device_day`, column: `metric_${i}` }));
+  for (const [i, { name, column }] of tables.entries()) {
+    files.set(
+      `schema/extra/t${i}.cql`,
+      `CREATE TABLE iot.${name} (device_id uuid, day date, at timeuuid, ${column} double, PRIMARY KEY ((device_id, day), at)) WITH CLUSTERING ORDER BY (at DESC);\n`,
+    );
+  }
+  const manifest = [
+    "version: 1",
+    "keyspace: iot",
+    "tables:",
+    ...tables.map(({ name }) => `  ${name}: { partitions: 1_000_000, rows_per_partition: 1_440 }`),
+    "queries:",
+    ...tables.map(({ name, column }, i) => `  - { id: M${i}, cql: "SELECT at, ${column} FROM ${name} WHERE device_id = ? AND day = ? LIMIT 60", rate: 5/s }`),
+    "writes:",
+    ...tables.map(({ name, column }, i) => `  - { id: MW${i}, cql: "INSERT INTO ${name} (device_id, day, at, ${column}) VALUES (?, ?, now(), ?)", rate: 20/s }`),
+  ];
+  files.set("schema/extra/access-patterns.yaml", `${manifest.join("\n")}\n`);
   return files;
 }
 
-function mockGitHub(files: Map<string, string>, changedFiles = files.size): { requests: string[]; conclusions: string[] } {
+function mockGitHub(files: Map<string, string>, changedFiles = files.size): { requests: string[]; conclusions: string[]; annotations: number[] } {
   const requests: string[] = [];
   const record = (method: string) =>
     function (this: unknown, uri: string) {
@@ -71,17 +100,19 @@ function mockGitHub(files: Map<string, string>, changedFiles = files.size): { re
   });
   api.post(`${REPO}/pulls/1/reviews`).optionally().reply(200, (uri) => (record("POST")(uri), { id: 1 }));
   const conclusions: string[] = [];
+  const annotations: number[] = [];
   api
     .patch(`${REPO}/check-runs/1`)
     .times(10)
     .optionally()
     .reply(200, (uri, body) => {
       record("PATCH")(uri);
-      const conclusion = (body as { conclusion?: string }).conclusion;
+      const { conclusion, output } = body as { conclusion?: string; output?: { annotations?: unknown[] } };
       if (conclusion) conclusions.push(conclusion);
+      annotations.push(output?.annotations?.length ?? 0);
       return { id: 1 };
     });
-  return { requests, conclusions };
+  return { requests, conclusions, annotations };
 }
 
 const privateKey = generateKeyPairSync("rsa", {
@@ -94,10 +125,11 @@ const privateKey = generateKeyPairSync("rsa", {
 export async function benchGitHubReview(
   extraFiles: number,
   changedFiles?: number,
-): Promise<{ files: number; requests: number; ms: number; conclusion: string | undefined; requestLines: string[] }> {
-  const files = repository(extraFiles);
+  extras: ExtraTables = "modelled",
+): Promise<{ files: number; requests: number; ms: number; conclusion: string | undefined; requestLines: string[]; annotations: number }> {
+  const files = repository(extraFiles, extras);
   nock.disableNetConnect();
-  const { requests, conclusions } = mockGitHub(files, changedFiles);
+  const { requests, conclusions, annotations } = mockGitHub(files, changedFiles);
   const log: any = { child: () => log, level: "silent", trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
   const probot = new Probot({
     appId: 1,
@@ -118,14 +150,21 @@ export async function benchGitHubReview(
   await probot.receive({ id: "bench", name: "pull_request", payload } as never);
   const ms = performance.now() - started;
   nock.cleanAll();
-  return { files: files.size, requests: requests.length, ms: Math.round(ms), conclusion: conclusions[0], requestLines: requests };
+  return {
+    files: files.size,
+    requests: requests.length,
+    ms: Math.round(ms),
+    conclusion: conclusions[0],
+    requestLines: requests,
+    annotations: annotations.reduce((sum, count) => sum + count, 0),
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const extra of [0, 95, 400]) {
-    const { files, requests, ms, conclusion } = await benchGitHubReview(extra);
+  for (const [extra, extras] of [[0, "modelled"], [95, "modelled"], [95, "unread"], [400, "modelled"]] as const) {
+    const { files, requests, ms, conclusion, annotations } = await benchGitHubReview(extra, undefined, extras);
     process.stdout.write(
-      `github review: ${files} changed files → ${requests} GitHub requests, handler ${ms} ms (no network latency), check ${conclusion}\n`,
+      `github review: ${files} changed files (${extras}) → ${requests} GitHub requests, ${annotations} annotations, handler ${ms} ms (no network latency), check ${conclusion}\n`,
     );
   }
 }
