@@ -17,7 +17,7 @@ import type { Position, SourceRange } from "../cql/ast.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { FILE_START, type Finding } from "../findings.js";
 import type { SourceFile } from "../review.js";
-import { readYamlSubset } from "./yaml-subset.js";
+import { readYamlSubset, type SubsetIndex } from "./yaml-subset.js";
 
 export interface YamlLimits {
   /** UTF-8 bytes of one file */
@@ -54,10 +54,7 @@ export interface PositionedScalar {
   type: "PLAIN" | "QUOTE_SINGLE" | "QUOTE_DOUBLE" | "BLOCK_LITERAL" | "BLOCK_FOLDED" | undefined;
 }
 
-/**
- * One key or list item of the document. Offsets are numbers on the node, not arrays, and a scalar
- * is described on it too: a large manifest has tens of thousands of nodes.
- */
+/** One key or list item of the document, as the full reader indexes it. */
 export interface IndexedNode {
   /** the key's offsets, for mapping entries; -1 when there is no key (list items, the document) */
   keyStart: number;
@@ -69,11 +66,9 @@ export interface IndexedNode {
   isScalar: boolean;
   scalarValue: unknown;
   scalarType: PositionedScalar["type"];
-  /** the fast reader's index is a tree: a mapping's entries by key, a list's items by position */
-  children: Map<string, IndexedNode> | IndexedNode[] | undefined;
 }
 
-/** An index node of the full reader, which has no children. */
+/** An index node of the full reader. */
 function indexEntry(key: readonly [number, number] | undefined, start: number, end: number, scalar?: Scalar): IndexedNode {
   return {
     keyStart: key ? key[0] : -1,
@@ -83,7 +78,6 @@ function indexEntry(key: readonly [number, number] | undefined, start: number, e
     isScalar: scalar !== undefined,
     scalarValue: scalar?.value,
     scalarType: scalar?.type,
-    children: undefined,
   };
 }
 
@@ -117,22 +111,16 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   // Offsets where lines start, filled once the file is known to be read (as the `yaml` package's
   // LineCounter keeps them; positions are looked up here without its intermediate object).
   const lineStarts: number[] = [];
-  // The full reader indexes its nodes by pathKey(path); the fast reader gives a tree instead.
+  // The full reader indexes its nodes by pathKey(path); the fast reader gives its own index.
   const index = new Map<string, IndexedNode>();
-  let tree: IndexedNode | undefined;
-  /** The entry of the longest prefix of `path` that is in the document, with that prefix's length. */
+  let subset: SubsetIndex | undefined;
+  /** The full reader's entry of the longest prefix of `path` that is in the document, with that prefix's length. */
   const deepest = (path: YamlPath): { entry: IndexedNode; length: number } | undefined => {
-    if (tree) return deepestInTree(tree, path);
     for (let length = path.length; length >= 0; length--) {
       const entry = index.get(pathKey(path.slice(0, length)));
       if (entry) return { entry, length };
     }
     return undefined;
-  };
-  const entryAt = (path: YamlPath): IndexedNode | undefined => {
-    if (!tree) return index.get(pathKey(path));
-    const found = deepestInTree(tree, path);
-    return found.length === path.length ? found.entry : undefined;
   };
   const findings: Finding[] = [];
   const fingerprintCounts = new Map<string, number>();
@@ -165,21 +153,41 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     });
   };
 
+  /** The range locate() gives for a node found for a path, exactly or as its nearest enclosing entry. */
+  const rangeOf = (keyStart: number, keyEnd: number, start: number, end: number, exact: boolean, part: "key" | "value"): SourceRange => {
+    // A missing key is reported at the entry that should hold it: its key, if it has one.
+    const hasKey = keyStart >= 0;
+    const wantKey = (part === "key" || !exact) && hasKey;
+    const from = wantKey ? keyStart : start;
+    const to = wantKey ? keyEnd : end;
+    if (to > from) return firstLine(from, to);
+    if (hasKey) return firstLine(keyStart, keyEnd);
+    return firstLine(from, from + 1);
+  };
   const locate = (path: YamlPath, part: "key" | "value" = "value"): SourceRange => {
-    const found = deepest(path);
-    if (found) {
-      const { entry, length } = found;
-      const exact = length === path.length;
-      // A missing key is reported at the entry that should hold it: its key, if it has one.
-      const hasKey = entry.keyStart >= 0;
-      const wantKey = (part === "key" || !exact) && hasKey;
-      const start = wantKey ? entry.keyStart : entry.start;
-      const end = wantKey ? entry.keyEnd : entry.end;
-      if (end > start) return firstLine(start, end);
-      if (hasKey) return firstLine(entry.keyStart, entry.keyEnd);
-      return firstLine(start, start + 1);
+    if (subset) {
+      const node = subset.deepest(path);
+      const exact = subset.foundLength === path.length;
+      return rangeOf(subset.keyStart(node), subset.keyEnd(node), subset.start(node), subset.end(node), exact, part);
     }
-    return FILE_START;
+    const found = deepest(path);
+    if (!found) return FILE_START;
+    const { entry, length } = found;
+    return rangeOf(entry.keyStart, entry.keyEnd, entry.start, entry.end, length === path.length, part);
+  };
+  const has = (path: YamlPath): boolean => {
+    if (!subset) return index.has(pathKey(path));
+    subset.deepest(path);
+    return subset.foundLength === path.length;
+  };
+  const scalarAt = (path: YamlPath): PositionedScalar | undefined => {
+    if (subset) {
+      const node = subset.deepest(path);
+      const type = subset.foundLength === path.length ? subset.scalarType(node) : undefined;
+      return type === undefined ? undefined : { range: [subset.start(node), subset.end(node)], value: subset.scalarValue(node), type };
+    }
+    const entry = index.get(pathKey(path));
+    return entry?.isScalar ? { range: [entry.start, entry.end], value: entry.scalarValue, type: entry.scalarType } : undefined;
   };
   const result = (data: unknown, empty: boolean): PositionedYaml => ({
     file: file.path,
@@ -188,11 +196,8 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     empty,
     findings,
     locate,
-    has: (path) => entryAt(path) !== undefined,
-    scalarAt: (path) => {
-      const entry = entryAt(path);
-      return entry?.isScalar ? { range: [entry.start, entry.end], value: entry.scalarValue, type: entry.scalarType } : undefined;
-    },
+    has,
+    scalarAt,
     range,
     lines,
   });
@@ -229,10 +234,10 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   }
 
   if (options.parser !== "full") {
-    const subset = readYamlSubset(text, limits.maxDepth);
-    if (subset) {
-      tree = subset.root;
-      return result(subset.data, false);
+    const read = readYamlSubset(text, limits.maxDepth);
+    if (read) {
+      subset = read.index;
+      return result(read.data, false);
     }
   }
 
@@ -335,34 +340,6 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     return result(undefined, false);
   }
   return result(copied.data, false);
-}
-
-/**
- * Walks the fast reader's tree as far as `path` goes. Segments are compared as strings, as
- * pathKey compares them (`1` and `"1"` are the same); a first segment "" means the document
- * itself there, as pathKey([""]) is pathKey([]) (the fast reader reads no "" keys).
- */
-function deepestInTree(root: IndexedNode, path: YamlPath): { entry: IndexedNode; length: number } {
-  if (path.length > 0 && String(path[0]) === "") return { entry: root, length: 1 };
-  let entry = root;
-  let length = 0;
-  for (; length < path.length; length++) {
-    const children = entry.children;
-    if (!children) break;
-    const segment = path[length]!;
-    let child: IndexedNode | undefined;
-    if (Array.isArray(children)) {
-      // Numbers are the usual segment here; no text is made for them.
-      if (typeof segment === "number") child = Number.isInteger(segment) && segment >= 0 ? children[segment] : undefined;
-      else {
-        const position = Number(segment);
-        child = String(position) === segment ? children[position] : undefined;
-      }
-    } else child = children.get(typeof segment === "string" ? segment : String(segment));
-    if (!child) break;
-    entry = child;
-  }
-  return { entry, length };
 }
 
 /** A stable key for a path: segments cannot contain U+0000 (NUL input is refused before parsing). */

@@ -9,12 +9,12 @@
 // keys that are not plain strings, duplicate or `__proto__` keys, tabs, carriage returns …) it
 // gives up and returns undefined, and the caller reads the file with the full parser, which also
 // owns every diagnostic. test/manifest/yaml-subset.test.ts compares the two on generated files.
-import type { IndexedNode, PositionedScalar } from "./yaml-positions.js";
+import type { PositionedScalar } from "./yaml-positions.js";
 
 export interface SubsetDocument {
   data: unknown;
-  /** the root of the index: every key and list item, each holding its children */
-  root: IndexedNode;
+  /** every key and list item, with its offsets */
+  index: SubsetIndex;
 }
 
 /** Thrown inside the reader to give up; never escapes readYamlSubset. */
@@ -126,7 +126,7 @@ interface ScalarRead {
   value: unknown;
   start: number;
   end: number;
-  type: PositionedScalar["type"];
+  type: NonNullable<PositionedScalar["type"]>;
 }
 
 interface NodeRead {
@@ -154,56 +154,29 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
   }
 }
 
-/** An index node whose place is known (its key, -1 for none) and whose value is filled once read. */
-function newNode(keyStart: number, keyEnd: number): IndexedNode {
-  return { keyStart, keyEnd, start: 0, end: 0, isScalar: false, scalarValue: undefined, scalarType: undefined, children: undefined };
-}
-
-function fill(node: IndexedNode, start: number, end: number, scalar?: ScalarRead): void {
-  node.start = start;
-  node.end = end;
-  if (scalar) {
-    node.isScalar = true;
-    node.scalarValue = scalar.value;
-    node.scalarType = scalar.type;
-  }
-}
-
-/** The node of a mapping's entry, under its name. */
-function entryNode(parent: IndexedNode, name: string, keyStart: number, keyEnd: number): IndexedNode {
-  const node = newNode(keyStart, keyEnd);
-  (parent.children as Map<string, IndexedNode>).set(name, node);
-  return node;
-}
-
-/** The node of a list's next item. */
-function itemNode(parent: IndexedNode): IndexedNode {
-  const node = newNode(-1, -1);
-  (parent.children as IndexedNode[]).push(node);
-  return node;
-}
-
 class SubsetReader {
   private readonly length: number;
   /** Where the key blockKey last read ends, and where its colon does: one result object less per key. */
   private keyEnd = 0;
   private keyAfter = 0;
+  readonly index: SubsetIndex;
 
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
   ) {
     this.length = text.length;
+    // About one node per ten characters in manifests; the index grows if there are more.
+    this.index = new SubsetIndex(text.length >> 3);
   }
 
   read(): SubsetDocument {
     const first = this.nextContentLine(0);
     if (first >= this.length) throw OUTSIDE; // empty or only comments: the full reader says so
-    const root = newNode(-1, -1);
+    const root = this.index.add(NO_NODE, "", -1, -1);
     const read = this.blockCollection(first, this.indentAt(first), root, 0);
     if (read.next < this.length) throw OUTSIDE; // content less indented than the root
-    fill(root, read.start, read.end);
-    return { data: read.value, root };
+    return { data: read.value, index: this.index };
   }
 
   // ---- lines ----
@@ -264,11 +237,11 @@ class SubsetReader {
   // Each method reads the value of `node` (created by its parent under its key or position) and
   // fills in its range, its scalar and its children.
 
-  private blockCollection(lineStart: number, indent: number, node: IndexedNode, depth: number): NodeRead {
+  private blockCollection(lineStart: number, indent: number, node: number, depth: number): NodeRead {
     if (depth >= this.maxDepth) throw OUTSIDE;
     const at = lineStart + indent;
     const read = this.isListItem(at) ? this.blockList(lineStart, indent, node, depth) : this.blockMap(at, indent, node, depth);
-    fill(node, read.start, read.end);
+    this.index.setRange(node, read.start, read.end);
     return read;
   }
 
@@ -279,15 +252,15 @@ class SubsetReader {
   }
 
   /** A mapping whose first key is at `firstKey` and whose other keys start lines at `indent`. */
-  private blockMap(firstKey: number, indent: number, node: IndexedNode, depth: number): NodeRead {
+  private blockMap(firstKey: number, indent: number, node: number, depth: number): NodeRead {
     const map: Record<string, unknown> = {};
-    node.children = new Map();
+    this.index.setKind(node, KIND_MAP);
     let keyAt = firstKey;
     let end = firstKey;
     for (;;) {
       const name = this.blockKey(keyAt);
-      if ((node.children as Map<string, IndexedNode>).has(name)) throw OUTSIDE; // the full reader reports duplicates
-      const entry = entryNode(node, name, keyAt, this.keyEnd);
+      if (Object.prototype.hasOwnProperty.call(map, name)) throw OUTSIDE; // the full reader reports duplicates
+      const entry = this.index.add(node, name, keyAt, this.keyEnd);
       const value = this.mapValue(this.keyAfter, indent, entry, depth);
       map[name] = value.value;
       end = value.end;
@@ -302,7 +275,7 @@ class SubsetReader {
   }
 
   /** The value after `key:`; `after` is the offset after the colon. */
-  private mapValue(after: number, indent: number, node: IndexedNode, depth: number): NodeRead {
+  private mapValue(after: number, indent: number, node: number, depth: number): NodeRead {
     const { text } = this;
     let at = after;
     while (text.charCodeAt(at) === SPACE) at++;
@@ -318,22 +291,22 @@ class SubsetReader {
       }
       // An empty value: the full reader's range for it also covers a comment after it.
       if (code === HASH) throw OUTSIDE;
-      fill(node, at, at, { value: null, start: at, end: at, type: "PLAIN" });
+      this.index.setScalar(node, at, at, null, "PLAIN");
       return { value: null, start: at, end: at, next };
     }
     return this.inlineValue(at, indent, node, depth);
   }
 
-  private blockList(lineStart: number, indent: number, node: IndexedNode, depth: number): NodeRead {
+  private blockList(lineStart: number, indent: number, node: number, depth: number): NodeRead {
     const { text } = this;
     const list: unknown[] = [];
-    node.children = [];
+    this.index.setKind(node, KIND_LIST);
     const start = lineStart + indent;
     let line = lineStart;
     let end = start;
     for (;;) {
       const dash = line + indent;
-      const itemIndex = itemNode(node);
+      const itemIndex = this.index.add(node, "", -1, -1);
       let at = dash + 1;
       while (text.charCodeAt(at) === SPACE) at++;
       const code = text.charCodeAt(at);
@@ -345,7 +318,7 @@ class SubsetReader {
           item = this.blockCollection(next, nextIndent, itemIndex, depth + 1);
         } else {
           if (code === HASH) throw OUTSIDE; // as for an empty mapping value
-          fill(itemIndex, at, at, { value: null, start: at, end: at, type: "PLAIN" });
+          this.index.setScalar(itemIndex, at, at, null, "PLAIN");
           item = { value: null, start: at, end: at, next };
         }
       } else if (this.isListItem(at)) {
@@ -354,7 +327,7 @@ class SubsetReader {
         // `- key: value`: a mapping whose keys line up with this first one.
         if (depth + 1 >= this.maxDepth) throw OUTSIDE;
         item = this.blockMap(at, at - line, itemIndex, depth + 1);
-        fill(itemIndex, item.start, item.end);
+        this.index.setRange(itemIndex, item.start, item.end);
       } else {
         item = this.inlineValue(at, indent, itemIndex, depth);
       }
@@ -440,7 +413,7 @@ class SubsetReader {
    * A scalar or flow collection starting at `at`, on the line of its key or list dash. `indent` is
    * the indentation of the collection holding it: lines after it must not be more indented.
    */
-  private inlineValue(at: number, indent: number, node: IndexedNode, depth: number): NodeRead {
+  private inlineValue(at: number, indent: number, node: number, depth: number): NodeRead {
     const { text } = this;
     const code = text.charCodeAt(at);
     if (code === 0x7c || code === 0x3e) return this.blockScalar(at, indent, node);
@@ -452,12 +425,12 @@ class SubsetReader {
       lineEnd = this.endOfValueLine(flow.end);
     } else if (code === QUOTE_SINGLE || code === QUOTE_DOUBLE) {
       const scalar = code === QUOTE_SINGLE ? this.singleQuoted(at) : this.doubleQuoted(at);
-      fill(node, scalar.start, scalar.end, scalar);
+      this.index.setScalar(node, scalar.start, scalar.end, scalar.value, scalar.type);
       value = scalar.value;
       lineEnd = this.endOfValueLine(scalar.end);
     } else {
       const scalar = this.blockPlain(at);
-      fill(node, scalar.start, scalar.end, scalar);
+      this.index.setScalar(node, scalar.start, scalar.end, scalar.value, scalar.type);
       value = scalar.value;
       lineEnd = this.afterLine(scalar.end);
     }
@@ -569,7 +542,7 @@ class SubsetReader {
    * `|` or `>` with clip or strip chomping and no indentation indicator, holding at least one
    * line. Folded scalars with more indented lines, and leading blank lines, go to the full reader.
    */
-  private blockScalar(at: number, indent: number, node: IndexedNode): NodeRead {
+  private blockScalar(at: number, indent: number, node: number): NodeRead {
     const { text } = this;
     const folded = text.charCodeAt(at) === 0x3e;
     let position = at + 1;
@@ -621,7 +594,7 @@ class SubsetReader {
     if (!strip) value += "\n";
 
     const type = folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-    fill(node, at, end, { value, start: at, end, type });
+    this.index.setScalar(node, at, end, value, type);
     const next = this.nextContentLine(end);
     if (next < this.length && this.indentAt(next) > indent) throw OUTSIDE;
     return { value, start: at, end, next };
@@ -629,10 +602,10 @@ class SubsetReader {
 
   // ---- flow collections (one line) ----
 
-  private flowCollection(at: number, node: IndexedNode, depth: number): { value: unknown; start: number; end: number } {
+  private flowCollection(at: number, node: number, depth: number): { value: unknown; start: number; end: number } {
     if (depth >= this.maxDepth) throw OUTSIDE;
     const read = this.text.charCodeAt(at) === OPEN_SQUARE ? this.flowList(at, node, depth) : this.flowMap(at, node, depth);
-    fill(node, read.start, read.end);
+    this.index.setRange(node, read.start, read.end);
     return read;
   }
 
@@ -642,13 +615,13 @@ class SubsetReader {
     return position;
   }
 
-  private flowList(at: number, node: IndexedNode, depth: number): { value: unknown; start: number; end: number } {
+  private flowList(at: number, node: number, depth: number): { value: unknown; start: number; end: number } {
     const list: unknown[] = [];
-    node.children = [];
+    this.index.setKind(node, KIND_LIST);
     let position = this.skipSpaces(at + 1);
     if (this.text.charCodeAt(position) === CLOSE_SQUARE) return { value: list, start: at, end: position + 1 };
     for (;;) {
-      const item = this.flowNode(position, itemNode(node), depth, false);
+      const item = this.flowNode(position, this.index.add(node, "", -1, -1), depth, false);
       list.push(item.value);
       position = this.skipSpaces(item.end);
       const code = this.text.charCodeAt(position);
@@ -659,10 +632,10 @@ class SubsetReader {
     }
   }
 
-  private flowMap(at: number, node: IndexedNode, depth: number): { value: unknown; start: number; end: number } {
+  private flowMap(at: number, node: number, depth: number): { value: unknown; start: number; end: number } {
     const { text } = this;
     const map: Record<string, unknown> = {};
-    node.children = new Map();
+    this.index.setKind(node, KIND_MAP);
     let position = this.skipSpaces(at + 1);
     if (text.charCodeAt(position) === CLOSE_CURLY) return { value: map, start: at, end: position + 1 };
     for (;;) {
@@ -672,7 +645,7 @@ class SubsetReader {
       this.checkKeyName(name);
       if (Object.prototype.hasOwnProperty.call(map, name)) throw OUTSIDE;
       if (text.charCodeAt(key.end) !== COLON || text.charCodeAt(key.end + 1) !== SPACE) throw OUTSIDE;
-      const value = this.flowNode(this.skipSpaces(key.end + 1), entryNode(node, name, key.start, key.end), depth, true);
+      const value = this.flowNode(this.skipSpaces(key.end + 1), this.index.add(node, name, key.start, key.end), depth, true);
       map[name] = value.value;
       position = this.skipSpaces(value.end);
       const code = text.charCodeAt(position);
@@ -683,13 +656,13 @@ class SubsetReader {
     }
   }
 
-  private flowNode(at: number, node: IndexedNode, depth: number, inMap: boolean): { value: unknown; end: number } {
+  private flowNode(at: number, node: number, depth: number, inMap: boolean): { value: unknown; end: number } {
     const code = this.text.charCodeAt(at);
     if (code === OPEN_SQUARE || code === OPEN_CURLY) return this.flowCollection(at, node, depth + 1);
     const scalar = this.flowScalar(at, false);
     // In a mapping, a value followed by `:` would be a second key (`{a: b: c}`).
     if (inMap && this.text.charCodeAt(scalar.end) === COLON) throw OUTSIDE;
-    fill(node, scalar.start, scalar.end, scalar);
+    this.index.setScalar(node, scalar.start, scalar.end, scalar.value, scalar.type);
     return scalar;
   }
 
@@ -719,5 +692,206 @@ class SubsetReader {
     while (text.charCodeAt(end - 1) === SPACE) end--;
     const source = text.slice(at, end);
     return { value: resolvePlainScalar(source), start: at, end, type: "PLAIN" };
+  }
+}
+
+// ---- the index ----
+
+const NO_NODE = -1;
+// The fields of one node, side by side in one Int32Array: a manifest has tens of thousands of
+// nodes, and an object (with a Map or an array for children) per node was most of what the
+// reader allocated.
+const KEY_START = 0;
+const KEY_END = 1;
+const START = 2;
+const END = 3;
+const FIRST_CHILD = 4;
+const NEXT_SIBLING = 5;
+const LAST_CHILD = 6;
+const CHILD_COUNT = 7;
+const STRIDE = 8;
+
+const KIND_NONE = 0;
+const KIND_MAP = 1;
+const KIND_LIST = 2;
+/** Scalar styles by code (0: not a scalar written here). */
+const SCALAR_TYPES: readonly PositionedScalar["type"][] = [undefined, "PLAIN", "QUOTE_SINGLE", "QUOTE_DOUBLE", "BLOCK_LITERAL", "BLOCK_FOLDED"];
+const SCALAR_CODES: Record<NonNullable<PositionedScalar["type"]>, number> = {
+  PLAIN: 1,
+  QUOTE_SINGLE: 2,
+  QUOTE_DOUBLE: 3,
+  BLOCK_LITERAL: 4,
+  BLOCK_FOLDED: 5,
+};
+/** Collections with more children than this get a lookup table when first searched. */
+const SCAN_LIMIT = 8;
+
+/**
+ * Every key and list item of a document read by the fast reader, as a tree of numbered nodes
+ * (the root is 0). Children are found by walking a node's sibling chain; a large collection
+ * gets a table of its children the first time a path goes through it.
+ */
+export class SubsetIndex {
+  private fields: Int32Array;
+  /** bits 0-2: the scalar style code; bits 3-4: the collection kind */
+  private flags: Uint8Array;
+  /** a mapping entry's key ("" for list items and the root) */
+  private readonly names: string[] = [];
+  private readonly values: unknown[] = [];
+  private count = 0;
+  private readonly tables = new Map<number, Map<string, number> | Int32Array>();
+  /** The length of the path prefix the last deepest() call found. */
+  foundLength = 0;
+
+  constructor(expectedNodes: number) {
+    const capacity = Math.max(64, expectedNodes);
+    this.fields = new Int32Array(capacity * STRIDE);
+    this.flags = new Uint8Array(capacity);
+  }
+
+  /** A new node under `parent` (NO_NODE for the root), with its key's offsets (-1 for none). */
+  add(parent: number, name: string, keyStart: number, keyEnd: number): number {
+    const node = this.count++;
+    if (node * STRIDE >= this.fields.length) this.grow();
+    const fields = this.fields;
+    const at = node * STRIDE;
+    fields[at + KEY_START] = keyStart;
+    fields[at + KEY_END] = keyEnd;
+    fields[at + FIRST_CHILD] = NO_NODE;
+    fields[at + NEXT_SIBLING] = NO_NODE;
+    fields[at + LAST_CHILD] = NO_NODE;
+    this.names.push(name);
+    this.values.push(undefined);
+    if (parent !== NO_NODE) {
+      const parentAt = parent * STRIDE;
+      const last = fields[parentAt + LAST_CHILD]!;
+      if (last === NO_NODE) fields[parentAt + FIRST_CHILD] = node;
+      else fields[last * STRIDE + NEXT_SIBLING] = node;
+      fields[parentAt + LAST_CHILD] = node;
+      fields[parentAt + CHILD_COUNT]!++;
+    }
+    return node;
+  }
+
+  private grow(): void {
+    const fields = new Int32Array(this.fields.length * 2);
+    fields.set(this.fields);
+    this.fields = fields;
+    const flags = new Uint8Array(this.flags.length * 2);
+    flags.set(this.flags);
+    this.flags = flags;
+  }
+
+  /** Marks a node as a mapping (whose children are found by key) or a list (by position). */
+  setKind(node: number, kind: typeof KIND_MAP | typeof KIND_LIST): void {
+    this.flags[node] = (this.flags[node]! & 7) | (kind << 3);
+  }
+
+  setRange(node: number, start: number, end: number): void {
+    this.fields[node * STRIDE + START] = start;
+    this.fields[node * STRIDE + END] = end;
+  }
+
+  setScalar(node: number, start: number, end: number, value: unknown, type: NonNullable<PositionedScalar["type"]>): void {
+    this.setRange(node, start, end);
+    this.flags[node] = (this.flags[node]! & ~7) | SCALAR_CODES[type];
+    this.values[node] = value;
+  }
+
+  keyStart(node: number): number {
+    return this.fields[node * STRIDE + KEY_START]!;
+  }
+
+  keyEnd(node: number): number {
+    return this.fields[node * STRIDE + KEY_END]!;
+  }
+
+  start(node: number): number {
+    return this.fields[node * STRIDE + START]!;
+  }
+
+  end(node: number): number {
+    return this.fields[node * STRIDE + END]!;
+  }
+
+  /** The style of the scalar written at the node, undefined when it is not one. */
+  scalarType(node: number): PositionedScalar["type"] {
+    return SCALAR_TYPES[this.flags[node]! & 7];
+  }
+
+  scalarValue(node: number): unknown {
+    return this.values[node];
+  }
+
+  /**
+   * The node of the longest prefix of `path` in the document, its length left in foundLength.
+   * Segments are compared as strings, as pathKey compares them (`1` and `"1"` are the same); a
+   * first segment "" means the document itself there, as pathKey([""]) is pathKey([]) (the fast
+   * reader reads no "" keys).
+   */
+  deepest(path: readonly (string | number)[]): number {
+    if (path.length > 0 && String(path[0]) === "") {
+      this.foundLength = 1;
+      return 0;
+    }
+    let node = 0;
+    let length = 0;
+    for (; length < path.length; length++) {
+      const child = this.child(node, path[length]!);
+      if (child === NO_NODE) break;
+      node = child;
+    }
+    this.foundLength = length;
+    return node;
+  }
+
+  private child(node: number, segment: string | number): number {
+    const kind = this.flags[node]! >> 3;
+    if (kind === KIND_NONE) return NO_NODE;
+    const fields = this.fields;
+    const count = fields[node * STRIDE + CHILD_COUNT]!;
+    if (kind === KIND_LIST) {
+      let position: number;
+      // Numbers are the usual segment here; no text is made for them.
+      if (typeof segment === "number") position = Number.isInteger(segment) && segment >= 0 ? segment : -1;
+      else {
+        position = Number(segment);
+        if (String(position) !== segment) position = -1;
+      }
+      if (position < 0 || position >= count) return NO_NODE;
+      if (count <= SCAN_LIMIT) {
+        let child = fields[node * STRIDE + FIRST_CHILD]!;
+        for (let k = 0; k < position; k++) child = fields[child * STRIDE + NEXT_SIBLING]!;
+        return child;
+      }
+      return (this.tableOf(node, count) as Int32Array)[position]!;
+    }
+    const name = typeof segment === "string" ? segment : String(segment);
+    if (count <= SCAN_LIMIT) {
+      for (let child = fields[node * STRIDE + FIRST_CHILD]!; child !== NO_NODE; child = fields[child * STRIDE + NEXT_SIBLING]!) {
+        if (this.names[child] === name) return child;
+      }
+      return NO_NODE;
+    }
+    return (this.tableOf(node, count) as Map<string, number>).get(name) ?? NO_NODE;
+  }
+
+  /** The children of a large collection by position or key, made once. */
+  private tableOf(node: number, count: number): Map<string, number> | Int32Array {
+    let table = this.tables.get(node);
+    if (table) return table;
+    const fields = this.fields;
+    const first = fields[node * STRIDE + FIRST_CHILD]!;
+    if (this.flags[node]! >> 3 === KIND_LIST) {
+      const items = new Int32Array(count);
+      for (let child = first, k = 0; child !== NO_NODE; child = fields[child * STRIDE + NEXT_SIBLING]!, k++) items[k] = child;
+      table = items;
+    } else {
+      const entries = new Map<string, number>();
+      for (let child = first; child !== NO_NODE; child = fields[child * STRIDE + NEXT_SIBLING]!) entries.set(this.names[child]!, child);
+      table = entries;
+    }
+    this.tables.set(node, table);
+    return table;
   }
 }

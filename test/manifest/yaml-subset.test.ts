@@ -223,6 +223,34 @@ const subsetDocument: fc.Arbitrary<string> = fc
     return finalNewline ? `${text}\n` : text;
   });
 
+/**
+ * Mappings and lists wider than the generated trees: the fast reader looks their children up
+ * through a table, small ones by walking them.
+ */
+const wideCollection: fc.Arbitrary<Tree & { kind: "map" | "list" }> = fc.letrec<{ node: Tree }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small" },
+    scalarTree,
+    fc.record({
+      kind: fc.constant("map" as const),
+      entries: fc.uniqueArray(fc.record({ key: fc.constantFrom(...KEYS), keyStyle: fc.constantFrom("plain" as const, "double" as const), value: tie("node") }), {
+        minLength: 7,
+        maxLength: 16,
+        selector: (entry) => entry.key,
+      }),
+      flow: fc.boolean(),
+      step: fc.integer({ min: 1, max: 3 }),
+    }),
+    fc.record({
+      kind: fc.constant("list" as const),
+      items: fc.array(scalarTree, { minLength: 7, maxLength: 14 }),
+      flow: fc.boolean(),
+      step: fc.integer({ min: 1, max: 3 }),
+      compact: fc.boolean(),
+    }),
+  ),
+})).node.filter((node): node is Tree & { kind: "map" | "list" } => (node.kind === "map" || node.kind === "list") && !node.flow);
+
 /** Edits that step outside the subset, or break the file, at random places. */
 const edited = (source: fc.Arbitrary<string>) =>
   fc
@@ -254,6 +282,17 @@ describe("the fast YAML reader reads its subset exactly as the `yaml` package do
         expectSameAsFullReader(text);
       }),
       { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it("wide mappings and lists are read with the same data and positions", () => {
+    fc.assert(
+      fc.property(wideCollection, (root) => {
+        const text = `${blockText(root, 0).join("\n")}\n`;
+        expect(readYamlSubset(text, YAML_LIMITS.maxDepth), text).toBeDefined();
+        expectSameAsFullReader(text);
+      }),
+      { seed: SEED, numRuns: 150 },
     );
   });
 
