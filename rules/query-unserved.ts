@@ -16,6 +16,17 @@ function parseSuggestion(text: string): CreateTableStatement | undefined {
   return statement?.kind === "create-table" ? statement : undefined;
 }
 
+/**
+ * The keyspace the suggested table's name is qualified with (`keyspace: undefined` when it is not),
+ * or undefined when the suggestion does not parse as one CREATE TABLE. The analysis says so for
+ * the suggestions it knows to parse; others (hand-made models, names it cannot vouch for) are parsed.
+ */
+function suggestionQualifier(query: QueryAnalysis, suggestion: string): { keyspace: string | undefined } | undefined {
+  if (query.suggestedTableName) return { keyspace: query.suggestedTableName.keyspace };
+  const statement = parseSuggestion(suggestion);
+  return statement ? { keyspace: statement.name.keyspace?.name } : undefined;
+}
+
 /** The keyspace unqualified names resolve to at the end of a file: its last USE, else the manifest's. */
 function keyspaceAtEnd(file: ParsedSchemaFile, defaultKeyspace: string | undefined): string | undefined {
   const uses = file.parse.statements.filter((s) => s.kind === "use");
@@ -156,15 +167,15 @@ function countHolders(index: TargetIndex, holding: Int32Array, stamp: number, sh
  * Files are scored by [the most query columns one of their tables holds, the query columns all
  * their tables hold, their table count], the first file winning ties.
  */
-function targetFile(model: AnalysedModel, query: QueryAnalysis, statement: CreateTableStatement): TargetIndex["files"][number] | undefined {
-  const keyspace = statement.name.keyspace?.name ?? model.manifest?.keyspace;
+function targetFile(model: AnalysedModel, query: QueryAnalysis, qualifiedBy: string | undefined): TargetIndex["files"][number] | undefined {
+  const keyspace = qualifiedBy ?? model.manifest?.keyspace;
   const manifestEntry = manifestQuery(model, query.id);
   const wanted = new Set(manifestEntry?.form === "abstract" ? abstractQueryColumns(manifestEntry) : []);
   const index = targetIndex(model);
   const { fileMost, fileAll, sharing, tableStamp, fileStamp } = index;
   const counts = tableCounts(index, keyspace);
   // An unqualified name must resolve to the intended keyspace where it is appended.
-  const eligible = (file: number) => counts[file]! > 0 && (statement.name.keyspace !== undefined || index.files[file]!.keyspaceAtEnd === keyspace);
+  const eligible = (file: number) => counts[file]! > 0 && (qualifiedBy !== undefined || index.files[file]!.keyspaceAtEnd === keyspace);
 
   // Only tables holding a query column score above zero: find them through the column index,
   // not by scanning every table for every query. A file's sum counts each (column, table) pair and
@@ -236,9 +247,9 @@ interface FileEnd {
    * Whether the file parses without any diagnostic and ends with `;` and white space alone: then
    * nothing is left open for the appended text to continue (no statement, comment or string), and
    * each statement is parsed on its own, so the appended text stands alone. It is a line comment
-   * (query ids hold no line break: ID_PATTERN), then the suggested table, which parseSuggestion
-   * already found to be exactly one statement without error, and its `;`: it parses as one
-   * statement without error, and is not parsed a second time.
+   * (query ids hold no line break: ID_PATTERN), then the suggested table, which the analysis or
+   * parseSuggestion already found to be exactly one statement without error, and its `;`: it
+   * parses as one statement without error, and is not parsed a second time.
    */
   closed: boolean;
 }
@@ -286,12 +297,12 @@ const queryUnserved: RuleModule = {
       // The planner's reason usually says it already ("No table serves Q3 …"); do not say it twice.
       const summary = reason.includes(query.id) ? reason : `No table serves ${query.id}: ${reason}`;
       const suggestion = query.suggestedTable?.trim().replace(/;\s*$/, "");
-      const statement = suggestion ? parseSuggestion(suggestion) : undefined;
-      if (!suggestion || !statement) {
+      const qualifier = suggestion ? suggestionQualifier(query, suggestion) : undefined;
+      if (!suggestion || !qualifier) {
         context.report({ ...base, messageId: "unserved", data: { query: query.id, summary } });
         continue;
       }
-      const target = targetFile(model, query, statement);
+      const target = targetFile(model, query, qualifier.keyspace);
       const fix = target ? appendFix(target, suggestion, query.id) : undefined;
       if (target && fix) {
         context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path }, fix });

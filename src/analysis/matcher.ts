@@ -12,7 +12,7 @@ import { quoteName } from "../cql/print.js";
 import type { AbstractQuery } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.js";
 import { planSelect, reasonWithoutRuleCodes } from "./planner.js";
-import { suggestTable } from "./suggest-table.js";
+import { suggestTableFor } from "./suggest-table.js";
 import type { Candidate, QueryPlan, Verdict } from "./types.js";
 
 export interface MatchOptions {
@@ -27,6 +27,8 @@ export interface MatchResult {
   /** the SELECT synthesized against the chosen table (or the best candidate) */
   select?: SelectStatement;
   suggestedTable?: string;
+  /** the table suggestedTable creates, when known without parsing it (TableSuggestion) */
+  suggestedTableName?: { keyspace?: string; name: string };
 }
 
 const VERDICT_RANK: Record<Verdict, number> = {
@@ -238,7 +240,7 @@ export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, op
     return { table: best.table.qualifiedName, candidates, plan: best.plan, select: best.select };
   }
 
-  const suggestedTable = suggestTable(query, schema, { keyspace: options.keyspace });
+  const suggestion = suggestTableFor(query, schema, { keyspace: options.keyspace });
   const reason = best
     ? `No table serves ${query.id} from its primary key or an index: the best candidate, ${best.table.qualifiedName}, gets the verdict ${best.plan.verdict}: ${reasonWithoutRuleCodes(best.plan.reason)}.`
     : `No table holds all of the columns ${columns.join(", ")} that ${query.id} names.`;
@@ -258,6 +260,7 @@ export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, op
   };
   const unserved: MatchResult = { table: null, candidates, plan };
   if (best) unserved.select = best.select;
-  unserved.suggestedTable = suggestedTable;
+  unserved.suggestedTable = suggestion.text;
+  if (suggestion.name) unserved.suggestedTableName = suggestion.name;
   return unserved;
 }

@@ -94,6 +94,9 @@ function analyseAbstract(query: AbstractQuery, schema: SchemaModel, options: Ana
   if (match.suggestedTable !== undefined) analysis.suggestedTable = match.suggestedTable;
   if (query.ratePerSecond !== undefined) analysis.ratePerSecond = query.ratePerSecond;
   if (query.limit !== undefined) analysis.limit = query.limit;
+  if (match.suggestedTableName !== undefined) {
+    Object.defineProperty(analysis, "suggestedTableName", { value: match.suggestedTableName, writable: true, enumerable: false, configurable: true });
+  }
   return analysis as QueryAnalysis;
 }
 

@@ -108,8 +108,48 @@ function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrd
   return order;
 }
 
+/** A suggested CREATE TABLE, and the name it creates when that is known without parsing it. */
+export interface TableSuggestion {
+  text: string;
+  /** present only when the text is made of pieces that always print as CQL that parses (printsAsCql) */
+  name?: { keyspace?: string; name: string };
+}
+
+// Names that are printed bare or quoted, and parse again as written either way. Others (empty, with
+// line breaks, quotes or other signs) are left to a parse of the text, by whoever needs the name.
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Type words the parser reads as the start of a type, not as a user type's name (`frozen<map>`).
+const TYPE_WORDS = new Set(["map", "list", "set", "frozen", "tuple", "vector"]);
+
+/** Whether formatColumnType prints the type as CQL that parses as a column type. */
+function printsAsCql(type: ColumnType): boolean {
+  switch (type.kind) {
+    case "native":
+      return true;
+    case "list":
+    case "set":
+      return printsAsCql(type.element);
+    case "map":
+      return printsAsCql(type.key) && printsAsCql(type.value);
+    case "tuple":
+      return type.elements.length > 0 && type.elements.every(printsAsCql);
+    case "udt":
+      return PLAIN_NAME.test(type.name) && !TYPE_WORDS.has(type.name);
+    case "vector":
+      return Number.isInteger(type.dimension) && type.dimension > 0 && printsAsCql(type.element);
+    default:
+      return false;
+  }
+}
+
 export function suggestTable(query: AbstractQuery, schema: SchemaModel, options: SuggestOptions = {}): string {
+  return suggestTableFor(query, schema, options).text;
+}
+
+export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, options: SuggestOptions = {}): TableSuggestion {
   const order = tableOrder(schema, options.keyspace);
+  // Whether every name and type printed is known to parse again (PLAIN_NAME, printsAsCql).
+  let parses = true;
 
   const partitionKey: string[] = [];
   const clustering: KeyColumn[] = [];
@@ -155,20 +195,24 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   for (const w of query.where) if (take(w.column)) regular.push(w.column);
 
   const keyNames = new Set([...partitionKey, ...clustering.map((c) => c.name)]);
+  const printed = (type: ColumnType): string => {
+    if (parses && !printsAsCql(type)) parses = false;
+    return formatColumnType(type);
+  };
   const typeOf = (name: string): string => {
     if (bucketed && name === "bucket") return "int";
     const element = elementColumns.get(name);
     if (element) {
       const collection = order.typeSource.get(element.collection)?.type;
       if (!collection) return "text";
-      if (collection.kind === "map") return formatColumnType(keyType(element.key ? collection.key : collection.value));
-      if (collection.kind === "list" || collection.kind === "set") return formatColumnType(keyType(collection.element));
+      if (collection.kind === "map") return printed(keyType(element.key ? collection.key : collection.value));
+      if (collection.kind === "list" || collection.kind === "set") return printed(keyType(collection.element));
       return "text";
     }
     const source = order.typeSource.get(name);
     if (!source) return "text";
     const type = keyNames.has(name) ? keyType(source.type) : source.type;
-    return formatColumnType(type);
+    return printed(type);
   };
 
   const entityName = entity ? entity.name.replace(/_by_.*$/, "") : identifierPart(query.id);
@@ -181,10 +225,13 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   const lines: string[] = [];
   if (bucketed) lines.push("-- no equality attribute: bucket is a partition the application computes (e.g. a day or a shard number)");
   for (const [element, { collection }] of elementColumns) {
+    // A comment runs to the end of its line: a name with a line break would end it early.
+    if (!PLAIN_NAME.test(collection)) parses = false;
     lines.push(`-- one row per element of ${collection}: ${element} holds the element the pattern looks for`);
   }
   lines.push(`CREATE TABLE ${qualified} (`);
   for (const column of [...partitionKey, ...clustering.map((c) => c.name), ...regular]) {
+    if (!PLAIN_NAME.test(column)) parses = false;
     lines.push(`  ${quoteName(column)} ${typeOf(column)},`);
   }
   const pk = `(${partitionKey.map(quoteName).join(", ")})`;
@@ -192,5 +239,9 @@ export function suggestTable(query: AbstractQuery, schema: SchemaModel, options:
   lines.push(`  PRIMARY KEY (${key})`);
   const clusteringOrder = clustering.length > 0 ? ` WITH CLUSTERING ORDER BY (${clustering.map((c) => `${quoteName(c.name)} ${c.order.toUpperCase()}`).join(", ")})` : "";
   lines.push(`)${clusteringOrder};`);
-  return lines.join("\n");
+  const suggestion: TableSuggestion = { text: lines.join("\n") };
+  if (parses && PLAIN_NAME.test(name) && (keyspace === "" || PLAIN_NAME.test(keyspace))) {
+    suggestion.name = keyspace ? { keyspace, name } : { name };
+  }
+  return suggestion;
 }

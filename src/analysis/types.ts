@@ -64,6 +64,12 @@ export interface QueryAnalysis {
   plan: QueryPlan;
   /** `unserved`: a CREATE TABLE that would serve the query */
   suggestedTable?: string;
+  /**
+   * The table `suggestedTable` creates, set only when the analysis knows the text parses as exactly
+   * that one CREATE TABLE, so that rules need not parse it again. Not enumerable: it repeats what
+   * the text says, and JSON output and deep equality leave it out.
+   */
+  suggestedTableName?: { keyspace?: string; name: string };
   /** the rate stated in the manifest, per second */
   ratePerSecond?: number;
   limit?: number;

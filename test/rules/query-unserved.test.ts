@@ -2,7 +2,8 @@ import rule from "../../rules/query-unserved.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCql } from "../../src/cql/index.js";
-import { review } from "../../src/review.js";
+import { runRules } from "../../src/rule-engine/engine.js";
+import { analyse, review } from "../../src/review.js";
 import { ruleTester } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
@@ -160,5 +161,38 @@ describe("query-unserved checks its fix as a whole reparse of the file would (pr
       }),
       { seed: 20_240_611, numRuns: 150 },
     );
+  });
+});
+
+describe("query-unserved reads the suggested table's name from the analysis when it has it", () => {
+  const manifest = manifestWith([
+    { id: "Q1", select: "[user_id, name]", where: '{ email: "=" }' },
+    { id: "Q2", select: "[user_id, email]", where: '{ name: "=" }' },
+  ]);
+  const withoutNames = (model: ReturnType<typeof analyse>) => ({ ...model, queries: model.queries.map((q) => ({ ...q })) });
+
+  it.each([
+    ["qualified names", `USE shop;\n${users}`, manifest],
+    ["unqualified names (no keyspace anywhere)", users, manifest.replace(/^keyspace: .*\n/m, "")],
+  ])("reports the same with %s as when it parses the text", (_, schemaText, manifestText) => {
+    const model = analyse({ files: [{ path: "schema.cql", content: schemaText }, { path: "access-patterns.yaml", content: manifestText }] });
+    const unserved = model.queries.filter((q) => q.plan.verdict === "unserved");
+    expect(unserved).toHaveLength(2);
+    // The analysis vouched for both; a spread copy (as hand-made models are) carries no name.
+    expect(unserved.every((q) => q.suggestedTableName !== undefined)).toBe(true);
+    const copy = withoutNames(model);
+    expect(copy.queries.some((q) => q.suggestedTableName !== undefined)).toBe(false);
+    const fromNames = runRules(model, { rules: [rule] });
+    expect(fromNames.map((f) => f.data?.["file"])).toEqual(["schema.cql", "schema.cql"]);
+    expect(fromNames).toEqual(runRules(copy, { rules: [rule] }));
+  });
+
+  it("still parses a suggestion the analysis gives no name for, and reports it without a table when it does not parse", () => {
+    const model = analyse({ files: [{ path: "schema.cql", content: users }, { path: "access-patterns.yaml", content: byEmail }] });
+    const query = model.queries[0]!;
+    const broken = { ...model, queries: [{ ...query, suggestedTable: "CREATE TABLE shop.users_by_email (email text" }] };
+    expect(runRules(broken, { rules: [rule] }).map((f) => f.message)).toEqual([expect.stringMatching(/^No table serves Q1 .*\.$/)]);
+    const plain = { ...model, queries: [{ ...query }] };
+    expect(runRules(plain, { rules: [rule] }).map((f) => f.fix?.file)).toEqual(["schema.cql"]);
   });
 });
