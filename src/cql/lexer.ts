@@ -295,15 +295,14 @@ export class CqlScanner {
   readonly comments: IToken[] = [];
   private offset = 0;
   private line = 1;
-  private column = 1;
-  /** a byte order mark takes no column on line 1 (editors do not count it) */
-  private readonly firstLineShift: number;
-  /** where the text's lines start, filled as the scan goes: the spans of the AST look positions up in it */
+  /**
+   * where the text's lines start, filled as the scan goes: tokens and the spans of the AST look
+   * their columns up in it (a byte order mark takes no column on line 1: editors do not count it)
+   */
   readonly lines: LineIndex;
 
   constructor(private readonly text: string) {
-    this.firstLineShift = text.charCodeAt(0) === Char.ByteOrderMark ? 1 : 0;
-    this.lines = new LineIndex([0], this.firstLineShift);
+    this.lines = new LineIndex([0], text.charCodeAt(0) === Char.ByteOrderMark ? 1 : 0);
   }
 
   /** The next significant token, or undefined at the end of the text. */
@@ -314,7 +313,6 @@ export class CqlScanner {
       const offset = this.offset;
       const c = text.charCodeAt(offset);
       if (c === Char.Space || c === Char.Tab || c === Char.FormFeed || c === Char.ByteOrderMark) {
-        this.column++;
         this.offset++;
         continue;
       }
@@ -326,7 +324,6 @@ export class CqlScanner {
           this.offset++;
         }
         this.line++;
-        this.column = 1;
         this.lines.starts.push(this.offset);
         continue;
       }
@@ -349,42 +346,43 @@ export class CqlScanner {
 
   private emit(image: string, type: TokenType, end: number): IToken {
     const start = this.offset;
-    const shift = this.line === 1 ? this.firstLineShift : 0;
-    const newToken = new CqlToken(image, start, end - 1, this.line, this.line, this.column - shift, this.column + end - start - 1 - shift, type, this.lines);
+    const newToken = new CqlToken(image, start, end - 1, this.line, this.line, type, this.lines);
     this.offset = end;
     if (MULTI_LINE[type.tokenTypeIdx!] === true) {
       let breaks = 0;
-      let lastBreak = -1;
       for (let i = 0; i < image.length; i++) {
-        const ch = image.charCodeAt(i);
-        if (ch === Char.LineFeed || (ch === Char.CarriageReturn && image.charCodeAt(i + 1) !== Char.LineFeed)) {
+        if (isLineBreak(image, i)) {
           breaks++;
-          lastBreak = i;
           this.lines.starts.push(start + i + 1);
         }
       }
       if (breaks > 0) {
         this.line += breaks;
-        this.column = image.length - lastBreak;
-        const endsWithBreak = lastBreak === image.length - 1;
-        if (!(breaks === 1 && endsWithBreak)) {
-          newToken.endLine = endsWithBreak ? this.line - 1 : this.line;
-          newToken.endColumn = endsWithBreak ? this.column : this.column - 1;
-        }
-        return newToken;
+        // As chevrotain counts: a token ending with its only line break ends on its first line.
+        const endsWithBreak = isLineBreak(image, image.length - 1);
+        if (!(breaks === 1 && endsWithBreak)) newToken.endLine = endsWithBreak ? this.line - 1 : this.line;
       }
     }
-    this.column += end - start;
     return newToken;
   }
 }
 
 const UnknownCharacters = T.UnknownCharacters;
 
+/** chevrotain's line terminators: \n, \r\n (counted at its \n), \r. */
+function isLineBreak(image: string, i: number): boolean {
+  const ch = image.charCodeAt(i);
+  return ch === Char.LineFeed || (ch === Char.CarriageReturn && image.charCodeAt(i + 1) !== Char.LineFeed);
+}
+
 /**
  * Our tokens are of their own class, not object literals. A literal with chevrotain's token shape
  * shares V8's hidden class with chevrotain's placeholder tokens, whose positions are NaN: V8 then
  * stores every position of every token as a boxed number, six extra objects a token.
+ *
+ * Columns are not stored but computed from the line index, which has every line start the token
+ * needs: only tests and the reference comparison read them, and two fields fewer are 15 % of a
+ * token (and of the lexer's allocation).
  */
 class CqlToken implements IndexedToken {
   readonly tokenTypeIdx: number;
@@ -394,13 +392,25 @@ class CqlToken implements IndexedToken {
     readonly endOffset: number,
     readonly startLine: number,
     public endLine: number,
-    readonly startColumn: number,
-    public endColumn: number,
     readonly tokenType: TokenType,
-    /** for the spans made from the token (source-span.ts) */
+    /** for the columns, and the spans made from the token (source-span.ts) */
     readonly lines: LineIndex,
   ) {
     this.tokenTypeIdx = tokenType.tokenTypeIdx!;
+  }
+
+  get startColumn(): number {
+    const line = this.startLine;
+    return this.startOffset - this.lines.starts[line - 1]! + 1 - (line === 1 ? this.lines.firstLineShift : 0);
+  }
+
+  get endColumn(): number {
+    if (this.endLine === this.startLine) return this.startColumn + this.endOffset - this.startOffset;
+    // A token over several lines: chevrotain's count, on the line of its last line break.
+    const image = this.image;
+    let lastBreak = image.length - 1;
+    while (!isLineBreak(image, lastBreak)) lastBreak--;
+    return lastBreak === image.length - 1 ? 1 : image.length - lastBreak - 1;
   }
 }
 
