@@ -463,16 +463,36 @@ function formatBytes(bytes: number): string {
 /**
  * Offset where `[`/`{` nesting first exceeds `limit`, or -1. Counted naively (quotes and comments
  * are not skipped): a real file never comes close, and it keeps the parser from deep recursion.
+ * The brackets are found with indexOf, one search per bracket kind, rather than by looking at every
+ * character: they are a small part of a manifest.
  */
-function excessiveFlowNesting(text: string, limit: number): number {
+export function excessiveFlowNesting(text: string, limit: number): number {
+  let openSquare = text.indexOf("[");
+  let openCurly = text.indexOf("{");
+  let closeSquare = text.indexOf("]");
+  let closeCurly = text.indexOf("}");
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return i;
-    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  for (;;) {
+    const open = earliest(openSquare, openCurly);
+    if (open === -1) return -1; // only closing brackets are left: the depth cannot grow
+    const close = earliest(closeSquare, closeCurly);
+    if (close !== -1 && close < open) {
+      if (depth > 0) depth--;
+      if (close === closeSquare) closeSquare = text.indexOf("]", close + 1);
+      else closeCurly = text.indexOf("}", close + 1);
+      continue;
+    }
+    if (++depth > limit) return open;
+    if (open === openSquare) openSquare = text.indexOf("[", open + 1);
+    else openCurly = text.indexOf("{", open + 1);
   }
-  return -1;
+}
+
+/** The smaller of two indexOf results, -1 when both are. */
+function earliest(a: number, b: number): number {
+  if (a === -1) return b;
+  if (b === -1) return a;
+  return a < b ? a : b;
 }
 
 function errorText(error: unknown): string {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readYamlSubset, resolvePlainScalar } from "../../src/manifest/yaml-subset.js";
-import { readYamlWithPositions, YAML_LIMITS, type PositionedYaml, type YamlPath } from "../../src/manifest/yaml-positions.js";
+import { excessiveFlowNesting, readYamlWithPositions, YAML_LIMITS, type PositionedYaml, type YamlPath } from "../../src/manifest/yaml-positions.js";
 
 const SEED = 20_240_611;
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/manifests/${name}`, import.meta.url), "utf8");
@@ -408,5 +408,37 @@ describe("resolvePlainScalar follows the YAML 1.2 core schema", () => {
   it("NaN and negative zero", () => {
     expect(resolvePlainScalar(".NaN")).toBeNaN();
     expect(Object.is(resolvePlainScalar("-0"), -0)).toBe(true);
+  });
+});
+
+describe("the flow nesting guard before either reader", () => {
+  /** The guard's rule, one character at a time: `[`/`{` nest, `]`/`}` close, quotes and comments are not skipped. */
+  function naiveTooDeepAt(text: string, limit: number): number {
+    let depth = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === "[" || c === "{") {
+        if (++depth > limit) return i;
+      } else if ((c === "]" || c === "}") && depth > 0) depth--;
+    }
+    return -1;
+  }
+
+  it("finds where the naive count first passes the limit (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("[", "{", "]", "}", "a", "b: ", ", ", "\n", "'", "# "), { maxLength: 60 }), fc.integer({ min: 0, max: 6 }), (parts, limit) => {
+        const text = parts.join("");
+        expect(excessiveFlowNesting(text, limit)).toBe(naiveTooDeepAt(text, limit));
+      }),
+      { seed: SEED, numRuns: 800 },
+    );
+  });
+
+  it("refuses a file at that place", () => {
+    const text = "a: [1, {b: [2]}]\nc: ]]] [[{[x]}]]\n";
+    const yaml = readYamlWithPositions({ path: "m.yaml", content: text }, { rule: "manifest-invalid", noun: "manifest", limits: { maxDepth: 3 } });
+    expect(yaml.data).toBeUndefined();
+    expect(yaml.findings.map((f) => [f.location.range.start.offset, f.message])).toEqual([[naiveTooDeepAt(text, 3), "nested more than 3 levels deep; the manifest was not read"]]);
+    expect(naiveTooDeepAt(text, 3)).toBe(text.indexOf("[x"));
   });
 });
