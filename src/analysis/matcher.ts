@@ -12,6 +12,7 @@ import { quoteName } from "../cql/print.js";
 import type { AbstractQuery } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.js";
 import { planSelect, reasonWithoutRuleCodes } from "./planner.js";
+import { columnNamed } from "./planner-evaluate.js";
 import { suggestTableFor } from "./suggest-table.js";
 import type { Candidate, QueryPlan, Verdict } from "./types.js";
 
@@ -64,6 +65,8 @@ function tablesByColumn(schema: SchemaModel): Map<string, TableModel[]> {
 }
 
 /** Every column the pattern names: selected, restricted and ordered. */
+const NO_TABLES: TableModel[] = [];
+
 export function queryColumns(query: AbstractQuery): string[] {
   const names = new Set<string>();
   for (const name of query.select) if (name !== "*") names.add(name);
@@ -72,16 +75,18 @@ export function queryColumns(query: AbstractQuery): string[] {
   return [...names];
 }
 
-function candidateTables(query: AbstractQuery, schema: SchemaModel, keyspace: string | undefined): TableModel[] {
+function candidateTables(columns: string[], schema: SchemaModel, keyspace: string | undefined): TableModel[] {
   const index = tablesByColumn(schema);
-  const columns = queryColumns(query);
   let tables: TableModel[];
   if (columns.length === 0) {
     tables = [...schema.tables.values()];
   } else {
-    const lists = columns.map((c) => index.get(c) ?? []);
-    const rarest = lists.reduce((a, b) => (b.length < a.length ? b : a));
-    tables = rarest.filter((t) => columns.every((c) => t.columns.some((col) => col.name === c)));
+    let rarest: TableModel[] | undefined;
+    for (const c of columns) {
+      const list = index.get(c) ?? NO_TABLES;
+      if (rarest === undefined || list.length < rarest.length) rarest = list;
+    }
+    tables = rarest!.filter((t) => columns.every((c) => columnNamed(t, c) !== undefined));
   }
   if (keyspace !== undefined && tables.some((t) => t.keyspace === keyspace)) tables = tables.filter((t) => t.keyspace === keyspace);
   return tables;
@@ -220,8 +225,8 @@ function serves(best: Ranked, query: AbstractQuery): boolean {
 }
 
 export function matchAbstractQuery(query: AbstractQuery, schema: SchemaModel, options: MatchOptions): MatchResult {
-  const tables = candidateTables(query, schema, options.keyspace);
   const columns = queryColumns(query);
+  const tables = candidateTables(columns, schema, options.keyspace);
   const parts = selectParts(query);
   const ranked: Ranked[] = tables.map((table) => {
     const select = selectOn(parts, query, table);

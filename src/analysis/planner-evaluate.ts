@@ -61,6 +61,11 @@ function tableInfo(table: TableModel): TableInfo {
   return info;
 }
 
+/** The table's column of that name, through the per-table map (no scan of its columns). */
+export function columnNamed(table: TableModel, name: string): ColumnModel | undefined {
+  return tableInfo(table).columnsByName.get(name);
+}
+
 export function indexesFor(table: TableModel, version: CassandraVersion): IndexModel[] {
   const info = tableInfo(table);
   let indexes = info.indexes.get(version);

@@ -96,39 +96,61 @@ function planOrThrow(select: SelectStatement, table: TableModel, version: Cassan
 // A plan's `steps` are made on first read: the matcher plans every candidate table and only the
 // chosen plan's steps are ever shown (explain), so building them eagerly was most of a plan's
 // allocation. The property stays own and enumerable (JSON.stringify, spreads and deep equality
-// see it, in the same key order). Every plan shares one accessor and keeps its maker under a
-// hidden (symbol, non-enumerable) key: an accessor made per plan (a getter in the literal, a
-// closure) turns each plan into a slow dictionary object, and a WeakMap of makers costs the
-// garbage collector ephemeron work for thousands of plans a review.
-const STEP_MAKER = Symbol("steps maker");
+// see it, in the same key order). Every plan shares one accessor, and keeps its maker in a private
+// field stamped onto the plain object: invisible to JSON, keys, symbols, spreads and deep
+// equality, and added by an ordinary (inline-cached) store, where hiding it under a
+// non-enumerable key took a second Object.defineProperty per plan. An accessor made per plan
+// (a getter in the literal, a closure) turns each plan into a slow dictionary object, and a
+// WeakMap of makers costs the garbage collector ephemeron work for thousands of plans a review.
 
-type LazyPlan = { [STEP_MAKER]?: (() => PlanStep[]) | undefined };
+/** Returns the object it is given, so that a subclass can stamp private fields onto a plain object. */
+class PlainObject {
+  constructor(target: object) {
+    return target;
+  }
+}
 
-function settleSteps(plan: LazyPlan, steps: PlanStep[]): void {
-  plan[STEP_MAKER] = undefined;
+class StepMaker extends PlainObject {
+  #make: (() => PlanStep[]) | undefined;
+
+  private constructor(plan: object, make: () => PlanStep[]) {
+    super(plan);
+    this.#make = make;
+  }
+
+  static stamp(plan: object, make: () => PlanStep[]): void {
+    new StepMaker(plan, make);
+  }
+
+  /** The plan's maker, once: later reads find nothing (the steps are settled by then). */
+  static take(plan: object): (() => PlanStep[]) | undefined {
+    if (!(#make in plan)) return undefined;
+    const make = (plan as StepMaker).#make;
+    (plan as StepMaker).#make = undefined;
+    return make;
+  }
+}
+
+function settleSteps(plan: object, steps: PlanStep[]): void {
+  StepMaker.take(plan);
   Object.defineProperty(plan, "steps", { value: steps, writable: true, enumerable: true, configurable: true });
 }
 
 const LAZY_STEPS: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
-  get(this: LazyPlan): PlanStep[] {
-    const steps = this[STEP_MAKER]?.() ?? [];
+  get(this: object): PlanStep[] {
+    const steps = StepMaker.take(this)?.() ?? [];
     settleSteps(this, steps);
     return steps;
   },
-  set(this: LazyPlan, steps: PlanStep[]): void {
+  set(this: object, steps: PlanStep[]): void {
     settleSteps(this, steps);
   },
 };
 
-// Reused for every plan (its value swapped in and out) so that hiding the maker allocates nothing.
-const HIDDEN_MAKER: PropertyDescriptor = { value: undefined, writable: true, enumerable: false, configurable: true };
-
 function withLazySteps(plan: Omit<QueryPlan, "steps">, makeSteps: () => PlanStep[]): QueryPlan {
-  HIDDEN_MAKER.value = makeSteps;
-  Object.defineProperty(plan, STEP_MAKER, HIDDEN_MAKER);
-  HIDDEN_MAKER.value = undefined;
+  StepMaker.stamp(plan, makeSteps);
   return Object.defineProperty(plan, "steps", LAZY_STEPS) as QueryPlan;
 }
 
@@ -285,12 +307,19 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
 function clusteringSummary(restrictions: Restriction[]): string {
   if (restrictions.length === 0) return "";
   const filtered = clusteringFilteredRestrictions(restrictions);
-  const served = filtered.length === 0 ? restrictions : restrictions.filter((r) => !filtered.includes(r));
-  if (served.length === 0) return "";
-  const last = served[served.length - 1]!;
-  const columns = served.flatMap((r) => r.columns.map((c) => c.name)).join(", ");
-  const shape = last.op === "slice" ? "a slice" : served.some((r) => r.op === "in") ? "a set of rows" : "the rows";
-  return ` (C1: ${shape} selected by ${columns})`;
+  // One pass over the served restrictions, without the intermediate arrays: every key read asks.
+  let last: Restriction | undefined;
+  let anyIn = false;
+  let columns: string | undefined;
+  for (const r of restrictions) {
+    if (filtered.length > 0 && filtered.includes(r)) continue;
+    for (const c of r.columns) columns = columns === undefined ? c.name : `${columns}, ${c.name}`;
+    last = r;
+    if (r.op === "in") anyIn = true;
+  }
+  if (!last) return "";
+  const shape = last.op === "slice" ? "a slice" : anyIn ? "a set of rows" : "the rows";
+  return ` (C1: ${shape} selected by ${columns ?? ""})`;
 }
 
 /** The index Cassandra would query: the one serving the first indexable restriction of the row filter. */

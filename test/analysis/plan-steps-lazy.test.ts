@@ -38,6 +38,15 @@ describe("lazy plan steps", () => {
     ]);
   });
 
+  it("hides its maker without any key of its own: only the plan's fields, on a plain object", () => {
+    for (const p of [plan(accepted), plan(needsFiltering)]) {
+      expect(Reflect.ownKeys(p)).toEqual(Object.keys(p));
+      expect(Object.getPrototypeOf(p)).toBe(Object.prototype);
+      expect(p).toStrictEqual(JSON.parse(JSON.stringify(p)));
+      expect(Reflect.ownKeys(p)).toEqual(Object.keys(p));
+    }
+  });
+
   it("serialises, spreads and compares like a plain plan", () => {
     const p = plan(accepted);
     const plain = JSON.parse(JSON.stringify(p)) as QueryPlan;
