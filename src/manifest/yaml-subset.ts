@@ -154,11 +154,15 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
   }
 }
 
+const KNOWN_KEY_SLOTS = 512;
+
 class SubsetReader {
   private readonly length: number;
   /** Where the key blockKey last read ends, and where its colon does: one result object less per key. */
   private keyEnd = 0;
   private keyAfter = 0;
+  /** Plain key names read so far, by a hash of their text (see plainKeyName). */
+  private readonly knownKeys = new Array<string | undefined>(KNOWN_KEY_SLOTS).fill(undefined);
   readonly index: SubsetIndex;
 
   constructor(
@@ -385,21 +389,39 @@ class SubsetReader {
       return name;
     }
     if (isIndicator(code) || code === DASH || code === SPACE) throw OUTSIDE;
+    let hash = code;
     for (let position = at + 1; position < this.length; position++) {
       const c = text.charCodeAt(position);
       if (c === NEWLINE || c === HASH) throw OUTSIDE; // a line that is not `key:`, or a key holding `#`
-      if (c !== COLON) continue;
-      const next = text.charCodeAt(position + 1);
-      if (position + 1 < this.length && next !== SPACE && next !== NEWLINE) continue;
-      if (text.charCodeAt(position - 1) === SPACE) throw OUTSIDE; // `key :`
-      const name = text.slice(at, position);
-      if (typeof resolvePlainScalar(name) !== "string") throw OUTSIDE; // `1:`, `true:`, `null:`
-      this.checkKeyName(name);
-      this.keyEnd = position;
-      this.keyAfter = position + 1;
-      return name;
+      if (c === COLON) {
+        const next = text.charCodeAt(position + 1);
+        if (position + 1 >= this.length || next === SPACE || next === NEWLINE) {
+          if (text.charCodeAt(position - 1) === SPACE) throw OUTSIDE; // `key :`
+          const name = this.plainKeyName(at, position, hash);
+          this.keyEnd = position;
+          this.keyAfter = position + 1;
+          return name;
+        }
+      }
+      hash = (Math.imul(hash, 31) + c) | 0;
     }
     throw OUTSIDE;
+  }
+
+  /**
+   * The name of the plain key `text[start, end)`, whose text hashes to `hash`. A name read before
+   * is given again: keys repeat (every query has an `id:`), and the same string spares a copy and
+   * V8's lookup of a fresh string each time it names a property.
+   */
+  private plainKeyName(start: number, end: number, hash: number): string {
+    const slot = hash & (KNOWN_KEY_SLOTS - 1);
+    const known = this.knownKeys[slot];
+    if (known !== undefined && known.length === end - start && this.text.startsWith(known, start)) return known;
+    const name = this.text.slice(start, end);
+    if (typeof resolvePlainScalar(name) !== "string") throw OUTSIDE; // `1:`, `true:`, `null:`
+    this.checkKeyName(name);
+    this.knownKeys[slot] = name;
+    return name;
   }
 
   /** Names the full reader treats specially: merge keys, `__proto__`, and "" (pathKey([""]) is the document's own key). */
@@ -678,6 +700,7 @@ class SubsetReader {
       if (next === SPACE || next === NEWLINE || isFlowIndicator(next) || at + 1 >= this.length) throw OUTSIDE;
     }
     let position = at + 1;
+    let hash = code;
     for (; position < this.length; position++) {
       const c = text.charCodeAt(position);
       if (c === NEWLINE) throw OUTSIDE; // flow collections over several lines
@@ -687,9 +710,12 @@ class SubsetReader {
         if (isKey && text.charCodeAt(position + 1) === SPACE) break;
         throw OUTSIDE;
       }
+      hash = (Math.imul(hash, 31) + c) | 0;
     }
     let end = position;
     while (text.charCodeAt(end - 1) === SPACE) end--;
+    // Keys as in block mappings (plainKeyName), which also refuses those that are not text.
+    if (isKey) return { value: this.plainKeyName(at, end, hash), start: at, end, type: "PLAIN" };
     const source = text.slice(at, end);
     return { value: resolvePlainScalar(source), start: at, end, type: "PLAIN" };
   }

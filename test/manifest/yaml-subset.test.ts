@@ -321,6 +321,14 @@ describe("the fast YAML reader on real manifests", () => {
     }
   });
 
+  it("reads many different keys, repeated, in block and flow mappings (names reused by the hash of their text)", () => {
+    // 1,500 names over 512 slots: names share slots, and each is read again in a flow mapping.
+    const names = Array.from({ length: 1500 }, (_, i) => (i % 3 === 0 ? `k${i}` : i % 3 === 1 ? `col_${i}x` : `${i}a`));
+    const text = names.map((name, i) => `${name}:\n  ${names[(i * 7) % names.length]}: { ${name}: 1, ${names[(i + 1) % names.length]}: "=" }\n`).join("");
+    expect(readYamlSubset(text, YAML_LIMITS.maxDepth)).toBeDefined();
+    expectSameAsFullReader(text);
+  });
+
   it("keeps positions inside block scalars exact for embedded CQL", () => {
     const text = ["queries:", "  - id: Q1", "    cql: >-", "      SELECT a FROM t", "      WHERE k = ? AND c = 'x: y'", "  - id: Q2", "    cql: |", "      SELECT b FROM u", ""].join("\n");
     expect(readYamlSubset(text, YAML_LIMITS.maxDepth)).toBeDefined();
