@@ -206,9 +206,13 @@ export function cqlName(written: string): string {
   return trimmed.toLowerCase();
 }
 
+/** The location of the key or value at `path`. */
+function locationOf(yaml: PositionedYaml, path: PathSegment[], part: "key" | "value" = "value"): SourceLocation {
+  return { file: yaml.file, range: yaml.locate(path, part) };
+}
+
 function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem }: NormaliseContext): TableVolume {
   const path = ["tables", name];
-  const at = (p: PathSegment[], part: "key" | "value" = "value"): SourceLocation => ({ file: yaml.file, range: yaml.locate(p, part) });
   // Null-prototype records: a column named `constructor` must not find Object's.
   const columns: Record<string, ColumnSize> = Object.create(null);
   const columnLocations: Record<string, SourceLocation> = Object.create(null);
@@ -224,9 +228,9 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
       continue;
     }
     columns[column] = columnSize(size);
-    columnLocations[column] = at(columnPath, "key");
+    columnLocations[column] = locationOf(yaml, columnPath, "key");
   }
-  const volume: TableVolume = { name, columns, columnLocations, location: at(path, "key") };
+  const volume: TableVolume = { name, columns, columnLocations, location: locationOf(yaml, path, "key") };
   if (doc.partitions !== undefined) volume.partitions = doc.partitions;
   if (doc.rows_per_partition !== undefined) {
     const rows = doc.rows_per_partition;
@@ -249,8 +253,10 @@ function columnSize(size: NonNullable<TableVolumeDocument["columns"]>[string]): 
   return { kind: "collection", items: size.items, bytesPerItem: size.bytes };
 }
 
+const NO_IGNORES: readonly { rule: string; reason?: string | undefined }[] = Object.freeze([]);
+
 function ignores(base: PathSegment[], entries: { rule: string; reason?: string | undefined }[] | undefined, yaml: PositionedYaml): ManifestIgnore[] {
-  return (entries ?? []).map((entry, k) => {
+  return (entries ?? NO_IGNORES).map((entry, k) => {
     const ignore: Partial<ManifestIgnore> = { rule: entry.rule };
     if (entry.reason !== undefined) ignore.reason = entry.reason;
     ignore.location = { file: yaml.file, range: yaml.locate([...base, "ignore", k]) };
@@ -260,8 +266,8 @@ function ignores(base: PathSegment[], entries: { rule: string; reason?: string |
 
 /**
  * The fields both query forms share, in the order they have always had. Objects here are built by
- * assignment and extended with Object.assign, never as `{ ...base, more }`: on Node 20 such
- * objects are an order of magnitude slower to build and to read, and thousands are made.
+ * assignment, never as `{ ...base, more }`: on Node 20 such objects are an order of magnitude
+ * slower to build and to read, and thousands are made.
  */
 function queryBase(doc: QueryDocument, path: PathSegment[], yaml: PositionedYaml): QueryBase {
   const base: Partial<QueryBase> = { id: doc.id };
@@ -296,9 +302,12 @@ function normaliseQueries(entries: { index: number; doc: QueryDocument }[], cont
       const cqlPath = [...path, "cql"];
       const parsed = parseEmbeddedCql(yaml, cqlPath, doc.cql);
       pushAll(findings, diagnosticFindings(parsed.result.diagnostics, `${doc.id}.cql`, `query:${doc.id}.cql`, yaml.file));
-      const query: CqlQuery = Object.assign(base, { form: "cql" as const, cql: doc.cql, cqlLocation: { file: yaml.file, range: parsed.range } });
+      const query = base as CqlQuery;
+      query.form = "cql";
+      query.cql = doc.cql;
+      query.cqlLocation = { file: yaml.file, range: parsed.range };
       const statements = parsed.result.statements;
-      const hasSyntaxError = parsed.result.diagnostics.some((d) => d.severity === "error");
+      const hasSyntaxError = hasError(parsed.result.diagnostics);
       if (statements.length > 1) {
         problem(
           `${doc.id}.cql must be exactly one SELECT statement (found ${statements.length} statements)`,
@@ -326,34 +335,45 @@ function abstractQuery(
   base: QueryBase,
   { yaml, problem }: NormaliseContext,
 ): AbstractQuery {
-  const at = (p: PathSegment[], part: "key" | "value" = "value"): SourceLocation => ({ file: yaml.file, range: yaml.locate(p, part) });
   const where: AbstractQuery["where"] = [];
-  const seen = new Set<string>();
-  for (const [written, operator] of Object.entries(doc.where ?? {})) {
-    const column = cqlName(written);
-    const wherePath = [...path, "where", written];
-    if (seen.has(column)) {
+  const whereDoc = doc.where ?? {};
+  const written = Object.keys(whereDoc);
+  // Two keys can only name the same column when there are two keys.
+  const seen = written.length > 1 ? new Set<string>() : undefined;
+  for (const key of written) {
+    const column = cqlName(key);
+    const wherePath = [...path, "where", key];
+    if (seen?.has(column)) {
       problem(
         `${formatPath(wherePath)}: the same column as an earlier key (unquoted names are case-insensitive); the first one is used`,
         yaml.locate(wherePath, "key"),
-        `query:${doc.id}.where.${written}:duplicate`,
+        `query:${doc.id}.where.${key}:duplicate`,
       );
       continue;
     }
-    seen.add(column);
-    where.push({ column, operator, location: at(wherePath, "key") });
+    seen?.add(column);
+    where.push({ column, operator: whereDoc[key]!, location: locationOf(yaml, wherePath, "key") });
   }
-  const query: AbstractQuery = Object.assign(base, {
-    form: "abstract" as const,
-    select: (doc.select ?? []).map(cqlName),
-    selectLocations: (doc.select ?? []).map((_, k) => at([...path, "select", k])),
-    where,
-    orderBy: Object.entries(doc.order_by ?? {}).map(([written, direction]) => ({
-      column: cqlName(written),
-      direction,
-      location: at([...path, "order_by", written], "key"),
-    })),
-  });
+  const select = doc.select ?? [];
+  const selectColumns: string[] = [];
+  const selectLocations: SourceLocation[] = [];
+  for (let k = 0; k < select.length; k++) {
+    selectColumns.push(cqlName(select[k]!));
+    selectLocations.push(locationOf(yaml, [...path, "select", k]));
+  }
+  const orderBy: AbstractQuery["orderBy"] = [];
+  const orderDoc = doc.order_by;
+  if (orderDoc) {
+    for (const key of Object.keys(orderDoc)) {
+      orderBy.push({ column: cqlName(key), direction: orderDoc[key]!, location: locationOf(yaml, [...path, "order_by", key], "key") });
+    }
+  }
+  const query = base as AbstractQuery;
+  query.form = "abstract";
+  query.select = selectColumns;
+  query.selectLocations = selectLocations;
+  query.where = where;
+  query.orderBy = orderBy;
   if (doc.limit !== undefined) query.limit = doc.limit;
   return query;
 }
@@ -381,7 +401,7 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
       const label = typeof doc.cql === "string" ? `${doc.id}.cql` : `${doc.id}.cql[${k}]`;
       const parsed = parseEmbeddedCql(yaml, cqlPath, text);
       pushAll(findings, diagnosticFindings(parsed.result.diagnostics, label, `write:${label}`, yaml.file));
-      const hasSyntaxError = parsed.result.diagnostics.some((d) => d.severity === "error");
+      const hasSyntaxError = hasError(parsed.result.diagnostics);
       if (parsed.result.statements.length === 0) {
         if (!hasSyntaxError) problem(`${label} holds no statement: write an INSERT, UPDATE, DELETE or BATCH`, parsed.range, `write:${label}:empty`);
         statements.push({ cql: text, location: { file: yaml.file, range: parsed.range } });
@@ -443,6 +463,12 @@ function diagnosticFindings(
       fingerprint: n === 1 ? key : `${key}#${n}`,
     };
   });
+}
+
+/** Whether any diagnostic is an error; nearly every statement has none at all. */
+function hasError(diagnostics: readonly { severity: "error" | "info" }[]): boolean {
+  for (const diagnostic of diagnostics) if (diagnostic.severity === "error") return true;
+  return false;
 }
 
 function pushAll<T>(target: T[], items: readonly T[]): void {
