@@ -95,8 +95,23 @@ function candidateTables(columns: string[], schema: SchemaModel, keyspace: strin
 // ---------------------------------------------------------------------------------------------
 // The SELECT a pattern implies, built as AST nodes; ranges point at the manifest entry.
 
+// Names as the synthesized SELECTs write them: the same few column and table names come back in
+// every pattern and candidate, so each is quoted once (bounded, as the process serves many reviews).
+const quotedNames = new Map<string, string>();
+const QUOTED_NAMES_KEPT = 4096;
+
+function quoted(name: string): string {
+  let text = quotedNames.get(name);
+  if (text === undefined) {
+    if (quotedNames.size >= QUOTED_NAMES_KEPT) quotedNames.clear();
+    text = quoteName(name);
+    quotedNames.set(name, text);
+  }
+  return text;
+}
+
 function identifier(name: string, range: SourceRange): Identifier {
-  const text = quoteName(name);
+  const text = quoted(name);
   return { name, text, quoted: text !== name, range };
 }
 
@@ -141,7 +156,7 @@ function selectParts(query: AbstractQuery): SelectParts {
   const limit: Term | undefined = query.limit !== undefined ? { kind: "literal", type: "integer", value: String(query.limit), range } : undefined;
   const head = `SELECT ${star ? "*" : selectors.map((s) => (s.expression.kind === "column" ? s.expression.name.text : "")).join(", ")}`;
   let tail = "";
-  if (relations.length > 0) tail += ` WHERE ${query.where.map((w) => `${quoteName(w.column)} ${w.operator} ?`).join(" AND ")}`;
+  if (relations.length > 0) tail += ` WHERE ${query.where.map((w) => `${quoted(w.column)} ${w.operator} ?`).join(" AND ")}`;
   if (orderBy.length > 0) tail += ` ORDER BY ${orderBy.map((o) => `${o.column.text} ${o.direction.toUpperCase()}`).join(", ")}`;
   if (limit) tail += ` LIMIT ${query.limit}`;
   return { star, selectors, relations, orderBy, limit, head, tail };

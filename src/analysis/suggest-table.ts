@@ -30,28 +30,46 @@ function entityTable(query: AbstractQuery, order: TableOrder): TableModel | unde
   const wanted = new Set([...query.select.filter((s) => s !== "*"), ...query.where.map((w) => w.column)]);
   // Counted through the column index, in a reused array: the cost is the number of tables holding
   // a wanted column, with no map per query.
-  const { overlap } = order;
-  const touched: number[] = [];
+  const { overlap, touched } = order;
+  let touchedCount = 0;
   for (const name of wanted) {
-    for (const table of order.withColumn.get(name) ?? []) if (overlap[table]++ === 0) touched.push(table);
+    const holders = order.withColumn.get(name);
+    if (holders) touchedCount = countHolders(holders, overlap, touched, touchedCount);
   }
-  let best: { table: TableModel; overlap: number } | undefined;
-  for (const number of touched) {
-    const table = order.tables[number]!;
+  let best: TableModel | undefined;
+  let bestOverlap = 0;
+  let bestKeyLength = 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const number = touched[i]!;
     const tableOverlap = overlap[number]!;
     overlap[number] = 0;
-    const keyLength = table.partitionKey.length + table.clustering.length;
-    const bestKeyLength = best ? best.table.partitionKey.length + best.table.clustering.length : 0;
-    // A total order (names are unique), so the order tables are met in does not matter.
+    const keyLength = order.keyLength[number]!;
+    // A total order (names are unique), so the order tables are met in does not matter. The
+    // table itself is read only on a tie: hundreds of tables may hold a common column.
     if (
       !best ||
-      tableOverlap > best.overlap ||
-      (tableOverlap === best.overlap && (keyLength < bestKeyLength || (keyLength === bestKeyLength && table.qualifiedName < best.table.qualifiedName)))
+      tableOverlap > bestOverlap ||
+      (tableOverlap === bestOverlap && (keyLength < bestKeyLength || (keyLength === bestKeyLength && order.tables[number]!.qualifiedName < best.qualifiedName)))
     ) {
-      best = { table, overlap: tableOverlap };
+      best = order.tables[number]!;
+      bestOverlap = tableOverlap;
+      bestKeyLength = keyLength;
     }
   }
-  return best?.table;
+  return best;
+}
+
+/**
+ * Counts one wanted column into the overlap of the tables holding it; returns the new number of
+ * touched tables. Its own function over typed arrays: a column most tables hold (`name`, `status`)
+ * makes this the hot loop, and it stays optimised whatever happens around it.
+ */
+function countHolders(holders: Int32Array, overlap: Int32Array, touched: Int32Array, touchedCount: number): number {
+  for (let i = 0; i < holders.length; i++) {
+    const table = holders[i]!;
+    if (overlap[table]++ === 0) touched[touchedCount++] = table;
+  }
+  return touchedCount;
 }
 
 /** `tags` → `tag`; otherwise `<name>_value` (`<name>_key` for CONTAINS KEY). */
@@ -69,10 +87,14 @@ function identifierPart(text: string): string {
 interface TableOrder {
   /** the tables, the keyspace's first */
   tables: TableModel[];
-  /** per column name, the numbers (in `tables`) of the tables holding it */
-  withColumn: Map<string, number[]>;
+  /** per column name, the numbers (in `tables`) of the tables holding it, in table order */
+  withColumn: Map<string, Int32Array>;
   /** scratch for entityTable, zero between calls: wanted columns per table number */
   overlap: Int32Array;
+  /** scratch for entityTable: the numbers of the tables holding a wanted column, first met first */
+  touched: Int32Array;
+  /** per table number, its primary key columns (partition key and clustering) */
+  keyLength: Int32Array;
   /** per column name, where to take its type: the first table (in order) where it is a key column, else the first holding it */
   typeSource: Map<string, ColumnModel>;
 }
@@ -93,16 +115,21 @@ function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrd
     const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
     const inKeyspace = keyspace !== undefined ? all.filter((t) => t.keyspace === keyspace) : [];
     const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== keyspace)] : all;
-    order = { tables, withColumn: new Map(), overlap: new Int32Array(tables.length), typeSource: new Map() };
+    const withColumn = new Map<string, number[]>();
+    const typeSource = new Map<string, ColumnModel>();
     for (const [number, table] of tables.entries()) {
       for (const column of table.columns) {
-        const list = order.withColumn.get(column.name);
+        const list = withColumn.get(column.name);
         if (list) list.push(number);
-        else order.withColumn.set(column.name, [number]);
-        const source = order.typeSource.get(column.name);
-        if (!source || (isKeyColumn(column) && !isKeyColumn(source))) order.typeSource.set(column.name, column);
+        else withColumn.set(column.name, [number]);
+        const source = typeSource.get(column.name);
+        if (!source || (isKeyColumn(column) && !isKeyColumn(source))) typeSource.set(column.name, column);
       }
     }
+    const holders = new Map<string, Int32Array>();
+    for (const [name, list] of withColumn) holders.set(name, Int32Array.from(list));
+    const keyLength = Int32Array.from(tables, (t) => t.partitionKey.length + t.clustering.length);
+    order = { tables, withColumn: holders, overlap: new Int32Array(tables.length), touched: new Int32Array(tables.length), keyLength, typeSource };
     byKeyspace.set(key, order);
   }
   return order;
