@@ -6,7 +6,7 @@
 // is left to zod, which owns every message. test/manifest/plain-entries.test.ts compares the two.
 import { IDENTIFIER_PATTERN, TABLE_NAME_PATTERN, type TableVolumeDocument, type WriteDocument } from "./schema.js";
 import { allPlain, copyDescriptionAndRate, isPlainRecord, plainId } from "./plain-query.js";
-import { DURATION_PATTERN, NUMBER_PATTERN, parseNumberText, RATE_PATTERN, WHOLE_NUMBER_PATTERN } from "./units.js";
+import { DURATION_PATTERN, isRateText, NUMBER_PATTERN, parseNumberText, WHOLE_NUMBER_PATTERN } from "./units.js";
 
 const WRITE_KEYS = new Set(["id", "description", "rate", "cql", "retried"]);
 const TABLE_KEYS = new Set(["partitions", "rows_per_partition", "growth", "retention", "columns"]);
@@ -106,7 +106,7 @@ export function plainTableDocument(value: unknown): TableVolumeDocument | undefi
     }
   }
   if (growth !== undefined) {
-    if (typeof growth !== "string" || !RATE_PATTERN.test(growth)) return undefined;
+    if (typeof growth !== "string" || !isRateText(growth)) return undefined;
     document.growth = growth;
   }
   if (retention !== undefined) {

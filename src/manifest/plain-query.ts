@@ -5,7 +5,7 @@
 // operator in lower case, a number where a string goes, any problem) is left to zod, which owns
 // every message. test/manifest/plain-query.test.ts compares the two on generated queries.
 import { ID_PATTERN, IDENTIFIER_PATTERN, WHERE_OPERATORS, type QueryDocument } from "./schema.js";
-import { RATE_PATTERN } from "./units.js";
+import { isRateText } from "./units.js";
 
 const KEYS = new Set(["id", "description", "rate", "cql", "select", "where", "order_by", "limit"]);
 const OPERATORS = new Set<string>(WHERE_OPERATORS);
@@ -80,7 +80,7 @@ export function copyDescriptionAndRate(description: unknown, rate: unknown, docu
     document.description = description;
   }
   if (rate !== undefined) {
-    if (typeof rate !== "string" || !RATE_PATTERN.test(rate)) return false;
+    if (typeof rate !== "string" || !isRateText(rate)) return false;
     document.rate = rate;
   }
   return true;
