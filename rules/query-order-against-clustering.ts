@@ -51,10 +51,11 @@ function reverseOrderFix(model: AnalysedModel, table: TableModel, existsAtBase: 
 function readsInDeclaredOrder(query: QueryAnalysis, table: TableModel): boolean {
   if (query.plan.direction === "forward") return true;
   if (query.plan.verdict === "invalid" || query.plan.verdict === "unserved" || query.plan.verdict === "needs-allow-filtering") return false;
-  const boundByEquality = new Set(
-    (query.select?.where?.relations ?? []).flatMap((r) => (r.kind === "column" && r.operator === "=" && !r.key ? [r.column.name] : [])),
-  );
-  return !table.clustering.every((c) => boundByEquality.has(c.name));
+  const relations = query.select?.where?.relations;
+  if (!relations) return table.clustering.length > 0;
+  // Asked for every query: the relations are searched in place, without a set of names per query.
+  const boundByEquality = (name: string) => relations.some((r) => r.kind === "column" && r.operator === "=" && !r.key && r.column.name === name);
+  return !table.clustering.every((c) => boundByEquality(c.name));
 }
 
 const queryOrderAgainstClustering: RuleModule = {

@@ -120,7 +120,11 @@ const writeDenormalisationDrift: RuleModule = {
           // SET email = ? WHERE user_id = ?` keeps users in step with users_by_email (email, user_id).
           let covered = coveredBy.get(writesOfOther);
           if (!covered) {
-            covered = new Set(writesOfOther.flatMap((w) => [...writtenColumns(w.statement), ...rowKeyColumns(w.statement, other)]));
+            covered = new Set<string>();
+            for (const w of writesOfOther) {
+              for (const c of writtenColumns(w.statement)) covered.add(c);
+              for (const c of rowKeyColumns(w.statement, other)) covered.add(c);
+            }
             coveredBy.set(writesOfOther, covered);
           }
           const coveredColumns = covered;
