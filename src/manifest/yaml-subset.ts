@@ -86,9 +86,14 @@ const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 /** The value of a plain scalar under the core schema. */
 export function resolvePlainScalar(text: string): unknown {
   const first = text.charCodeAt(0);
-  // Only these first characters can start a null, a boolean or a number; the rest is text.
-  const mayBeTyped = (first >= 0x30 && first <= 0x39) || "~nNtTfF+-.".includes(text[0]!);
-  if (!mayBeTyped) return text;
+  if (first >= 0x30 && first <= 0x39) {
+    // Most plain values starting with a digit are counts or figures such as `300/s` and `365d`.
+    const digits = leadingDigits(text);
+    if (digits === text.length && digits <= 15) return wholeNumber(text); // as parseInt, exact to 15 digits
+    if (!mayBeNumber(text, digits)) return text;
+  } else if (!"~nNtTfF+-.".includes(text[0]!)) {
+    return text; // only these first characters can start a null, a boolean or a number
+  }
   if (CORE_NULL.test(text)) return null;
   if (CORE_BOOL.test(text)) return first === 0x74 || first === 0x54;
   if (CORE_INT_OCTAL.test(text)) return parseInt(text.slice(2), 8);
@@ -100,6 +105,37 @@ export function resolvePlainScalar(text: string): unknown {
   }
   if (CORE_FLOAT_EXPONENT.test(text) || CORE_FLOAT.test(text)) return parseFloat(text);
   return text;
+}
+
+function leadingDigits(text: string): number {
+  let at = 0;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code < 0x30 || code > 0x39) break;
+    at++;
+  }
+  return at;
+}
+
+function wholeNumber(digits: string): number {
+  let value = 0;
+  for (let at = 0; at < digits.length; at++) value = value * 10 + (digits.charCodeAt(at) - 0x30);
+  return value;
+}
+
+/**
+ * Whether the rest of a text starting with a digit holds only characters the core schema's
+ * numbers use (`0x1F`, `0o17`, `1.5e-3`): any other (`/`, `_`, a space) makes it text.
+ */
+function mayBeNumber(text: string, from: number): boolean {
+  for (let at = from; at < text.length; at++) {
+    // | 0x20 lower-cases letters; the few other characters it lets through go to the patterns.
+    const code = text.charCodeAt(at) | 0x20;
+    const isDigit = code >= 0x30 && code <= 0x39;
+    const isHexLetter = code >= 0x61 && code <= 0x66;
+    if (!isDigit && !isHexLetter && code !== 0x2e && code !== 0x2b && code !== 0x2d && code !== 0x78 && code !== 0x6f) return false;
+  }
+  return true;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {

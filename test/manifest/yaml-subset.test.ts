@@ -3,6 +3,7 @@
 // keeps every diagnostic as it was.
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
+import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { readYamlSubset, resolvePlainScalar } from "../../src/manifest/yaml-subset.js";
 import { excessiveFlowNesting, readYamlWithPositions, YAML_LIMITS, type PositionedYaml, type YamlPath } from "../../src/manifest/yaml-positions.js";
@@ -411,6 +412,21 @@ describe("resolvePlainScalar follows the YAML 1.2 core schema", () => {
     ["0x", "0x"],
   ])("%s", (text, value) => {
     expect(resolvePlainScalar(text)).toStrictEqual(value);
+  });
+
+  it("plain scalars starting with a digit read as the `yaml` package reads them (property)", () => {
+    const texts = fc
+      .tuple(fc.integer({ min: 0, max: 9 }), fc.array(fc.constantFrom(..."0123456789._+-xXoOeEabfABF/d _"), { maxLength: 20 }))
+      .map(([digit, rest]) => `${digit}${rest.join("")}`.trimEnd());
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(resolvePlainScalar(text)).toStrictEqual(parseYaml(text));
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
+    for (const text of ["123456789012345", "1234567890123456", "99999999999999999999", "0", "007", "0o7", "0x1f", "1e3", "1E3", "1.5e-3"]) {
+      expect(resolvePlainScalar(text)).toStrictEqual(parseYaml(text));
+    }
   });
 
   it("NaN and negative zero", () => {
