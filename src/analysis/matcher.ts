@@ -75,6 +75,11 @@ export function queryColumns(query: AbstractQuery): string[] {
   return [...names];
 }
 
+function holdsAll(table: TableModel, columns: string[]): boolean {
+  for (const c of columns) if (columnNamed(table, c) === undefined) return false;
+  return true;
+}
+
 function candidateTables(columns: string[], schema: SchemaModel, keyspace: string | undefined): TableModel[] {
   const index = tablesByColumn(schema);
   let tables: TableModel[];
@@ -86,7 +91,9 @@ function candidateTables(columns: string[], schema: SchemaModel, keyspace: strin
       const list = index.get(c) ?? NO_TABLES;
       if (rarest === undefined || list.length < rarest.length) rarest = list;
     }
-    tables = rarest!.filter((t) => columns.every((c) => columnNamed(t, c) !== undefined));
+    // Plain loops: the rarest column may still be one hundreds of tables hold.
+    tables = [];
+    for (const table of rarest!) if (holdsAll(table, columns)) tables.push(table);
   }
   if (keyspace !== undefined && tables.some((t) => t.keyspace === keyspace)) tables = tables.filter((t) => t.keyspace === keyspace);
   return tables;
