@@ -54,7 +54,13 @@ export function parseEmbeddedCql(yaml: PositionedYaml, path: YamlPath, text: str
 
 /** Whether `value` is written as is at `start`, within one line. */
 function isVerbatimLine(source: string, start: number, value: string): boolean {
-  return !/[\r\n]/.test(value) && source.startsWith(value, start);
+  if (!source.startsWith(value, start)) return false;
+  // A loop, not a regex: this runs for every query and write, on short texts.
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code === 0x0a || code === 0x0d) return false;
+  }
+  return true;
 }
 
 /** A function from an offset in the scalar's value to an offset in the manifest text. */
