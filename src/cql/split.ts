@@ -46,10 +46,16 @@ export class TokenStream implements TokenSource {
     return at < this.count ? this.buffer[at] : undefined;
   }
 
-  /** Tokens [start, end) as an array (end is never past the last token). */
+  /**
+   * Tokens [start, end) as an array (end is never past the last token). The array has room for
+   * two more: chevrotain appends two EOF tokens to a parser's input (and removes them after), and
+   * an array made to size would be copied to grow.
+   */
   slice(start: number, end: number): IToken[] {
-    this.at(end - 1);
-    return this.buffer.slice(start - this.base, end - this.base) as IToken[];
+    this.at(end + 1);
+    const tokens = this.buffer.slice(start - this.base, Math.min(end + 2, this.base + this.count) - this.base) as IToken[];
+    tokens.length = end - start;
+    return tokens;
   }
 
   /** Forgets the tokens before `index`. */
