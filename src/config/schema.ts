@@ -41,12 +41,34 @@ export type RuleLevel = (typeof RULE_LEVELS)[number];
 const LEVEL_MESSAGE = "expected off, info, warning or error";
 const level = z.enum(RULE_LEVELS, says(LEVEL_MESSAGE));
 
+/**
+ * Text, numbers, true/false, null, and lists and mappings of them. YAML's tagged values
+ * (`!!binary`, `!!timestamp`, `!!set`, `!!omap`) read as Buffers, Dates, Sets and Maps, which no
+ * rule expects and which must not reach a rule as its options.
+ */
+function isPlainValue(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== "object") return typeof value !== "function" && typeof value !== "symbol" && typeof value !== "bigint";
+  if (depth > 64) return false;
+  if (Array.isArray(value)) return value.every((item) => isPlainValue(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).every((item) => isPlainValue(item, depth + 1));
+}
+
+const ruleOptions = z
+  .unknown()
+  .refine(
+    (value) => isPlainValue(value),
+    says("rule options must be plain YAML values: text, numbers, true or false, lists and mappings, not tagged values such as !!binary or !!timestamp"),
+  )
+  .describe("The rule's options (see the rule's documentation).");
+
 export const ruleSettingSchema = z
   .union(
     [
       level.describe("The severity of the rule's findings, or off."),
       z.tuple([level], says(`expected [level] or [level, options]; ${LEVEL_MESSAGE}`)),
-      z.tuple([level, z.unknown().describe("The rule's options (see the rule's documentation).")], says(`expected [level, options]; ${LEVEL_MESSAGE}`)),
+      z.tuple([level, ruleOptions], says(`expected [level, options]; ${LEVEL_MESSAGE}`)),
     ],
     says(`expected off, info, warning or error, or [level, options]`),
   )

@@ -164,6 +164,20 @@ describe("loadConfig", () => {
     expect(huge.config.failOn).toBe("error");
   });
 
+  it("refuses YAML's tagged values as rule options, where nothing else would check them", () => {
+    const tagged = load(
+      "rules:\n  table-unbounded-partition: [warning, { horizon: !!binary 2y }]\n  query-full-scan: [error, { since: !!timestamp 2001-12-14 }]\n  table-unread: [info, { horizon: 2y, tables: [a, b] }]\n",
+    );
+    expect(tagged.findings.map(where)).toEqual([
+      "2:40 rules.table-unbounded-partition[1]: rule options must be plain YAML values: text, numbers, true or false, lists and mappings, not tagged values such as !!binary or !!timestamp",
+      "3:28 rules.query-full-scan[1]: rule options must be plain YAML values: text, numbers, true or false, lists and mappings, not tagged values such as !!binary or !!timestamp",
+    ]);
+    // The refused settings fall back to the rule's defaults; the plain one is kept.
+    expect(tagged.config.rules["table-unbounded-partition"]).toBeUndefined();
+    expect(tagged.config.rules["query-full-scan"]).toBeUndefined();
+    expect(tagged.config.rules["table-unread"]).toEqual({ severity: "info", options: { horizon: "2y", tables: ["a", "b"] } });
+  });
+
   it("gives findings fingerprints that do not depend on line numbers", () => {
     const a = load("fail_on: sometimes\n").findings[0]!;
     const b = load("# a comment\n\nfail_on: sometimes\n").findings[0]!;

@@ -1,5 +1,6 @@
 // Inputs the fuzz targets found, kept as plain tests so the fixes stay fixed.
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { parseCql } from "../../src/cql/index.js";
 
 describe("parser positions (fuzz: parser)", () => {
@@ -19,5 +20,13 @@ describe("parser positions (fuzz: parser)", () => {
   it("CRLF and lone CR line breaks count once each", () => {
     const [diagnostic] = parseCql("SELECT 'a\r\nb\rc\r\n").diagnostics;
     expect(diagnostic!.range.end).toEqual({ line: 4, column: 1, offset: 16 });
+  });
+});
+
+describe("config values (fuzz: config)", () => {
+  it("a !!binary rule option never reaches the config as a Buffer", () => {
+    const { config, findings } = loadConfig({ path: ".cql-review.yml", content: "rules:\n  table-unbounded-partition: [warning, { horizon: !!binary 2y }]\n" });
+    expect(findings.map((finding) => finding.message)).toEqual([expect.stringMatching(/^rules\.table-unbounded-partition\[1\]: rule options must be plain YAML values/)]);
+    expect(JSON.stringify(config.rules)).toBe("{}");
   });
 });
