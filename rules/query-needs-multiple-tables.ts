@@ -1,6 +1,7 @@
 // Cassandra has no JOIN: when the columns a read needs are spread over several tables, the
 // application joins them itself, one extra round trip (and partition) per table and per row.
 import { abstractQueryColumns, joinWords, manifestQuery, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import { entryKeyspace } from "../src/manifest/types.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
@@ -43,12 +44,33 @@ function coverColumns(tables: TableModel[], wanted: string[], given: string[]): 
   return parts;
 }
 
-/** Tables of the manifest's keyspace (all tables when it names none), in a stable order. */
-function tablesInScope(model: AnalysedModel): TableModel[] {
-  const keyspace = model.manifest?.keyspace;
-  return [...model.schema.tables.values()]
+/** The tables a query of one keyspace can join, with a lookup of the tables by column. */
+interface Scope {
+  tables: TableModel[];
+  /** table indexes by column name, in scope order */
+  byColumn: Map<string, number[]>;
+  columnSets: Set<string>[];
+}
+
+/**
+ * Tables of a keyspace (all tables when the manifest names none), in a stable order. Only tables
+ * holding a wanted column can hold them all or join into the cover: they are looked up by column,
+ * instead of scanning every table for every query.
+ */
+function scopeOf(model: AnalysedModel, keyspace: string | undefined): Scope {
+  const tables = [...model.schema.tables.values()]
     .filter((t) => t.kind === "table" && (keyspace === undefined || t.keyspace === keyspace))
     .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+  const byColumn = new Map<string, number[]>();
+  const columnSets = tables.map((table) => new Set(table.columns.map((c) => c.name)));
+  tables.forEach((table, index) => {
+    for (const column of table.columns) {
+      const list = byColumn.get(column.name);
+      if (list) list.push(index);
+      else byColumn.set(column.name, [index]);
+    }
+  });
+  return { tables, byColumn, columnSets };
 }
 
 /** Whether one table holds every wanted column: one of the tables of the rarest, checked by set. */
@@ -76,22 +98,16 @@ const queryNeedsMultipleTables: RuleModule = {
   },
   check(context) {
     const { model } = context;
-    const tables = tablesInScope(model);
-    // Only tables holding a wanted column can hold them all or join into the cover: look them up by
-    // column, in scope order, instead of scanning every table for every query.
-    const byColumn = new Map<string, number[]>();
-    const columnSets = tables.map((table) => new Set(table.columns.map((c) => c.name)));
-    tables.forEach((table, index) => {
-      for (const column of table.columns) {
-        const list = byColumn.get(column.name);
-        if (list) list.push(index);
-        else byColumn.set(column.name, [index]);
-      }
-    });
+    // With several manifests, a query joins tables of its own manifest's keyspace.
+    const scopes = new Map<string | undefined, Scope>();
     for (const query of model.queries) {
       if (query.form !== "abstract" || query.table !== null) continue;
       const entry = manifestQuery(model, query.id);
       if (entry?.form !== "abstract") continue;
+      const keyspace = entryKeyspace(entry, model.manifest);
+      let scope = scopes.get(keyspace);
+      if (!scope) scopes.set(keyspace, (scope = scopeOf(model, keyspace)));
+      const { tables, byColumn, columnSets } = scope;
       const wanted = abstractQueryColumns(entry);
       if (someTableHoldsAll(wanted, byColumn, columnSets)) continue;
       const holding = [...new Set(wanted.flatMap((name) => byColumn.get(name) ?? []))].sort((a, b) => a - b).map((index) => tables[index]!);

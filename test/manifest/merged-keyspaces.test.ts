@@ -79,3 +79,30 @@ describe("several manifests with different keyspaces", () => {
     ]);
   });
 });
+
+describe("joins with several manifests", () => {
+  // media's abstract query needs a title and a thumbnail, which live in two media tables.
+  const joinedSchema: SourceFile = {
+    path: "schema/tables.cql",
+    content: `${schema.content}CREATE TABLE media.thumbnails (media_id uuid PRIMARY KEY, thumbnail blob);
+`,
+  };
+  const joiningManifest: SourceFile = {
+    path: "services/video/access-patterns.yaml",
+    content: `version: 1
+keyspace: media
+queries:
+  - id: MediaCard
+    select: [title, thumbnail]
+    where: { media_id: "=" }
+    rate: 20/s
+`,
+  };
+
+  it("looks for the tables that jointly serve a query in the query's own keyspace", () => {
+    const joined = review({ files: [joinedSchema, shopManifest, joiningManifest] });
+    const joins = joined.findings.filter((finding) => finding.rule === "query-needs-multiple-tables");
+    expect(joins.map((finding) => finding.location.file)).toEqual(["services/video/access-patterns.yaml"]);
+    expect(joins[0]!.message).toContain("MediaCard needs; it takes 2 tables: media.items (media_id, title) and media.thumbnails (thumbnail).");
+  });
+});
