@@ -1,6 +1,6 @@
 // Replication decides what survives a failure. SimpleStrategy ignores racks and data centers; fewer
 // than three replicas cannot lose a node and still answer QUORUM.
-import { z } from "zod";
+import * as z from "zod";
 import type { CreateKeyspaceStatement, AlterKeyspaceStatement, MapLiteral, OptionEntry } from "../src/cql/ast.js";
 import { rangeBetween } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";

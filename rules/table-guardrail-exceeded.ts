@@ -1,7 +1,7 @@
 // Cassandra 4.1+ guardrails warn on, or refuse, schemas past operator-set thresholds. They are all
 // off by default (-1 in conf/cassandra.yaml): the rule checks the thresholds the repository sets
 // as options, mirroring its cluster's cassandra.yaml, so the refusal shows up in review, not in a deploy.
-import { z } from "zod";
+import * as z from "zod";
 import type { SourceLocation } from "../src/findings.js";
 import { tableLabel } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";

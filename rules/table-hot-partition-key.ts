@@ -1,6 +1,6 @@
 // Rows are spread over the cluster by a hash of the partition key: a key with few values, or one
 // that is only the current time bucket, sends every write of the moment to the same replicas.
-import { z } from "zod";
+import * as z from "zod";
 import { timeBucketOf } from "../src/analysis/estimator.js";
 import { formatCount } from "../src/analysis/estimator-text.js";
 import { joinWords, tableEntity, tableLabel, tableLocation, volumeOf, writePathsOf } from "../src/rule-engine/helpers.js";

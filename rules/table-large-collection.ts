@@ -1,7 +1,7 @@
 // A non-frozen collection is read whole (never paged) and every element is a cell: collections are
 // for a few items. A list that writes keep pushing to and popping from is a queue, and a queue in
 // a collection reads its tombstones on every read.
-import { z } from "zod";
+import * as z from "zod";
 import { formatBytes, formatCount } from "../src/analysis/estimator-text.js";
 import {
   collectionOperations,

@@ -1,6 +1,6 @@
 // A clustering key ending in a millisecond timestamp makes two writes of the same partition in the
 // same millisecond the same row: Cassandra upserts, so one silently replaces the other.
-import { z } from "zod";
+import * as z from "zod";
 import { formatCount, formatRate } from "../src/analysis/estimator-text.js";
 import { createTableStatement, joinWords, rangeBetween, schemaFileOf, columnEntity, tableLabel, volumeOf, writePathsOf } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";

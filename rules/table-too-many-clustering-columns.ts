@@ -1,6 +1,6 @@
 // Every query must restrict clustering columns in order, so each extra one narrows the queries a
 // table can serve; several that split one value (year, month, day, hour) are the usual cause.
-import { z } from "zod";
+import * as z from "zod";
 import { joinWords, tableEntity, tableLabel, tableLocation } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 

@@ -1,6 +1,6 @@
 // Cassandra measures every batch: past batch_size_warn_threshold (5 KiB) it logs a warning, past
 // batch_size_fail_threshold (50 KiB) it rejects the batch. The coordinator holds all of it in memory.
-import { z } from "zod";
+import * as z from "zod";
 import { formatBytes } from "../src/analysis/estimator-text.js";
 import { sizeValue } from "../src/analysis/type-sizes.js";
 import type { Term } from "../src/cql/ast.js";

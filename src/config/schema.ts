@@ -1,7 +1,7 @@
 // The repository config `.github/cql-review.yml` as written (DESIGN §2.3), in zod. Every key is
 // optional: src/config.ts merges what is valid over DEFAULT_CONFIG. Objects are strict, so a
 // misspelt setting is reported instead of silently ignored.
-import { z } from "zod";
+import * as z from "zod";
 import { cassandraVersionSchema } from "../manifest/schema.js";
 import { SIZE_PATTERN, parseByteSize, parseNumberText, WHOLE_NUMBER_PATTERN } from "../manifest/units.js";
 

@@ -2,7 +2,7 @@
 // Messages are written for someone who has never seen the schema: where (the path), what is
 // wrong, and what would be right. Field-specific wording lives on the schemas (`error`); the
 // generic wording for every other issue is here.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Finding } from "../findings.js";
 import { didYouMean } from "./did-you-mean.js";
 import { formatPath, type PathSegment, type PositionedYaml } from "./yaml-positions.js";

@@ -2,7 +2,7 @@
 // editor's view and the review's view can never differ. Draft-07: the draft that both the VS Code
 // YAML extension (yaml-language-server) and JetBrains IDEs support fully; their 2019-09/2020-12
 // support is partial or recent. The committed files in schema/ are checked for drift by a test.
-import { z } from "zod";
+import * as z from "zod";
 import { configSchema } from "../config/schema.js";
 import { manifestSchema, querySchema } from "./schema.js";
 

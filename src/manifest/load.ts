@@ -1,7 +1,7 @@
 // Loads one access-patterns manifest: YAML with positions → zod validation → the normalised
 // Manifest (types.ts). Every problem is a `manifest-invalid` finding at its line and column; an
 // invalid entry is dropped on its own so the rest of the manifest is still reviewed. Never throws.
-import { z } from "zod";
+import * as z from "zod";
 import type { Statement } from "../cql/ast.js";
 import type { CassandraVersion } from "../schema/model.js";
 import { compareFindings, FILE_START, type Finding, type SourceLocation } from "../findings.js";

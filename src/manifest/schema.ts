@@ -2,7 +2,7 @@
 // means (`.describe()`): the text feeds the JSON Schema that editors show on hover. Objects are
 // strict, so a misspelt key is an error instead of a silently ignored setting.
 // src/manifest/load.ts turns a parsed document into the normalised Manifest (types.ts).
-import { z } from "zod";
+import * as z from "zod";
 import type { CassandraVersion } from "../schema/model.js";
 import type { WhereOperator } from "./types.js";
 import { DURATION_PATTERN, NUMBER_PATTERN, parseNumberText, RATE_PATTERN, WHOLE_NUMBER_PATTERN } from "./units.js";

@@ -1,6 +1,6 @@
 // The rule system, after ESLint's: one RuleModule per file in rules/, metadata plus a pure
 // `check` over the analysed model. A rule reports data, never formatted text.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { SourceRange } from "../cql/ast.js";
 import type { Finding, Severity } from "../findings.js";
 import type { AnalysedModel } from "./model.js";
