@@ -65,8 +65,6 @@ function tablesByColumn(schema: SchemaModel): Map<string, TableModel[]> {
 }
 
 /** Every column the pattern names: selected, restricted and ordered. */
-const NO_TABLES: TableModel[] = [];
-
 export function queryColumns(query: AbstractQuery): string[] {
   const names = new Set<string>();
   for (const name of query.select) if (name !== "*") names.add(name);
@@ -74,6 +72,8 @@ export function queryColumns(query: AbstractQuery): string[] {
   for (const o of query.orderBy) names.add(o.column);
   return [...names];
 }
+
+const NO_TABLES: TableModel[] = [];
 
 function holdsAll(table: TableModel, columns: string[]): boolean {
   for (const c of columns) if (columnNamed(table, c) === undefined) return false;

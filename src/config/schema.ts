@@ -46,19 +46,18 @@ const level = z.enum(RULE_LEVELS, says(LEVEL_MESSAGE));
  * (`!!binary`, `!!timestamp`, `!!set`, `!!omap`) read as Buffers, Dates, Sets and Maps, which no
  * rule expects and which must not reach a rule as its options.
  */
-function isPlainValue(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value !== "object") return typeof value !== "function" && typeof value !== "symbol" && typeof value !== "bigint";
-  if (depth > 64) return false;
-  if (Array.isArray(value)) return value.every((item) => isPlainValue(item, depth + 1));
+function isPlainValue(value: unknown): boolean {
+  // The YAML reader has already refused cycles and bounded the depth.
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) return value.every(isPlainValue);
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  return Object.values(value).every((item) => isPlainValue(item, depth + 1));
+  return (prototype === Object.prototype || prototype === null) && Object.values(value).every(isPlainValue);
 }
 
 const ruleOptions = z
   .unknown()
   .refine(
-    (value) => isPlainValue(value),
+    isPlainValue,
     says("rule options must be plain YAML values: text, numbers, true or false, lists and mappings, not tagged values such as !!binary or !!timestamp"),
   )
   .describe("The rule's options (see the rule's documentation).");
