@@ -2,6 +2,7 @@
 // tableVolumeSchema accept with the same document; the common shapes are accepted; everything
 // else is left to zod.
 import fc from "fast-check";
+import type * as z from "zod";
 import { describe, expect, it } from "vitest";
 import { loadManifest } from "../../src/manifest/load.js";
 import { plainTableDocument, plainTableDocuments, plainWriteDocument, plainWriteDocuments } from "../../src/manifest/plain-entries.js";
@@ -67,57 +68,46 @@ function loose(plain: fc.Arbitrary<Record<string, unknown>>, key: fc.Arbitrary<s
   );
 }
 
-describe("plainWriteDocument accepts only what writeSchema accepts, and returns what it returns (property)", () => {
-  it("on writes of any shape", () => {
-    fc.assert(
-      fc.property(loose(plainWrite, writeKey), (value) => {
-        const plain = plainWriteDocument(value);
-        if (plain === undefined) return;
-        const parsed = writeSchema.safeParse(value);
-        expect(parsed.success, JSON.stringify(value)).toBe(true);
-        expect(plain).toStrictEqual(parsed.success ? parsed.data : undefined);
-      }),
-      { seed: SEED, numRuns: 2_000 },
-    );
-  });
+/**
+ * Whatever `plainCheck` accepts, `schema` accepts, with the same document; entries in the plain
+ * shapes are accepted. `noun` names the entries in the test titles.
+ */
+function describeAgreementWithZod(
+  names: { check: string; schema: string; noun: string },
+  plainCheck: (value: unknown) => unknown,
+  schema: z.ZodType,
+  plain: fc.Arbitrary<Record<string, unknown>>,
+  key: fc.Arbitrary<string>,
+): void {
+  describe(`${names.check} accepts only what ${names.schema} accepts, and returns what it returns (property)`, () => {
+    it(`on ${names.noun} of any shape`, () => {
+      fc.assert(
+        fc.property(loose(plain, key), (value) => {
+          const accepted = plainCheck(value);
+          if (accepted === undefined) return;
+          const parsed = schema.safeParse(value);
+          expect(parsed.success, JSON.stringify(value)).toBe(true);
+          expect(accepted).toStrictEqual(parsed.success ? parsed.data : undefined);
+        }),
+        { seed: SEED, numRuns: 2_000 },
+      );
+    });
 
-  it("on writes in the plain shapes, which it accepts", () => {
-    fc.assert(
-      fc.property(plainWrite, (value) => {
-        const plain = plainWriteDocument(value);
-        expect(plain, JSON.stringify(value)).toBeDefined();
-        expect(plain).toStrictEqual(writeSchema.parse(value));
-      }),
-      { seed: SEED, numRuns: 300 },
-    );
+    it(`on ${names.noun} in the plain shapes, which it accepts`, () => {
+      fc.assert(
+        fc.property(plain, (value) => {
+          const accepted = plainCheck(value);
+          expect(accepted, JSON.stringify(value)).toBeDefined();
+          expect(accepted).toStrictEqual(schema.parse(value));
+        }),
+        { seed: SEED, numRuns: 300 },
+      );
+    });
   });
-});
+}
 
-describe("plainTableDocument accepts only what tableVolumeSchema accepts, and returns what it returns (property)", () => {
-  it("on tables of any shape", () => {
-    fc.assert(
-      fc.property(loose(plainTable, tableKey), (value) => {
-        const plain = plainTableDocument(value);
-        if (plain === undefined) return;
-        const parsed = tableVolumeSchema.safeParse(value);
-        expect(parsed.success, JSON.stringify(value)).toBe(true);
-        expect(plain).toStrictEqual(parsed.success ? parsed.data : undefined);
-      }),
-      { seed: SEED, numRuns: 2_000 },
-    );
-  });
-
-  it("on tables in the plain shapes, which it accepts", () => {
-    fc.assert(
-      fc.property(plainTable, (value) => {
-        const plain = plainTableDocument(value);
-        expect(plain, JSON.stringify(value)).toBeDefined();
-        expect(plain).toStrictEqual(tableVolumeSchema.parse(value));
-      }),
-      { seed: SEED, numRuns: 300 },
-    );
-  });
-});
+describeAgreementWithZod({ check: "plainWriteDocument", schema: "writeSchema", noun: "writes" }, plainWriteDocument, writeSchema, plainWrite, writeKey);
+describeAgreementWithZod({ check: "plainTableDocument", schema: "tableVolumeSchema", noun: "tables" }, plainTableDocument, tableVolumeSchema, plainTable, tableKey);
 
 describe("the plain checks leave these to zod", () => {
   it.each<[string, unknown]>([
