@@ -1,4 +1,4 @@
-// Repository configuration, `.github/cql-review.yml` (DESIGN §2.3).
+// Repository configuration, `.github/cql-review.yml` (docs/configuration.md).
 // The zod schema is in src/config/schema.ts; the defaults and `loadConfig` (YAML with positions →
 // ReviewConfig + findings) live here; the normalised shape below is what the rest of the core reads.
 import { configSchema, limitsSchema, RULE_ID_PATTERN, ruleSettingSchema, type ConfigDocument } from "./config/schema.js";

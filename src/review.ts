@@ -1,5 +1,5 @@
 // The pure core: files in → Review out. No network, no clock, no environment.
-// files → parse → model → plan/estimate → rules → findings (DESIGN §5).
+// files → parse → model → plan/estimate → rules → findings (CONTRIBUTING.md, "Architecture").
 import { estimateTables } from "./analysis/estimator.js";
 import { analyseQuery } from "./analysis/queries.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
@@ -63,7 +63,7 @@ export interface Review {
   model: AnalysedModel;
 }
 
-/** Explicit limits (DESIGN §6): a file or a review past them is reported, never parsed half-way. */
+/** Explicit limits (docs/configuration.md, `limits`): a file or a review past them is reported, never parsed half-way. */
 export const REVIEW_LIMITS = {
   /** bytes of one schema file or manifest */
   fileBytes: 1024 * 1024,

@@ -1,4 +1,5 @@
-// Time buckets and hash shards for partitions that grow past the limits (partition-sizing.md §5).
+// Time buckets and hash shards for partitions that grow past the limits (Apache Cassandra docs,
+// "Evaluating and refining data models", https://cassandra.apache.org/doc/latest/cassandra/developing/data-modeling/data-modeling_refining.html).
 //
 // With λ rows a second per partition key, `v` values and `b` classic bytes per row, a bucket of
 // width W holds λ·W rows, so the limits give upper bounds on W; a query that reads the newest k rows

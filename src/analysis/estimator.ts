@@ -1,4 +1,5 @@
-// Partition-size estimates (partition-sizing.md): for every table, how many rows, values and bytes
+// Partition-size estimates (Apache Cassandra docs, "Evaluating and refining
+// data models", https://cassandra.apache.org/doc/latest/cassandra/developing/data-modeling/data-modeling_refining.html): for every table, how many rows, values and bytes
 // its average and worst partitions hold, where the row count comes from, whether partitions grow
 // without bound, and the bucket that would keep them under the limits.
 //

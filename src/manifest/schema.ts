@@ -1,4 +1,4 @@
-// The access-patterns manifest as written in YAML (DESIGN §2.2), in zod. Every field says what it
+// The access-patterns manifest as written in YAML (docs/manifest.md), in zod. Every field says what it
 // means (`.describe()`): the text feeds the JSON Schema that editors show on hover. Objects are
 // strict, so a misspelt key is an error instead of a silently ignored setting.
 // src/manifest/load.ts turns a parsed document into the normalised Manifest (types.ts).
