@@ -14,12 +14,9 @@ import { runRules } from "./rule-engine/engine.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
 import { buildSchema } from "./schema/builder.js";
 import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
+import type { SourceFile } from "./source-file.js";
 
-/** A file of the repository at one commit. Paths are POSIX, relative to the repository root. */
-export interface SourceFile {
-  path: string;
-  content: string;
-}
+export type { SourceFile } from "./source-file.js";
 
 export interface ReviewInput {
   /** every candidate file at the head commit (the review picks schema and manifest files by the config globs) */

@@ -15,9 +15,9 @@
 //   limits, since a range of length Q touches ⌈Q/W⌉ + 1 partitions and a larger W means fewer.
 // When no width fits (the read needs more rows than a partition may hold, or a key is too hot for
 // even a minute's bucket), a hash shard in the partition key divides the rate.
-import type { ReviewConfig } from "../config.js";
 import type { BucketSuggestion } from "./types.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
+import type { PartitionLimits } from "./limits.js";
 
 /** A width people bucket by, with its shortest and longest instance (months and years vary). */
 export interface CalendarWidth {
@@ -77,7 +77,7 @@ export interface BucketInput {
   fixedValues: number;
   /** bytes a partition holds whatever its rows: key, static columns and their metadata */
   fixedBytes: number;
-  limits: ReviewConfig["limits"];
+  limits: PartitionLimits;
   read?: BucketRead;
   /** the clustering column to truncate into the bucket, when there is a time-ordered one */
   timeColumn?: string;

@@ -4,7 +4,7 @@
 import type { Statement } from "../cql/ast.js";
 import type { CassandraVersion } from "../schema/model.js";
 import { compareFindings, FILE_START, type Finding, type SourceLocation } from "../findings.js";
-import type { SourceFile } from "../review.js";
+import type { SourceFile } from "../source-file.js";
 import { parseEmbeddedCql } from "./embedded-cql.js";
 import { issuesToFindings, plainIssueMessage } from "./issues.js";
 import {

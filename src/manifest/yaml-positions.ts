@@ -16,7 +16,7 @@ import {
 import type { Position, SourceRange } from "../cql/ast.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { FILE_START, type Finding } from "../findings.js";
-import type { SourceFile } from "../review.js";
+import type { SourceFile } from "../source-file.js";
 
 export interface YamlLimits {
   /** UTF-8 bytes of one file */
