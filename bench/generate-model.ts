@@ -227,6 +227,45 @@ function yamlQuery(id: string, query: QuerySpec): string {
   return lines.join("\n");
 }
 
+/** The words of a CQL text on the lines a person would break it at. */
+function cqlLines(cql: string): string[] {
+  return cql.split(/ (?=FROM |WHERE |AND |ORDER BY |LIMIT |ALLOW FILTERING)/).map((line, i) => (line.startsWith("AND ") && i > 0 ? `  ${line}` : line));
+}
+
+const SUPPRESSIONS = [
+  { rule: "query-allow-filtering-scan", reason: "nightly export, runs off-peak on the analytics DC" },
+  { rule: "query-too-many-partitions", reason: "IN over at most five ids, measured p99 under 10 ms" },
+  { rule: "table-unbounded-partition", reason: "archived to S3 and truncated every quarter" },
+];
+
+/**
+ * One query the way people write them by hand: plain and quoted descriptions, long CQL as `|` or
+ * `>-` block scalars broken at its clauses, `where` as a block or a flow mapping, comments after
+ * figures and, now and then, a suppression with its reason.
+ */
+function handWrittenQuery(id: string, query: QuerySpec, random: () => number): string {
+  const lines = [`  - id: ${id}`];
+  lines.push(random() < 0.6 ? `    description: ${query.description}` : `    description: ${JSON.stringify(query.description)}`);
+  if ("cql" in query) {
+    const style = random();
+    if (style < 0.35 || query.cql.length < 60) lines.push(`    cql: ${query.cql}`);
+    else lines.push(`    cql: ${style < 0.75 ? "|" : ">-"}`, ...cqlLines(query.cql).map((line) => `      ${line}`));
+  } else {
+    lines.push(random() < 0.5 ? `    select: [${query.select.join(", ")}]` : `    select:\n${query.select.map((column) => `      - ${column}`).join("\n")}`);
+    const where = Object.entries(query.where);
+    if (random() < 0.5) lines.push(`    where: { ${where.map(([column, operator]) => `${column}: "${operator}"`).join(", ")} }`);
+    else lines.push("    where:", ...where.map(([column, operator]) => `      ${column}: ${operator === "=" ? "'='" : JSON.stringify(operator)}`));
+    if (query.orderBy) lines.push(`    order_by: { ${Object.entries(query.orderBy).map(([column, direction]) => `${column}: ${direction}`).join(", ")} }`);
+    if (query.limit !== undefined) lines.push(`    limit: ${query.limit}`);
+  }
+  lines.push(`    rate: ${query.rate}${random() < 0.15 ? "   # peak hour, from the dashboards" : ""}`);
+  if (random() < 0.04) {
+    const suppression = SUPPRESSIONS[Math.floor(random() * SUPPRESSIONS.length)]!;
+    lines.push("    ignore:", `      - rule: ${suppression.rule}`, `        reason: ${suppression.reason}`);
+  }
+  return lines.join("\n");
+}
+
 function volumesOf(domain: Domain, random: () => number): string[] {
   const { tables: t } = domain;
   const partitions = (low: number, high: number) => Math.floor(low + random() * (high - low)).toLocaleString("en-US").replace(/,/g, "_");
@@ -268,8 +307,19 @@ function writeOf(id: string, domain: Domain): string {
   ].join("\n");
 }
 
+export interface GenerateOptions {
+  seed?: number;
+  /**
+   * One manifest for the whole repository, written as people write YAML by hand (comments,
+   * block scalars, both quoting styles, suppressions), instead of one regular manifest per
+   * service of 100 tables.
+   */
+  handWritten?: boolean;
+}
+
 /** A repository of `tableCount` tables (rounded down to whole domains of five), the same for a given seed. */
-export function generateModel(tableCount: number, seed = 2024): GeneratedModel {
+export function generateModel(tableCount: number, options: GenerateOptions = {}): GeneratedModel {
+  const { seed = 2024, handWritten = false } = options;
   const random = seededRandom(seed);
   const domains = Math.max(1, Math.floor(tableCount / TABLES_PER_DOMAIN));
   const keyspace = "shop";
@@ -287,6 +337,9 @@ export function generateModel(tableCount: number, seed = 2024): GeneratedModel {
   ];
   let queryCount = 0;
   let writeCount = 0;
+  const everyVolume: string[] = [];
+  const everyQuery: string[] = [];
+  const everyWrite: string[] = [];
   for (let firstDomain = 0; firstDomain < domains; firstDomain += DOMAINS_PER_SERVICE) {
     const root = `services/svc_${firstDomain / DOMAINS_PER_SERVICE}`;
     const volumes: string[] = [];
@@ -295,13 +348,45 @@ export function generateModel(tableCount: number, seed = 2024): GeneratedModel {
     for (let index = firstDomain; index < Math.min(domains, firstDomain + DOMAINS_PER_SERVICE); index++) {
       const domain = domainOf(index, keyspace);
       files.push({ path: `${root}/schema/${String(index - firstDomain + 1).padStart(3, "0")}_${domain.entity}.cql`, content: schemaFile(domain, random) });
+      if (handWritten) {
+        const heading = `  # ---- ${domain.entity}: the ${domain.owner}'s ${domain.entity.replace(/\d+$/, "")}s ----`;
+        everyVolume.push(heading, ...volumesOf(domain, random));
+        everyQuery.push(heading, ...queriesOf(domain, random).map((query) => handWrittenQuery(`${domain.entity}_q${++queryCount}`, query, random)));
+        everyWrite.push(writeOf(`${domain.entity}_create`, domain));
+        writeCount++;
+        continue;
+      }
       volumes.push(...volumesOf(domain, random));
       for (const query of queriesOf(domain, random)) queries.push(yamlQuery(`Q${++queryCount}`, query));
       writes.push(writeOf(`W${++writeCount}`, domain));
     }
+    if (handWritten) continue;
     files.push({
       path: `${root}/access-patterns.yaml`,
       content: [`version: 1`, `keyspace: ${keyspace}`, `cassandra: "5.0"`, `tables:`, ...volumes, `queries:`, ...queries, `writes:`, ...writes, ""].join("\n"),
+    });
+  }
+  if (handWritten) {
+    files.push({
+      path: "access-patterns.yaml",
+      content: [
+        "# yaml-language-server: $schema=./node_modules/cql-review/schema/access-patterns.schema.json",
+        "# Every read and write of the shop's services, with the volumes from production metrics.",
+        "# Owners: each service team keeps its section; rates are peak per second unless noted.",
+        "version: 1",
+        `keyspace: ${keyspace}`,
+        'cassandra: "5.0"',
+        "",
+        "tables:",
+        ...everyVolume,
+        "",
+        "queries:",
+        ...everyQuery,
+        "",
+        "writes:",
+        ...everyWrite,
+        "",
+      ].join("\n"),
     });
   }
   return {

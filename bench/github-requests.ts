@@ -1,7 +1,7 @@
 // Benchmark section: GitHub requests per review for pull requests changing 1, 10 and 100 files,
-// counted through nock by bench/github.ts (the real Probot app and the real core). DESIGN §6 asks
+// counted through nock by bench/github.ts (the real Probot app and the real core). The design asks
 // for a constant number of calls, not one per file or per finding. The count grows only with
-// findings: GitHub takes at most 50 check-run annotations a request, and DESIGN asks for one
+// findings: GitHub takes at most 50 check-run annotations a request, and cql-review posts one
 // annotation a finding, so the last row shows a pull request with hundreds of findings.
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -20,6 +20,7 @@ export interface BenchSection {
 export const sections: BenchSection[] = [
   { name: "parse", run: benchParse },
   // Imported when they run, so the parse section still times the parser's first load.
+  { name: "manifest", run: async () => (await import("./manifest.js")).benchManifest() },
   { name: "review", run: async () => (await import("./review.js")).benchReview() },
   { name: "analysis", run: async () => (await import("./analysis.js")).benchAnalysis() },
   { name: "github", run: async () => (await import("./github-requests.js")).benchGitHubRequests() },

@@ -1,4 +1,4 @@
-// An abstract access pattern should map to exactly one table (DESIGN §3). When several can serve
+// An abstract access pattern should map to exactly one table. When several can serve
 // it, the review has to guess which one the application reads, and the others may be dead weight.
 import type { Candidate, QueryPlan } from "../src/analysis/types.js";
 import { abstractQueryColumns, joinWords, manifestQuery, queryEntity, tableLabel } from "../src/rule-engine/helpers.js";

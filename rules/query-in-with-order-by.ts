@@ -1,5 +1,5 @@
 // With IN on the partition key, ORDER BY is done on the coordinator after reading every listed
-// partition, so Cassandra refuses to page it (cassandra-queries.md O3). Drivers page by default:
+// partition, so Cassandra refuses to page it (SelectStatement in apache/cassandra). Drivers page by default:
 // the query prepares fine and fails when it runs.
 import type { SelectStatement } from "../src/cql/ast.js";
 import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";

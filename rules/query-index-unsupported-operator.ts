@@ -1,5 +1,5 @@
 // An index on the column does not mean the index serves the predicate: each index kind answers
-// only some operators (cassandra-queries.md E1, A5). The query then filters or is rejected, and
+// only some operators (the index implementations in apache/cassandra). The query then filters or is rejected, and
 // the index only costs writes.
 import type { ColumnRelation, Relation } from "../src/cql/ast.js";
 import { isNonFrozenCollection, queryEntity } from "../src/rule-engine/helpers.js";

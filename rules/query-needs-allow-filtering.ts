@@ -4,7 +4,7 @@ import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
 import type { QueryPlan } from "../src/analysis/types.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
-/** What the query would read once ALLOW FILTERING is added (cassandra-queries.md §1). */
+/** What the query would read once ALLOW FILTERING is added (StatementRestrictions in apache/cassandra). */
 function scopeWithFiltering(partitions: QueryPlan["partitions"]): string {
   if (partitions === "all") return "read every partition of the table and discard the rows that do not match";
   if (partitions === 1) return "read the whole partition and discard the rows that do not match";

@@ -1,4 +1,4 @@
-// A suppression must say why (DESIGN §2.4): the next reader has to judge whether it still holds.
+// A suppression must say why (docs/manifest.md): the next reader has to judge whether it still holds.
 import { collectSuppressions, type Suppression } from "../src/rule-engine/suppression.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 

@@ -1,5 +1,5 @@
 // A partition lives whole on one replica set and is compacted, repaired and streamed as a unit:
-// past the limits (partition-sizing.md §4) reads slow down, heaps fill and repairs stall.
+// past the limits (Apache Cassandra docs, "Evaluating and refining data models") reads slow down, heaps fill and repairs stall.
 import { formatBytes, formatCount } from "../src/analysis/estimator-text.js";
 import { joinWords, tableEntity, tableLabel, tableLocation } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";

@@ -1,4 +1,4 @@
-// A column name is the same attribute in every table (DESIGN §2.2). When a write path sets an
+// A column name is the same attribute in every table (docs/manifest.md). When a write path sets an
 // attribute of some rows in one table, every other table holding a copy of those rows' attribute
 // must be written in the same path, or the copies drift apart and queries disagree.
 import {

@@ -1,11 +1,13 @@
-// Repository configuration, `.github/cql-review.yml` (DESIGN §2.3).
+// Repository configuration, `.github/cql-review.yml` (docs/configuration.md).
 // The zod schema is in src/config/schema.ts; the defaults and `loadConfig` (YAML with positions →
 // ReviewConfig + findings) live here; the normalised shape below is what the rest of the core reads.
+// The limits' type belongs to the analysis that measures against them (src/analysis/limits.ts).
+import type { PartitionLimits } from "./analysis/limits.js";
 import { configSchema, limitsSchema, RULE_ID_PATTERN, ruleSettingSchema, type ConfigDocument } from "./config/schema.js";
 import { compareFindings, type Finding, type Severity, type SourceLocation } from "./findings.js";
 import { issuesToFindings, plainIssueMessage } from "./manifest/issues.js";
 import { readYamlWithPositions } from "./manifest/yaml-positions.js";
-import type { SourceFile } from "./review.js";
+import type { SourceFile } from "./source-file.js";
 import type { CassandraVersion } from "./schema/model.js";
 
 export interface RuleSetting {
@@ -21,13 +23,7 @@ export interface ReviewConfig {
   /** semantics to apply; when absent the manifest's `cassandra`, else 5.0 */
   cassandra?: CassandraVersion;
   failOn: "error" | "warning" | "never";
-  limits: {
-    partitionValues: number;
-    /** bytes */
-    partitionBytes: number;
-    partitionsPerQuery: number;
-    rowsPerPartition: number;
-  };
+  limits: PartitionLimits;
   /** by rule id */
   rules: Record<string, RuleSetting>;
   comments: {

@@ -1,5 +1,5 @@
 // The pure core: files in → Review out. No network, no clock, no environment.
-// files → parse → model → plan/estimate → rules → findings (DESIGN §5).
+// files → parse → model → plan/estimate → rules → findings (CONTRIBUTING.md, "Architecture").
 import { estimateTables } from "./analysis/estimator.js";
 import { analyseQuery } from "./analysis/queries.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
@@ -14,12 +14,9 @@ import { runRules } from "./rule-engine/engine.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
 import { buildSchema } from "./schema/builder.js";
 import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
+import type { SourceFile } from "./source-file.js";
 
-/** A file of the repository at one commit. Paths are POSIX, relative to the repository root. */
-export interface SourceFile {
-  path: string;
-  content: string;
-}
+export type { SourceFile } from "./source-file.js";
 
 export interface ReviewInput {
   /** every candidate file at the head commit (the review picks schema and manifest files by the config globs) */
@@ -63,7 +60,7 @@ export interface Review {
   model: AnalysedModel;
 }
 
-/** Explicit limits (DESIGN §6): a file or a review past them is reported, never parsed half-way. */
+/** Explicit limits (docs/configuration.md, `limits`): a file or a review past them is reported, never parsed half-way. */
 export const REVIEW_LIMITS = {
   /** bytes of one schema file or manifest */
   fileBytes: 1024 * 1024,

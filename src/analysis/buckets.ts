@@ -1,4 +1,5 @@
-// Time buckets and hash shards for partitions that grow past the limits (partition-sizing.md §5).
+// Time buckets and hash shards for partitions that grow past the limits (Apache Cassandra docs,
+// "Evaluating and refining data models", https://cassandra.apache.org/doc/latest/cassandra/developing/data-modeling/data-modeling_refining.html).
 //
 // With λ rows a second per partition key, `v` values and `b` classic bytes per row, a bucket of
 // width W holds λ·W rows, so the limits give upper bounds on W; a query that reads the newest k rows
@@ -14,9 +15,9 @@
 //   limits, since a range of length Q touches ⌈Q/W⌉ + 1 partitions and a larger W means fewer.
 // When no width fits (the read needs more rows than a partition may hold, or a key is too hot for
 // even a minute's bucket), a hash shard in the partition key divides the rate.
-import type { ReviewConfig } from "../config.js";
 import type { BucketSuggestion } from "./types.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
+import type { PartitionLimits } from "./limits.js";
 
 /** A width people bucket by, with its shortest and longest instance (months and years vary). */
 export interface CalendarWidth {
@@ -76,7 +77,7 @@ export interface BucketInput {
   fixedValues: number;
   /** bytes a partition holds whatever its rows: key, static columns and their metadata */
   fixedBytes: number;
-  limits: ReviewConfig["limits"];
+  limits: PartitionLimits;
   read?: BucketRead;
   /** the clustering column to truncate into the bucket, when there is a time-ordered one */
   timeColumn?: string;

@@ -1,4 +1,4 @@
-// The engine-aware partition size (partition-sizing.md §6): uncompressed bytes one partition takes
+// The engine-aware partition size (the storage format of Cassandra 3.0+): uncompressed bytes one partition takes
 // in a Data.db file of the 3.0+ storage engine, built from the serializers in apache/cassandra
 // (ColumnIndex / SortedTableWriter for the partition, UnfilteredSerializer for rows, Cell.Serializer
 // for cells, ClusteringPrefix for clustering values, SerializationHeader for delta-encoded times).

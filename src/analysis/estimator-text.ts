@@ -17,7 +17,7 @@ export function formatCount(value: number): string {
   return sign + String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** Bytes in decimal units, as partition-sizing.md states its limits (MB = 10^6 bytes). */
+/** Bytes in decimal units, as the Cassandra docs state their limits (MB = 10^6 bytes). */
 export function formatBytes(bytes: number): string {
   const units: [number, string][] = [
     [1e12, "TB"],

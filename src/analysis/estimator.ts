@@ -1,4 +1,5 @@
-// Partition-size estimates (partition-sizing.md): for every table, how many rows, values and bytes
+// Partition-size estimates (Apache Cassandra docs, "Evaluating and refining
+// data models", https://cassandra.apache.org/doc/latest/cassandra/developing/data-modeling/data-modeling_refining.html): for every table, how many rows, values and bytes
 // its average and worst partitions hold, where the row count comes from, whether partitions grow
 // without bound, and the bucket that would keep them under the limits.
 //
@@ -6,7 +7,6 @@
 //                       St = Σ key + Σ static + Nr × (Σ clustering + Σ regular) + 8 × Nv
 // Engine-aware bytes (§6) come from estimator-engine.ts; thresholds are held against the classic
 // numbers. Pure: no clock, no I/O; bad figures give a weaker estimate, never an exception.
-import type { ReviewConfig } from "../config.js";
 import type { SelectStatement } from "../cql/ast.js";
 import { quoteName } from "../cql/print.js";
 import type { ColumnSize, Manifest, TableVolume } from "../manifest/types.js";
@@ -16,10 +16,11 @@ import { describeEngineEstimate, enginePartitionBytes, type EngineTable } from "
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
 import { sizeValue, type SizedValue } from "./type-sizes.js";
 import type { BucketSuggestion, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis } from "./types.js";
+import type { PartitionLimits } from "./limits.js";
 
 export interface EstimateContext {
   version: CassandraVersion;
-  limits: ReviewConfig["limits"];
+  limits: PartitionLimits;
   /** the queries this table serves, for the LIMIT and time-range bounds of a bucket */
   queries: QueryAnalysis[];
   /**
@@ -123,7 +124,7 @@ export function estimateTables(
   schema: SchemaModel,
   manifest: Manifest | undefined,
   queries: QueryAnalysis[],
-  options: { version: CassandraVersion; limits: ReviewConfig["limits"]; keyspace?: string },
+  options: { version: CassandraVersion; limits: PartitionLimits; keyspace?: string },
 ): Map<string, PartitionEstimate> {
   const keyspace = options.keyspace ?? manifest?.keyspace;
   const volumes = matchVolumes(schema, manifest?.tables ?? [], keyspace);
@@ -351,7 +352,7 @@ export function timeBucketOf(table: TableModel): { column: string; widthSeconds:
 // Limits over time
 
 /** A limit that is not a positive number (a broken config) holds nothing back rather than everything. */
-function usableLimits(limits: ReviewConfig["limits"]): ReviewConfig["limits"] {
+function usableLimits(limits: PartitionLimits): PartitionLimits {
   const usable = (value: number) => (Number.isFinite(value) && value > 0 ? value : Infinity);
   return {
     partitionValues: usable(limits.partitionValues),
@@ -378,7 +379,7 @@ function fixedBytes(sized: SizedTable): number {
   return sized.keyBytes + sized.staticBytes + BYTES_PER_VALUE * sized.staticValues;
 }
 
-function crossingTimes(sized: SizedTable, rate: number, startRows: number, limits: ReviewConfig["limits"]): NonNullable<PartitionEstimate["crossesLimitsAfter"]> {
+function crossingTimes(sized: SizedTable, rate: number, startRows: number, limits: PartitionLimits): NonNullable<PartitionEstimate["crossesLimitsAfter"]> {
   const crossings: NonNullable<PartitionEstimate["crossesLimitsAfter"]> = {};
   const perRowValues = valuesPerRow(sized);
   if (perRowValues > 0 && Number.isFinite(limits.partitionValues)) {
@@ -395,7 +396,7 @@ function crossingTimes(sized: SizedTable, rate: number, startRows: number, limit
 }
 
 /** How far the worst partition is past its tightest limit (≤ 1: within all). */
-function overLimit(worst: PartitionFigures, limits: ReviewConfig["limits"]): number {
+function overLimit(worst: PartitionFigures, limits: PartitionLimits): number {
   return Math.max(
     Math.max(worst.values, worst.cells) / limits.partitionValues,
     worst.bytes / limits.partitionBytes,

@@ -1,6 +1,6 @@
 // The table matcher: which table serves an abstract access pattern (`select`/`where`/`order_by`).
 // For every table holding all the pattern's columns it synthesizes the SELECT the pattern implies,
-// plans it, and ranks the candidates (DESIGN §3 "Exactly one table").
+// plans it, and ranks the candidates (one access pattern, exactly one table).
 //
 // Which candidate "serves" the query: a primary-key read (single- or multi-partition) always; an
 // index read only when no table offers a primary-key read, because a Cassandra modeller would

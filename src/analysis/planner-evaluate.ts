@@ -1,7 +1,7 @@
 // One evaluation of a SELECT the way Cassandra prepares and executes it: relations become
 // restrictions (planner-restrictions.ts), then the partition key, clustering and non-key checks of
 // StatementRestrictions, DISTINCT / GROUP BY / ORDER BY of SelectStatement, the final ALLOW FILTERING
-// check and the execution-time checks on literal values (cassandra-queries.md §2, in that order).
+// check and the execution-time checks on literal values (StatementRestrictions and SelectStatement in apache/cassandra, in that order).
 // The first failing check throws a Rejection, so the error reported is the one Cassandra reports.
 import type { ColumnReference, FunctionCall, Ordering, Relation, SelectStatement, Term } from "../cql/ast.js";
 import type { CassandraVersion, ColumnModel, IndexModel, TableModel } from "../schema/model.js";

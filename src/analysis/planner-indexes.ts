@@ -1,4 +1,5 @@
-// Which index serves which restriction (cassandra-queries.md E1, E2, E11).
+// Which index serves which restriction (SecondaryIndexManager and the index
+// implementations in apache/cassandra; CQL docs https://cassandra.apache.org/doc/latest/cassandra/developing/cql/dml.html).
 // Legacy 2i: CassandraIndex.supportsOperator per target; SAI: IndexTermType.supports; SASI: the
 // operators of its mode (OnDiskIndexBuilder.Mode). Used only by the planner.
 import type { CassandraVersion, ColumnModel, ColumnType, IndexModel, TableModel } from "../schema/model.js";

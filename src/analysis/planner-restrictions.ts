@@ -1,5 +1,5 @@
 // Relations of a WHERE clause turned into restrictions, the way Cassandra's Relation.toRestriction
-// and the restriction sets' mergeWith do it (cassandra-queries.md §2 step 2, rules A1–A10, T1, C8).
+// and the restriction sets' mergeWith do it (StatementRestrictions in apache/cassandra).
 // Every illegal shape raises a Rejection carrying the rule id and the gist of Cassandra's message.
 import type { ColumnRelation, MultiColumnRelation, Relation, Term, TokenRelation } from "../cql/ast.js";
 import type { CassandraVersion, ColumnModel, ColumnType, TableModel } from "../schema/model.js";

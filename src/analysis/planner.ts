@@ -1,5 +1,5 @@
 // The query planner: what Cassandra does with one SELECT against one table, for one release line.
-// It follows the decision procedure of docs cassandra-queries.md §4 in the check order of §2
+// It follows Cassandra's own check order
 // (SelectStatement.RawStatement.prepare, then StatementRestrictions, then execution), so that the
 // error reported is the one Cassandra reports first.
 //
@@ -28,9 +28,9 @@ import { distinctCount, integerLiteral, unwrapHint } from "./planner-terms.js";
 import type { PlanStep, QueryPlan } from "./types.js";
 
 /**
- * A plan's reason without the rule codes of cassandra-queries.md it cites (`B1: `, `(C1: …)`,
- * ` (T3)`), and without its final period: for sentences written to users, who do not have that
- * document. Plans keep the codes (the JSON report and explain show them).
+ * A plan's reason without the planner's rule codes it cites (`B1: `, `(C1: …)`,
+ * ` (T3)`), and without its final period: for sentences written to users, who do not know those
+ * codes. Plans keep the codes (the JSON report and explain show them).
  */
 export function reasonWithoutRuleCodes(reason: string): string {
   return reason

@@ -1,4 +1,4 @@
-// A CREATE TABLE that serves an abstract access pattern no table serves (DESIGN §3):
+// A CREATE TABLE that serves an abstract access pattern no table serves:
 // equality attributes → partition key; range and ORDER BY attributes → clustering columns in
 // order, with a matching CLUSTERING ORDER BY; then the key columns that make a row unique (the
 // primary key of the table the selected attributes come from). Column types are taken from the

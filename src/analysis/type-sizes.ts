@@ -1,4 +1,5 @@
-// Byte sizes of CQL values: the classic `sizeOf` of partition-sizing.md §3, and how the 3.0+
+// Byte sizes of CQL values: the classic `sizeOf` of the Cassandra docs' sizing
+// formula (https://cassandra.apache.org/doc/latest/cassandra/developing/data-modeling/data-modeling_refining.html), and how the 3.0+
 // storage engine encodes the same value (§6). Facts from apache/cassandra: AbstractType
 // `valueLengthIfFixed`, the type serializers, CollectionType's cell-path serializer, VIntCoding and
 // CounterContext.
@@ -29,7 +30,7 @@ export const DEFAULT_SIZES = {
   counterShards: 1,
 } as const;
 
-/** Classic sizeOf of the natives whose size the type fixes (partition-sizing.md §3). */
+/** Classic sizeOf of the natives whose size the type fixes (the Cassandra docs' sizing formula). */
 const CLASSIC_FIXED: Partial<Record<NativeTypeName, number>> = {
   boolean: 1,
   tinyint: 1,

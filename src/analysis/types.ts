@@ -1,5 +1,5 @@
 // The analysis results the rules and renderers consume: query plans and partition estimates.
-// The vocabulary is the contract of DESIGN §3 and §4.2.
+// The vocabulary is the contract of the JSON report (docs/cli.md).
 import type { SelectStatement } from "../cql/ast.js";
 import type { SourceLocation } from "../findings.js";
 
@@ -23,9 +23,9 @@ export interface QueryPlan {
   verdict: Verdict;
   /** partitions read: 1, the product of distinct IN lists, "all", or null when not knowable */
   partitions: number | "all" | null;
-  /** the rule that decided the verdict in a sentence, naming cassandra-queries.md's rule id */
+  /** the rule that decided the verdict in a sentence, naming the planner's rule id */
   reason: string;
-  /** rule ids of cassandra-queries.md that applied, e.g. ["B1", "C1"] */
+  /** the planner's rule ids that applied, e.g. ["B1", "C1"] */
   ruleIds: string[];
   /** for `invalid` and `needs-allow-filtering`: the gist of Cassandra's message */
   errorGist?: string;
@@ -85,7 +85,7 @@ export interface PartitionFigures {
   cells: number;
   /** classic bytes St */
   bytes: number;
-  /** engine-aware bytes (partition-sizing.md §6) for the selected version, or null */
+  /** engine-aware bytes (the 3.0+ storage format) for the selected version, or null */
   engineBytes: number | null;
 }
 

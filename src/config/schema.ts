@@ -1,4 +1,4 @@
-// The repository config `.github/cql-review.yml` as written (DESIGN §2.3), in zod. Every key is
+// The repository config `.github/cql-review.yml` as written (docs/configuration.md), in zod. Every key is
 // optional: src/config.ts merges what is valid over DEFAULT_CONFIG. Objects are strict, so a
 // misspelt setting is reported instead of silently ignored.
 import * as z from "zod";

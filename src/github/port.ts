@@ -43,7 +43,7 @@ export interface ReviewCore {
   explainMarkdown(review: Review, requestText: string): string;
 }
 
-/** The check run every runtime posts; its name is part of the contract (DESIGN §4.1). */
+/** The check run every runtime posts; its name is part of the contract (docs/deploy-probot.md). */
 export const CHECK_NAME = "cql-review";
 /** `identifier` of the check run's re-run button (at most 20 characters). */
 export const RERUN_ACTION = "rerun";

@@ -1,11 +1,10 @@
 // Loads one access-patterns manifest: YAML with positions → zod validation → the normalised
 // Manifest (types.ts). Every problem is a `manifest-invalid` finding at its line and column; an
 // invalid entry is dropped on its own so the rest of the manifest is still reviewed. Never throws.
-import * as z from "zod";
 import type { Statement } from "../cql/ast.js";
 import type { CassandraVersion } from "../schema/model.js";
 import { compareFindings, FILE_START, type Finding, type SourceLocation } from "../findings.js";
-import type { SourceFile } from "../review.js";
+import type { SourceFile } from "../source-file.js";
 import { parseEmbeddedCql } from "./embedded-cql.js";
 import { issuesToFindings, plainIssueMessage } from "./issues.js";
 import {
@@ -31,8 +30,6 @@ import type {
   TableVolume,
 } from "./types.js";
 import { parseDurationSeconds, parseRatePerSecond } from "./units.js";
-import { plainQueryDocuments } from "./plain-query.js";
-import { plainTableDocuments, plainWriteDocuments } from "./plain-entries.js";
 import { formatPath, readYamlWithPositions, type PathSegment, type PositionedYaml } from "./yaml-positions.js";
 
 export const MANIFEST_RULE = "manifest-invalid";
@@ -75,22 +72,14 @@ export function loadManifest(file: SourceFile): LoadedManifest {
   }
 
   const entityOf = (path: PathSegment[]): string => entityName(data, path);
-  // Queries, writes and tables in the plain shapes are checked without zod (plain-query.ts,
-  // plain-entries.ts); zod checks the rest of the document, and its issues are the ones it would
-  // report for all of it, as the plain sections have none.
-  const plain: PlainSections = {
-    queries: Array.isArray(data.queries) ? plainQueryDocuments(data.queries) : undefined,
-    writes: Array.isArray(data.writes) ? plainWriteDocuments(data.writes) : undefined,
-    tables: plainTableDocuments(data.tables),
-  };
-  const parsed = manifestSchemaLeaving(plain).safeParse(data, { error: plainIssueMessage });
+  const parsed = manifestSchema.safeParse(data, { error: plainIssueMessage });
   if (!parsed.success) {
     findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
   const { keyspace, cassandra, tables, queries, writes } = parsed.success
-    ? entriesOf(parsed.data as ManifestDocument, plain)
-    : validEntriesOf(data, plain);
+    ? entriesOf(parsed.data)
+    : validEntriesOf(data);
   const context: NormaliseContext = { yaml, findings, problem };
   const manifest: Manifest = {
     file: file.path,
@@ -112,65 +101,35 @@ interface ValidEntries {
   writes: { index: number; doc: WriteDocument }[];
 }
 
-/** The sections checked without zod, each present only when every entry in it was plainly valid. */
-interface PlainSections {
-  queries: QueryDocument[] | undefined;
-  writes: WriteDocument[] | undefined;
-  tables: Record<string, TableVolumeDocument> | undefined;
-}
-
-/** The manifest schema with the plainly checked sections left unchecked, one per combination, made when first needed. */
-const schemasLeaving = new Map<number, typeof manifestSchema>();
-
-function manifestSchemaLeaving(plain: PlainSections): typeof manifestSchema {
-  const key = (plain.queries ? 1 : 0) | (plain.writes ? 2 : 0) | (plain.tables ? 4 : 0);
-  if (key === 0) return manifestSchema;
-  let schema = schemasLeaving.get(key);
-  if (!schema) {
-    const unchecked = {
-      ...(plain.queries ? { queries: z.unknown() } : {}),
-      ...(plain.writes ? { writes: z.unknown() } : {}),
-      ...(plain.tables ? { tables: z.unknown() } : {}),
-    };
-    // The output type is manifestSchema's: the unchecked sections are read from `plain` instead.
-    schema = manifestSchema.extend(unchecked) as unknown as typeof manifestSchema;
-    schemasLeaving.set(key, schema);
-  }
-  return schema;
-}
-
 /** The entries of a manifest that validated as a whole: the document is made of the entry schemas. */
-function entriesOf(document: ManifestDocument, plain: PlainSections): ValidEntries {
+function entriesOf(document: ManifestDocument): ValidEntries {
   return {
     keyspace: document.keyspace,
     cassandra: document.cassandra,
-    tables: Object.entries(plain.tables ?? document.tables ?? {}).map(([name, doc]) => ({ name, doc })),
-    queries: (plain.queries ?? document.queries ?? []).map((doc, index) => ({ index, doc })),
-    writes: (plain.writes ?? document.writes ?? []).map((doc, index) => ({ index, doc })),
+    tables: Object.entries(document.tables ?? {}).map(([name, doc]) => ({ name, doc })),
+    queries: (document.queries ?? []).map((doc, index) => ({ index, doc })),
+    writes: (document.writes ?? []).map((doc, index) => ({ index, doc })),
   };
 }
 
 /** Entries that validate on their own are kept even when others do not. */
-function validEntriesOf(data: Record<string, unknown>, plain: PlainSections): ValidEntries {
-  const plainQueries = plain.queries;
+function validEntriesOf(data: Record<string, unknown>): ValidEntries {
   const tables: ValidEntries["tables"] = [];
-  if (plain.tables) {
-    for (const [name, doc] of Object.entries(plain.tables)) tables.push({ name, doc });
-  } else if (isPlainObject(data.tables)) {
+  if (isPlainObject(data.tables)) {
     for (const [name, value] of Object.entries(data.tables)) {
       const doc = TABLE_NAME_PATTERN.test(name) ? validOr(tableVolumeSchema, value) : undefined;
       if (doc) tables.push({ name, doc });
     }
   }
-  const queries: ValidEntries["queries"] = plainQueries ? plainQueries.map((doc, index) => ({ index, doc })) : [];
-  if (!plainQueries && Array.isArray(data.queries)) {
+  const queries: ValidEntries["queries"] = [];
+  if (Array.isArray(data.queries)) {
     data.queries.forEach((value, index) => {
       const doc = validOr(querySchema, value);
       if (doc) queries.push({ index, doc });
     });
   }
-  const writes: ValidEntries["writes"] = plain.writes ? plain.writes.map((doc, index) => ({ index, doc })) : [];
-  if (!plain.writes && Array.isArray(data.writes)) {
+  const writes: ValidEntries["writes"] = [];
+  if (Array.isArray(data.writes)) {
     data.writes.forEach((value, index) => {
       const doc = validOr(writeSchema, value);
       if (doc) writes.push({ index, doc });

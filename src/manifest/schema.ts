@@ -1,4 +1,4 @@
-// The access-patterns manifest as written in YAML (DESIGN §2.2), in zod. Every field says what it
+// The access-patterns manifest as written in YAML (docs/manifest.md), in zod. Every field says what it
 // means (`.describe()`): the text feeds the JSON Schema that editors show on hover. Objects are
 // strict, so a misspelt key is an error instead of a silently ignored setting.
 // src/manifest/load.ts turns a parsed document into the normalised Manifest (types.ts).
@@ -111,7 +111,7 @@ const direction = z
 // ---------------------------------------------------------------------------------------------
 // Tables: volume figures for partition-size estimates.
 
-const BYTES_MESSAGE = "expected a size in bytes, a whole number such as 60";
+const BYTES_MESSAGE = "expected an average size in bytes, a number such as 60 or 1201.8";
 const ITEMS_MESSAGE = "expected an average item count, a number such as 5";
 const COLUMN_SIZE_MESSAGE =
   "expected a size in bytes (title: 60), { items, bytes } for a list or set, or { items, key_bytes, value_bytes } (or { items, bytes }) for a map";
@@ -119,18 +119,18 @@ const COLUMN_SIZE_MESSAGE =
 export const columnSizeSchema = z
   .union(
     [
-      wholeNumber(BYTES_MESSAGE).describe("Average size of the value in bytes."),
+      amount(BYTES_MESSAGE).describe("Average size of the value in bytes."),
       z
         .strictObject({
           items: amount(ITEMS_MESSAGE).describe("Average number of elements (entries of a map)."),
-          bytes: wholeNumber(BYTES_MESSAGE).describe("Average size of one element in bytes; for a map, of one value (the key size then comes from its type)."),
+          bytes: amount(BYTES_MESSAGE).describe("Average size of one element in bytes; for a map, of one value (the key size then comes from its type)."),
         })
         .describe("A list, set or map: element count and element size."),
       z
         .strictObject({
           items: amount(ITEMS_MESSAGE).describe("Average number of entries."),
-          key_bytes: wholeNumber(BYTES_MESSAGE).describe("Average size of one key in bytes."),
-          value_bytes: wholeNumber(BYTES_MESSAGE).describe("Average size of one value in bytes."),
+          key_bytes: amount(BYTES_MESSAGE).describe("Average size of one key in bytes."),
+          value_bytes: amount(BYTES_MESSAGE).describe("Average size of one value in bytes."),
         })
         .describe("A map: entry count, key size and value size."),
     ],

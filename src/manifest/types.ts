@@ -1,4 +1,4 @@
-// The access-patterns manifest after validation and normalisation (DESIGN §2.2).
+// The access-patterns manifest after validation and normalisation (docs/manifest.md).
 // src/manifest/schema.ts holds the zod schema of the YAML as written; src/manifest/load.ts turns a
 // valid document into this shape (rates per second, durations in seconds, positions kept).
 import type { SelectStatement, Statement } from "../cql/ast.js";

@@ -79,35 +79,8 @@ export function parseNumberText(value: number | string): number {
   return NUMBER_PATTERN.test(value) ? Number(value.replaceAll("_", "")) : Number.NaN;
 }
 
-const RATE_PERIOD_SECONDS = new Map(Object.entries(RATE_PERIODS));
-
-/**
- * A rate written the usual way (up to 15 digits, `/`, a period: `300/s`) read without regexes,
- * as every query and write has one. NaN for any other text, which the pattern then reads.
- */
-function plainRatePerSecond(text: string): number {
-  let count = 0;
-  let at = 0;
-  // 15 digits are always exact in a double, as Number() reads them.
-  for (; at < text.length && at < 15; at++) {
-    const code = text.charCodeAt(at);
-    if (code < 0x30 || code > 0x39) break;
-    count = count * 10 + (code - 0x30);
-  }
-  if (at === 0 || text.charCodeAt(at) !== 0x2f) return Number.NaN;
-  const seconds = RATE_PERIOD_SECONDS.get(text.slice(at + 1));
-  return seconds === undefined ? Number.NaN : count / seconds;
-}
-
-/** Whether `text` is a rate (RATE_PATTERN), the usual form checked without the regex. */
-export function isRateText(text: string): boolean {
-  return !Number.isNaN(plainRatePerSecond(text)) || RATE_PATTERN.test(text);
-}
-
 /** `300/s` → 300, `5/day` → 5/86400 (events per second). NaN when the text is not a rate. */
 export function parseRatePerSecond(text: string): number {
-  const plain = plainRatePerSecond(text);
-  if (!Number.isNaN(plain)) return plain;
   const match = RATE_PATTERN.exec(text.trim());
   if (!match) return Number.NaN;
   return parseNumberText(match[1]!) / RATE_PERIODS[match[2]!]!;

@@ -16,8 +16,7 @@ import {
 import type { Position, SourceRange } from "../cql/ast.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { FILE_START, type Finding } from "../findings.js";
-import type { SourceFile } from "../review.js";
-import { readYamlSubset, type SubsetIndex } from "./yaml-subset.js";
+import type { SourceFile } from "../source-file.js";
 
 export interface YamlLimits {
   /** UTF-8 bytes of one file */
@@ -36,12 +35,6 @@ export interface YamlReadOptions {
   /** what the file is, for messages: "manifest", "config file" */
   noun: string;
   limits?: Partial<YamlLimits>;
-  /**
-   * `auto` (the default) reads files written in the common subset with the fast reader of
-   * yaml-subset.ts and everything else with the `yaml` package; `full` always uses the package,
-   * so tests can compare the two.
-   */
-  parser?: "auto" | "full";
 }
 
 export type PathSegment = string | number;
@@ -54,7 +47,7 @@ export interface PositionedScalar {
   type: "PLAIN" | "QUOTE_SINGLE" | "QUOTE_DOUBLE" | "BLOCK_LITERAL" | "BLOCK_FOLDED" | undefined;
 }
 
-/** One key or list item of the document, as the full reader indexes it. */
+/** One key or list item of the document, as the reader indexes it. */
 export interface IndexedNode {
   /** the key's offsets, for mapping entries; -1 when there is no key (list items, the document) */
   keyStart: number;
@@ -68,7 +61,7 @@ export interface IndexedNode {
   scalarType: PositionedScalar["type"];
 }
 
-/** An index node of the full reader. */
+/** An index node. */
 function indexEntry(key: readonly [number, number] | undefined, start: number, end: number, scalar?: Scalar): IndexedNode {
   return {
     keyStart: key ? key[0] : -1,
@@ -111,10 +104,9 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   // Offsets where lines start, filled once the file is known to be read (as the `yaml` package's
   // LineCounter keeps them; positions are looked up here without its intermediate object).
   const lineStarts: number[] = [];
-  // The full reader indexes its nodes by pathKey(path); the fast reader gives its own index.
+  // Every node, by pathKey(path).
   const index = new Map<string, IndexedNode>();
-  let subset: SubsetIndex | undefined;
-  /** The full reader's entry of the longest prefix of `path` that is in the document, with that prefix's length. */
+  /** The entry of the longest prefix of `path` that is in the document, with that prefix's length. */
   const deepest = (path: YamlPath): { entry: IndexedNode; length: number } | undefined => {
     for (let length = path.length; length >= 0; length--) {
       const entry = index.get(pathKey(path.slice(0, length)));
@@ -165,27 +157,13 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     return firstLine(from, from + 1);
   };
   const locate = (path: YamlPath, part: "key" | "value" = "value"): SourceRange => {
-    if (subset) {
-      const node = subset.deepest(path);
-      const exact = subset.foundLength === path.length;
-      return rangeOf(subset.keyStart(node), subset.keyEnd(node), subset.start(node), subset.end(node), exact, part);
-    }
     const found = deepest(path);
     if (!found) return FILE_START;
     const { entry, length } = found;
     return rangeOf(entry.keyStart, entry.keyEnd, entry.start, entry.end, length === path.length, part);
   };
-  const has = (path: YamlPath): boolean => {
-    if (!subset) return index.has(pathKey(path));
-    subset.deepest(path);
-    return subset.foundLength === path.length;
-  };
+  const has = (path: YamlPath): boolean => index.has(pathKey(path));
   const scalarAt = (path: YamlPath): PositionedScalar | undefined => {
-    if (subset) {
-      const node = subset.deepest(path);
-      const type = subset.foundLength === path.length ? subset.scalarType(node) : undefined;
-      return type === undefined ? undefined : { range: [subset.start(node), subset.end(node)], value: subset.scalarValue(node), type };
-    }
     const entry = index.get(pathKey(path));
     return entry?.isScalar ? { range: [entry.start, entry.end], value: entry.scalarValue, type: entry.scalarType } : undefined;
   };
@@ -233,14 +211,6 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
     return result(undefined, false);
   }
 
-  if (options.parser !== "full") {
-    const read = readYamlSubset(text, limits.maxDepth);
-    if (read) {
-      subset = read.index;
-      return result(read.data, false);
-    }
-  }
-
   let doc: Document.Parsed;
   try {
     // YAML 1.2 (the default): `no` stays text and `2_000_000` is text that the schemas accept.
@@ -260,6 +230,7 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   // Index before reporting so duplicate-key messages can name the key.
   const keysByOffset = new Map<number, string>();
   let tooDeep: number | undefined;
+  let complexKeyAt: number | undefined;
   const walk = (node: unknown, path: PathSegment[], key: [number, number] | undefined, depth: number): void => {
     if (!node || typeof node !== "object" || !("range" in node)) {
       return;
@@ -285,6 +256,11 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
         indexMergedKeys(doc, pair.value, path, index);
         continue;
       }
+      if (isCollection(keyNode) || isAlias(keyNode)) {
+        // `? [a, b]: 1`: JavaScript would turn the key into text (and warn on the console).
+        complexKeyAt ??= keyRange?.[0] ?? start;
+        continue;
+      }
       const name = keyName(keyNode, text);
       if (keyRange) keysByOffset.set(keyRange[0], name);
       const valueNode = pair.value;
@@ -307,6 +283,14 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   }
   if (tooDeep !== undefined) {
     report(`nested more than ${limits.maxDepth} levels deep; the ${options.noun} was not read`, firstLine(tooDeep, tooDeep + 1), "too-deep");
+    return result(undefined, false);
+  }
+  if (complexKeyAt !== undefined) {
+    report(
+      `a key must be a name or quoted text, not a mapping, a list or an alias; the ${options.noun} was not read`,
+      firstLine(complexKeyAt, complexKeyAt + 1),
+      "complex-key",
+    );
     return result(undefined, false);
   }
   if (fatal) return result(undefined, false);
@@ -342,9 +326,14 @@ export function readYamlWithPositions(file: SourceFile, options: YamlReadOptions
   return result(copied.data, false);
 }
 
-/** A stable key for a path: segments cannot contain U+0000 (NUL input is refused before parsing). */
-export function pathKey(path: YamlPath): string {
-  return path.map(String).join("\u0000");
+/**
+ * A stable key for a path: segments cannot contain U+0000 (NUL input is refused before parsing).
+ * Each segment is prefixed, so the path `[""]` is not the document's `[]`.
+ */
+function pathKey(path: YamlPath): string {
+  let key = "";
+  for (const segment of path) key += `\u0000${String(segment)}`;
+  return key;
 }
 
 /** `queries[2].where.email`, `tables["ks.videos"].columns.title`. */
@@ -515,6 +504,8 @@ function yamlErrorMessage(error: YAMLError, key: string | undefined, noun: strin
       return `a value containing ": " must be quoted or written as a block (key: |), e.g. CQL with a string literal such as 'a: b' (${lowerFirst(original)})`;
     case "MULTIPLE_DOCS":
       return `the ${noun} holds more than one YAML document (a second "---"); keep everything in one document`;
+    case "KEY_OVER_1024_CHARS":
+      return "a key may be at most 1,024 characters long (a YAML limit for keys written without `? `); shorten it";
     case "MULTILINE_IMPLICIT_KEY":
       return `a key must fit on one line; is a ":" missing at the end of the previous line? (${lowerFirst(original)})`;
     default:

@@ -1,6 +1,6 @@
 // How figures read in every human format (text, Markdown, explain): grouped digits, bytes in
 // decimal units (the config's limits are written `100MB` = 100,000,000 bytes), the verdict words
-// of DESIGN §3 unchanged.
+// of the plan unchanged.
 import type { QueryPlan } from "../analysis/types.js";
 
 /** 1234567 → "1,234,567"; fractions keep at most two decimals; non-finite numbers say so. */
@@ -16,7 +16,7 @@ export function formatCount(value: number): string {
 
 const BYTE_UNITS = ["B", "kB", "MB", "GB", "TB", "PB"] as const;
 
-/** 1095005 → "1.1 MB" (decimal units, as partition-sizing.md and the config's limits use). */
+/** 1095005 → "1.1 MB" (decimal units, as the Cassandra docs and the config's limits use). */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes)) return formatCount(bytes);
   let unit = 0;

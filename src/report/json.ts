@@ -1,4 +1,4 @@
-// The `--format json` document of `cql-review check` (DESIGN §4.2, a contract): its shape and key
+// The `--format json` document of `cql-review check` (docs/cli.md, a contract): its shape and key
 // order are fixed, and schema/report.schema.json describes it. Keys are written in the contract's
 // order by building each object literally.
 import type { PartitionEstimate, QueryAnalysis } from "../analysis/types.js";

@@ -1,4 +1,4 @@
-// Suppression (DESIGN §2.4, a contract). Teams silence a finding where it is written down:
+// Suppression (docs/manifest.md, a contract). Teams silence a finding where it is written down:
 //   -- cql-review-disable-next-line <rule-id>[, <rule-id>…] -- reason   (the next statement)
 //   -- cql-review-disable <rule-id>[, …] -- reason                      (the rest of the file)
 //   -- cql-review-enable [<rule-id>, …]                                  (ends a `disable` early)

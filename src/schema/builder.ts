@@ -1,4 +1,4 @@
-// Builds the schema model from parsed schema files (DESIGN §2.1): files in path order, statements
+// Builds the schema model from parsed schema files: files in path order, statements
 // in file order. Each file starts in the default keyspace; USE changes it for the rest of that file.
 // Names resolve through qualification, USE and the default keyspace; with none of them the keyspace
 // is "" and lookups fall back to the only object of that name (real repositories often omit USE).

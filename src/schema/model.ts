@@ -1,5 +1,5 @@
 // The schema model: what the schema files declare once every statement has been applied in
-// path order, then file order (DESIGN §2.1). Built by src/schema/builder.ts.
+// path order, then file order (see docs/manifest.md). Built by src/schema/builder.ts.
 // Names are Cassandra's: unquoted names folded to lower case, quoted names kept as written.
 import type { CqlType, NativeTypeName, Statement } from "../cql/ast.js";
 import type { SourceLocation } from "../findings.js";

@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG } from "../../src/config.js";
 
 const DAY = 86_400;
 
-/** The sensor of partition-sizing.md: two doubles a row, keyed by a 10-byte id and a date. */
+/** The sensor of the Cassandra docs' sizing example: two doubles a row, keyed by a 10-byte id and a date. */
 function sensor(overrides: Partial<BucketInput> = {}): BucketInput {
   return {
     ratePerSecond: 1,

@@ -21,7 +21,7 @@ function engineBytes(spec: TableSpec, vol?: TableVolume) {
   return [estimate(spec, vol, { version: "4.1" }).worst.engineBytes, estimate(spec, vol, { version: "5.0" }).worst.engineBytes];
 }
 
-// Worked cases from partition-sizing.md and the Cassandra data-modeling docs.
+// Worked cases from the Cassandra data-modeling docs ("Evaluating and refining data models").
 const hotelInventory: TableSpec = {
   keyspace: "hotel",
   name: "available_rooms_by_hotel_date",
@@ -78,7 +78,7 @@ const followers: TableSpec = {
   clustering: ["follower_id"],
 };
 
-describe("classic estimate (partition-sizing.md §2)", () => {
+describe("classic estimate (the Cassandra docs' formula)", () => {
   it("sizes the docs' hotel inventory at 73,000 values and 1,095,005 bytes", () => {
     const result = estimate(hotelInventory, volume({ rows: 73_000, columns: { hotel_id: 5 } }));
     expect(result.worst).toMatchObject({ rows: 73_000, values: 73_000, cells: 73_000, bytes: 1_095_005 });
@@ -151,7 +151,7 @@ describe("classic estimate (partition-sizing.md §2)", () => {
   });
 });
 
-describe("engine-aware estimate (partition-sizing.md §6)", () => {
+describe("engine-aware estimate (the 3.0+ storage format)", () => {
   it("reproduces the hotel inventory in 3.x/4.x and 5.0", () => {
     expect(engineBytes(hotelInventory, volume({ rows: 73_000, columns: { hotel_id: 5 } }))).toEqual([1_460_020, 1_460_009]);
   });

@@ -1,5 +1,5 @@
-// The planner against the rules of docs cassandra-queries.md, rule by rule: each rule has at
-// least one query Cassandra accepts and one it rejects, and §6's version differences are pinned.
+// The planner against Cassandra's rules (StatementRestrictions, SelectStatement), rule by rule: each rule has at
+// least one query Cassandra accepts and one it rejects, and the version differences are pinned.
 import { describe, expect, it } from "vitest";
 import { planSelect, reasonWithoutRuleCodes } from "../../src/analysis/planner.js";
 import type { QueryPlan } from "../../src/analysis/types.js";

@@ -48,7 +48,7 @@ describe("vintSize (VIntCoding)", () => {
   });
 });
 
-describe("classic sizes (partition-sizing.md §3)", () => {
+describe("classic sizes (the Cassandra docs' sizing formula)", () => {
   it("fixes the size of fixed-width natives whatever the manifest says", () => {
     const sizes = ["boolean", "tinyint", "smallint", "int", "float", "date", "bigint", "double", "timestamp", "time", "counter", "uuid", "timeuuid"].map(
       (t) => size(t, 99).classicBytes,
@@ -119,7 +119,7 @@ describe("classic sizes (partition-sizing.md §3)", () => {
   });
 });
 
-describe("engine encodings (partition-sizing.md §6)", () => {
+describe("engine encodings (the 3.0+ storage format)", () => {
   it("writes declared fixed-width types raw and everything else with a length vint", () => {
     expect(simpleEngineBytes("boolean")).toBe(1);
     expect(simpleEngineBytes("int")).toBe(4);

@@ -154,6 +154,13 @@ describe("loadConfig", () => {
     expect(config.rules.toString).toBeUndefined();
   });
 
+  it("refuses a rule id longer than YAML allows for a key, at the key, and uses the defaults", () => {
+    const { config, findings } = load(`fail_on: warning\nrules:\n  ${"x".repeat(1025)}: off\n`);
+    expect(findings.map(where)).toEqual(["3:3 a key may be at most 1,024 characters long (a YAML limit for keys written without `? `); shorten it"]);
+    expect(findings[0]!.rule).toBe("config-invalid");
+    expect(config).toEqual(DEFAULT_CONFIG);
+  });
+
   it("refuses binary content and files over 1 MiB with one finding each", () => {
     const binary = load("fail_on: never\n\u0000\u0001\u0002");
     expect(binary.findings.map(where)).toEqual(["2:1 the config file looks like a binary file (it contains NUL bytes); it must be YAML text in UTF-8"]);

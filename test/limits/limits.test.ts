@@ -1,4 +1,4 @@
-// The explicit input limits of DESIGN §6, each driven through `review()` as a repository would hit
+// The explicit input limits of docs/configuration.md, each driven through `review()` as a repository would hit
 // it: the file past the limit gets a positioned finding, and the rest of the review still happens.
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";

@@ -178,7 +178,7 @@ describe("loadManifest on broken manifests: each problem at its line and column"
       '6:16 tables.videos.retention: expected a duration such as 90s, 30m, 12h, 365d, 2w, 6mo, 1y, or "forever"',
       "8:41 tables.comments.rows_per_partition.max: max must be at least avg",
       "10:13 tables.comments.columns.tags: expected a size in bytes (title: 60), { items, bytes } for a list or set, or { items, key_bytes, value_bytes } (or { items, bytes }) for a map",
-      "11:13 tables.comments.columns.body: expected a size in bytes, a whole number such as 60",
+      "11:13 tables.comments.columns.body: expected an average size in bytes, a number such as 60 or 1201.8",
       "13:25 tables.ratings.rows_per_partition: expected a row count such as 300, or { avg: 300, max: 50_000 }",
       "22:11 queries[0].rate: expected a rate such as 300/s, 10/min, 2/hour, 5/day, 1000/week, 3/month or 1/year",
       "23:12 queries[0].limit: expected a whole number of rows, at least 1",
@@ -354,5 +354,50 @@ describe("loadManifest on hostile input: one clear finding, quickly, nothing pol
     expect(block.manifest).toBeUndefined();
     expect(block.findings).toHaveLength(1);
     expect(block.findings[0]!.message).toBe("nested more than 64 levels deep; the manifest was not read");
+  });
+});
+
+describe("average column sizes", () => {
+  // Averages measured on real data are rarely whole: a blob of 1201.8 bytes on average.
+  const manifestText = `version: 1
+keyspace: telemetry
+tables:
+  readings:
+    partitions: 10_000
+    rows_per_partition: 500
+    columns: { ck: 1201.8, tags: { items: 2.5, bytes: 12.5 }, attrs: { items: 3, key_bytes: 8.25, value_bytes: "40.5" } }
+`;
+
+  it("accept decimals, as numbers or as text", () => {
+    const { manifest, findings } = load(manifestText);
+    expect(findings).toEqual([]);
+    expect({ ...manifest!.tables[0]!.columns }).toEqual({
+      ck: { kind: "bytes", bytes: 1201.8 },
+      tags: { kind: "collection", items: 2.5, bytesPerItem: 12.5 },
+      attrs: { kind: "collection", items: 3, bytesPerItem: 40.5, keyBytes: 8.25 },
+    });
+  });
+
+  it("refuse negative sizes and words, at the value", () => {
+    const { manifest, findings } = load(manifestText.replace("ck: 1201.8", "ck: -3").replace("bytes: 12.5", "bytes: lots"));
+    expect(findings.map(where)).toEqual([
+      "7:20 tables.readings.columns.ck: expected an average size in bytes, a number such as 60 or 1201.8",
+      "7:51 tables.readings.columns.tags.bytes: expected an average size in bytes, a number such as 60 or 1201.8",
+    ]);
+    expect(manifest!.tables).toEqual([]);
+  });
+
+  it("keep the table's estimate in a review", async () => {
+    const { review } = await import("../../src/review.js");
+    const schema = `CREATE KEYSPACE telemetry WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};
+CREATE TABLE telemetry.readings (sensor_id text, ck blob, tags list<text>, attrs map<text, text>, PRIMARY KEY (sensor_id, ck));
+`;
+    const result = review({ files: [{ path: "schema.cql", content: schema }, { path: "access-patterns.yaml", content: manifestText }] });
+    expect(result.model.inputFindings.filter((f) => f.rule === "manifest-invalid")).toEqual([]);
+    const estimate = result.model.estimates.get("telemetry.readings")!;
+    expect(estimate.basis).not.toBe("default");
+    for (const column of ["ck", "tags", "attrs"]) expect(estimate.defaultedColumns).not.toContain(column);
+    // 500 rows of a 1201.8-byte clustering value alone: over 600 kB a partition.
+    expect(estimate.average.bytes).toBeGreaterThan(500 * 1201.8);
   });
 });

@@ -204,7 +204,7 @@ describe("what the deliberate problems say", () => {
 
 /** Wording problems a reader would trip over, each with a pattern that finds it. */
 const WORDING: [string, RegExp][] = [
-  // The letters of cassandra-queries.md's sections; query ids (Q1) and write ids (W1) are fine.
+  // The planner's rule codes; query ids (Q1) and write ids (W1) are fine.
   ["a rule code of the planner's reference (B1:, (C1: …)) pasted into a sentence", /(^|[\s(])[ABCDEGLNOT]\d{1,2}: /],
   ["doubled punctuation", /\.\.(?!\.)|\.\)\.|,,|;;| \./],
   ["a count of zero or one with the wrong number", /\b0 (column|row|partition|value)s? beyond|\b1 (partitions|rows|values|columns|tables|queries)\b/],

@@ -13,7 +13,7 @@ function expectValid(document: unknown): void {
   expect(valid).toBe(true);
 }
 
-describe("renderJson (DESIGN §4.2)", () => {
+describe("renderJson (docs/cli.md, --format json)", () => {
   it("renders the hand-built review as the contract document", async () => {
     const text = renderJson(videoReview());
     expect(text.endsWith("}\n")).toBe(true);
