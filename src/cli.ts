@@ -375,7 +375,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     configAbsolute = path.resolve(io.cwd, options.config);
     if (!(await statOrUndefined(io, configAbsolute))?.isFile()) throw new UsageError(`--config ${options.config}: no such file`);
   } else {
-    const first = named[0] ?? (stdin ? { absolute: io.cwd, stat: { isDirectory: () => true } } : undefined);
+    const first = named[0];
     const candidates = [
       ...(first?.stat.isDirectory() ? [first.absolute] : []),
       ...(named.every((entry) => isInside(io.cwd, entry.absolute)) ? [io.cwd] : []),
