@@ -15,7 +15,7 @@ export interface TextOptions {
   layout?: number | "plain";
 }
 
-/** Narrowest message column worth wrapping to; below it the rule id goes on a line of its own. */
+/** Narrowest message column worth wrapping to: on a narrower terminal, lines run past its edge. */
 const MIN_MESSAGE_WIDTH = 30;
 
 /** Words of `text` in lines of at most `width` characters (a longer word stays whole). */

@@ -188,3 +188,13 @@ describe("colour and layout", () => {
     expect(findingLines[0]).not.toMatch(/ {3}/);
   });
 });
+
+describe("wrapWords", () => {
+  it("breaks between words, keeps a longer word whole, and never drops text", async () => {
+    const { wrapWords } = await import("../../src/report/text.js");
+    expect(wrapWords("aa bb cc dd", 5)).toEqual(["aa bb", "cc dd"]);
+    expect(wrapWords("a verylongidentifier b", 6)).toEqual(["a", "verylongidentifier", "b"]);
+    const text = "Cassandra rejects orders-by-status on orders_by_customer as written";
+    for (const width of [1, 10, 30, 200]) expect(wrapWords(text, width).join(" ")).toBe(text);
+  });
+});
