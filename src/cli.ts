@@ -2,21 +2,26 @@
 // hands them to the pure core (review, explain) and prints a renderer's output. Everything that
 // touches the machine (files, the terminal, the environment) comes in through `CliIo`, so tests
 // drive `main` without child processes.
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { loadConfig } from "./config.js";
+import { readFilesAtRef, GitError, type GitRunner } from "./cli/git.js";
+import { draftManifest } from "./cli/init.js";
+import { loadConfig, type ReviewConfig } from "./config.js";
 import { explain, parseExplainRequest, type ExplainAnswer, type ExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
+import { renderCodeClimate } from "./report/codeclimate.js";
 import { renderExplainText } from "./report/explain-text.js";
 import { renderExplainJson, renderJson } from "./report/json.js";
 import { renderCheckSummary, renderExplainMarkdown } from "./report/markdown.js";
 import { renderSarif } from "./report/sarif.js";
-import { renderText } from "./report/text.js";
+import { renderText, terminalSafe } from "./report/text.js";
+import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import { review, type Review, type SourceFile } from "./review.js";
-import { CASSANDRA_VERSIONS, type CassandraVersion } from "./schema/model.js";
+import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion } from "./schema/model.js";
 
 export interface CliStat {
   isFile(): boolean;
@@ -36,13 +41,21 @@ export interface CliFileSystem {
   stat(path: string): Promise<CliStat>;
   readdir(path: string): Promise<CliDirectoryEntry[]>;
   readFile(path: string): Promise<Buffer>;
+  /** `init` only: `exclusive` fails with EEXIST rather than replace a file */
+  writeFile?(path: string, text: string, options: { exclusive: boolean }): Promise<void>;
 }
 
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
-  /** whether stdout is a terminal: colour only then */
+  /** whether stdout is a terminal: colour and wrapping only then */
   stdoutIsTTY: boolean;
+  /** the terminal's width, for wrapping (80 when unknown) */
+  stdoutColumns?: number;
+  /** all of standard input, for the path `-` */
+  readStdin?(): Promise<Buffer>;
+  /** runs git (only `check --base`) */
+  git?: GitRunner;
   env: Record<string, string | undefined>;
   cwd: string;
   fs: CliFileSystem;
@@ -61,11 +74,13 @@ export const READ_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Directories never walked: dependencies, version control, build output. */
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git", "dist"]);
 
-const CHECK_FORMATS = ["text", "json", "sarif", "markdown"] as const;
+const CHECK_FORMATS = ["text", "json", "sarif", "markdown", "codeclimate"] as const;
+const FAIL_ON_LEVELS = ["error", "warning", "never"] as const;
 const EXPLAIN_FORMATS = ["text", "json", "markdown"] as const;
 
-const SHORT_USAGE = `Usage: cql-review check [paths…] [--manifest FILE] [--config FILE] [--cassandra 3.11|4.0|4.1|5.0] [--format text|json|sarif|markdown]
+const SHORT_USAGE = `Usage: cql-review check [paths…] [--manifest FILE] [--config FILE] [--cassandra 3.11|4.0|4.1|5.0] [--base REF] [--fail-on error|warning|never] [--format text|json|sarif|markdown|codeclimate]
        cql-review explain [paths…] [--manifest FILE] [--config FILE] [--cassandra V] (<query-id> | "SELECT …" | table <name>) [--format text|json|markdown]
+       cql-review init [dir] [--force] [--cassandra V]
 Run \`cql-review --help\` for details.
 `;
 
@@ -74,63 +89,105 @@ const HELP = `cql-review: reviews Apache Cassandra data models (schema .cql file
 Usage:
   cql-review check [paths…] [options]
       Review every schema file and manifest under the paths (files or directories; default: .).
+      The path - reads one file from standard input (name it with --stdin-filename).
   cql-review explain [paths…] [options] <target>
       Explain one thing, step by step. <target> is a query id of the manifest (Q1),
       a statement ("SELECT … FROM …", quoted), or table <name>.
+  cql-review init [dir] [--force]
+      Draft dir/access-patterns.yaml (default dir: .) from the schema files under dir: one read
+      per table by its full partition key, one write per table, TODO placeholders for the figures.
+      An existing file is kept unless --force is given.
 
 Options:
-  --manifest FILE      the access-patterns manifest (default: files matching the config's globs,
-                       **/access-patterns.y{,a}ml)
-  --config FILE        the config (default: .github/cql-review.yml under the first path, else here)
-  --cassandra VERSION  the Cassandra semantics to apply: ${CASSANDRA_VERSIONS.join(", ")}
-                       (default: the manifest's, else the config's, else 5.0)
-  --format FORMAT      check: ${CHECK_FORMATS.join(", ")}; explain: ${EXPLAIN_FORMATS.join(", ")} (default: text)
-  -h, --help           show this help
-  --version            show the version
+  --manifest FILE         the access-patterns manifest (default: files matching the config's globs,
+                          **/access-patterns.y{,a}ml)
+  --config FILE           the config (default: .github/cql-review.yml under the first path, else here)
+  --cassandra VERSION     the Cassandra semantics to apply: ${CASSANDRA_VERSIONS.join(", ")}
+                          (default: the manifest's, else the config's, else 5.0)
+  --base REF              check: compare with the same files at this git commit, branch or tag, so
+                          findings already there are marked existing and only new ones fail the gate
+  --fail-on LEVEL         check: ${FAIL_ON_LEVELS.join(", ")}; overrides the config's fail_on
+  --stdin-filename NAME   the path the file read from - has (default: stdin.cql; a name ending in
+                          .yaml or .yml is read as the manifest)
+  --format FORMAT         check: ${CHECK_FORMATS.join(", ")}; explain: ${EXPLAIN_FORMATS.join(", ")} (default: text)
+  --force                 init: replace an existing access-patterns.yaml
+  -h, --help              show this help
+  --version               show the version
 
 Paths in the output are relative to the repository root: the first path when it holds
 .github/cql-review.yml, else the current directory when every path lies inside it, else the
 paths' common parent. node_modules, .git and dist are skipped; files over 2 MiB are not read.
-Colour is used only when stdout is a terminal and NO_COLOR is not set.
+Colour is used when stdout is a terminal and NO_COLOR is not set, or when FORCE_COLOR is set
+(FORCE_COLOR=0 turns it off). On a terminal, text output wraps to its width; elsewhere each
+finding is one line.
 
 Exit status:
-  0  reviewed, and the gate passes (explain: the target was explained)
-  1  the gate fails: findings new at the configured fail_on level (explain: unknown target or a
-     statement that does not parse)
-  2  usage error, or nothing could be read
+  0  reviewed, and the gate passes (explain: the target was explained; init: the draft was written)
+  1  the gate fails: findings new at the fail_on level (explain: unknown target or a statement
+     that does not parse)
+  2  usage error, a path that does not exist, nothing to review, or nothing could be read
 `;
 
 class UsageError extends Error {}
+
+/** Bad input that is no misuse of the command line (a missing path, nothing to review): exit 2 without the usage. */
+class InputError extends Error {}
+
+const runGit: GitRunner = (args, cwd) =>
+  new Promise((resolve, reject) => {
+    execFile("git", [...args], { cwd, encoding: "buffer", maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(Object.assign(error, { stderr }));
+      else resolve(stdout);
+    });
+  });
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
 
 function defaultIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,
+    stdoutColumns: process.stdout.columns,
+    readStdin: () => readAll(process.stdin),
+    git: runGit,
     env: process.env,
     cwd: process.cwd(),
     fs: {
       stat: (file) => nodeFs.stat(file),
       readdir: (directory) => nodeFs.readdir(directory, { withFileTypes: true }),
       readFile: (file) => nodeFs.readFile(file),
+      writeFile: (file, text, { exclusive }) => nodeFs.writeFile(file, text, { flag: exclusive ? "wx" : "w" }),
     },
   };
 }
 
-/** The version in package.json, found by walking up from this module (src/ in tests, dist/src/ when built). */
-export function packageVersion(): string {
+/** The package's package.json and its directory, found by walking up from this module (src/ in tests, dist/src/ when built). */
+function findPackage(): { root: string; version: string } | undefined {
   let directory = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
       const manifest = JSON.parse(readFileSync(path.join(directory, "package.json"), "utf8")) as { name?: string; version?: string };
-      if (manifest.name === "cql-review" && manifest.version) return manifest.version;
+      if (manifest.name === "cql-review" && manifest.version) return { root: directory, version: manifest.version };
     } catch {
       // no package.json here: keep walking up
     }
     const parent = path.dirname(directory);
-    if (parent === directory) return "unknown";
+    if (parent === directory) return undefined;
     directory = parent;
   }
+}
+
+export function packageVersion(): string {
+  return findPackage()?.version ?? "unknown";
+}
+
+function packageRoot(): string {
+  return findPackage()?.root ?? path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 }
 
 interface CommonOptions {
@@ -138,10 +195,15 @@ interface CommonOptions {
   manifest?: string;
   config?: string;
   cassandra?: CassandraVersion;
+  /** check: the git ref to compare with */
+  base?: string;
+  failOn?: ReviewConfig["failOn"];
+  stdinFilename?: string;
 }
 
 interface ParsedCommand {
-  command: "check" | "explain" | "help" | "version";
+  command: "check" | "explain" | "init" | "help" | "version";
+  force: boolean;
   positionals: string[];
   format: string;
   options: Omit<CommonOptions, "paths">;
@@ -159,6 +221,10 @@ function parseCommandLine(argv: string[]): ParsedCommand {
         config: { type: "string" },
         cassandra: { type: "string" },
         format: { type: "string" },
+        base: { type: "string" },
+        "fail-on": { type: "string" },
+        "stdin-filename": { type: "string" },
+        force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -168,14 +234,32 @@ function parseCommandLine(argv: string[]): ParsedCommand {
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
   }
   const { values, positionals } = parsed;
-  if (values.help) return { command: "help", positionals: [], format: "text", options: {} };
-  if (values.version) return { command: "version", positionals: [], format: "text", options: {} };
+  if (values.help) return { command: "help", positionals: [], format: "text", force: false, options: {} };
+  if (values.version) return { command: "version", positionals: [], format: "text", force: false, options: {} };
   const [command, ...rest] = positionals;
-  if (command === undefined) throw new UsageError("a command is needed: check or explain");
-  if (command !== "check" && command !== "explain") throw new UsageError(`unknown command "${command}": use check or explain`);
+  if (command === undefined) throw new UsageError("a command is needed: check, explain or init");
+  if (command !== "check" && command !== "explain" && command !== "init") {
+    throw new UsageError(`unknown command "${command}": use check, explain or init`);
+  }
+  const checkOnly = (["base", "fail-on", "stdin-filename"] as const).filter((name) => values[name] !== undefined);
+  if (command !== "check" && checkOnly.length > 0) throw new UsageError(`--${checkOnly[0]} is an option of check only`);
+  if (command !== "init" && values.force) throw new UsageError("--force is an option of init only");
+  if (command === "init" && (values.format !== undefined || values.manifest !== undefined)) {
+    throw new UsageError("init writes access-patterns.yaml: --format and --manifest do not apply");
+  }
+  if (command === "init" && rest.length > 1) throw new UsageError("init takes one directory");
+  const failOn = values["fail-on"];
+  if (failOn !== undefined && !(FAIL_ON_LEVELS as readonly string[]).includes(failOn)) {
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON_LEVELS.join(", ")}, not "${failOn}"`);
+  }
+  for (const name of ["base", "stdin-filename"] as const) {
+    if (values[name] === "") throw new UsageError(`--${name} needs a value`);
+  }
+  if (values["stdin-filename"] !== undefined && !rest.includes("-")) throw new UsageError("--stdin-filename names the file read from -, which is not among the paths");
+  if (rest.filter((argument) => argument === "-").length > 1) throw new UsageError("- (standard input) can be given once");
 
   const format = values.format ?? "text";
-  const formats: readonly string[] = command === "check" ? CHECK_FORMATS : EXPLAIN_FORMATS;
+  const formats: readonly string[] = command === "explain" ? EXPLAIN_FORMATS : CHECK_FORMATS;
   if (!formats.includes(format)) throw new UsageError(`${command} --format must be one of ${formats.join(", ")}, not "${format}"`);
   if (values.cassandra !== undefined && !(CASSANDRA_VERSIONS as readonly string[]).includes(values.cassandra)) {
     throw new UsageError(`--cassandra must be one of ${CASSANDRA_VERSIONS.join(", ")}, not "${values.cassandra}"`);
@@ -187,7 +271,15 @@ function parseCommandLine(argv: string[]): ParsedCommand {
     command,
     positionals: rest,
     format,
-    options: { manifest: values.manifest, config: values.config, cassandra: values.cassandra as CassandraVersion | undefined },
+    force: values.force ?? false,
+    options: {
+      manifest: values.manifest,
+      config: values.config,
+      cassandra: values.cassandra as CassandraVersion | undefined,
+      base: values.base,
+      failOn: failOn as ReviewConfig["failOn"] | undefined,
+      stdinFilename: values["stdin-filename"],
+    },
   };
 }
 
@@ -229,13 +321,19 @@ function describeError(error: unknown): string {
 
 interface Inputs {
   files: SourceFile[];
+  /** the same files at `--base`, when given */
+  baseFiles?: SourceFile[];
   configFile?: SourceFile;
+  config: ReviewConfig;
   manifestPath?: string;
-  /** paths named on the command line that exist */
-  found: number;
+  /** the directory the paths are relative to */
+  root: string;
   /** files that should have been read but could not be */
   unreadable: number;
 }
+
+/** The default name of the file read from `-`. */
+const STDIN_DEFAULT_NAME = "stdin.cql";
 
 /**
  * Reads what the core needs: the config, then every file under the paths that the config's globs
@@ -245,15 +343,25 @@ interface Inputs {
 async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs> {
   const warn = (message: string) => io.stderr(`cql-review: ${message}\n`);
   const named: { absolute: string; written: string; stat: CliStat }[] = [];
+  const missing: string[] = [];
   for (const written of options.paths) {
+    if (written === "-") continue;
     const absolute = path.resolve(io.cwd, written);
     const stat = await statOrUndefined(io, absolute);
-    if (!stat) {
-      warn(`${written}: no such file or directory`);
-      continue;
-    }
-    named.push({ absolute, written, stat });
+    if (stat) named.push({ absolute, written, stat });
+    else missing.push(written);
   }
+  // A mistyped path in CI must not pass the gate by reviewing less than was asked for.
+  if (missing.length > 0) throw new InputError(missing.map((written) => `${written}: no such file or directory`).join("\ncql-review: "));
+
+  // `-`: one file from standard input, under the name --stdin-filename gives it.
+  let stdin: { absolute: string; content: string } | undefined;
+  if (options.paths.includes("-")) {
+    if (!io.readStdin) throw new UsageError("- (standard input) cannot be read here");
+    const name = options.stdinFilename ?? STDIN_DEFAULT_NAME;
+    stdin = { absolute: path.resolve(io.cwd, name), content: (await io.readStdin()).toString("utf8") };
+  }
+  const stdinIsManifest = stdin !== undefined && /\.ya?ml$/i.test(stdin.absolute) && options.manifest === undefined;
 
   const explicitManifest = options.manifest !== undefined ? path.resolve(io.cwd, options.manifest) : undefined;
   if (explicitManifest && !(await statOrUndefined(io, explicitManifest))?.isFile()) {
@@ -285,6 +393,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   // Where each input lives: a directory itself, a file's directory.
   const anchors = [
     ...named.map((entry) => (entry.stat.isDirectory() ? entry.absolute : path.dirname(entry.absolute))),
+    ...(stdin ? [path.dirname(stdin.absolute)] : []),
     ...[explicitManifest, configAbsolute].filter((file): file is string => file !== undefined).map((file) => path.dirname(file)),
   ];
   const root =
@@ -356,39 +465,81 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     const content = await readText(absolute, size);
     if (content !== undefined) files.push({ path: relativeToRoot(absolute), content });
   }
+  if (stdin) {
+    const stdinPath = relativeToRoot(stdin.absolute);
+    files.splice(0, files.length, ...files.filter((file) => file.path !== stdinPath), { path: stdinPath, content: stdin.content });
+  }
+  if (files.length === 0 && unreadable === 0) {
+    const where = named.map((entry) => entry.written).join(", ");
+    throw new InputError(
+      `nothing to review under ${where}: no file matches the schema globs (${config.schema.join(", ")}) or the manifest globs (${config.manifest.join(", ")})${config.ignore.length > 0 ? `, outside the ignored ${config.ignore.join(", ")}` : ""}`,
+    );
+  }
+
+  let baseFiles: SourceFile[] | undefined;
+  if (options.base !== undefined) {
+    if (!io.git) throw new UsageError("--base cannot run git here");
+    // The same selection as at the head: under the directories named, by the globs, plus the files named.
+    const namedFiles = new Set([...named.filter((entry) => !entry.stat.isDirectory()).map((entry) => entry.absolute), ...(explicitManifest ? [explicitManifest] : []), ...(stdin ? [stdin.absolute] : [])]);
+    const directories = named.filter((entry) => entry.stat.isDirectory()).map((entry) => entry.absolute);
+    const wantedAtBase = (absolute: string) =>
+      absolute !== configAbsolute &&
+      (namedFiles.has(absolute) ||
+        (directories.some((directory) => isInside(directory, absolute)) &&
+          !toPosix(path.relative(root, absolute)).split("/").some((part) => SKIPPED_DIRECTORIES.has(part)) &&
+          wanted(relativeToRoot(absolute))));
+    try {
+      const atBase = await readFilesAtRef(io.git, root, options.base, { wanted: wantedAtBase, readLimitBytes: READ_LIMIT_BYTES });
+      baseFiles = atBase.map((file) => ({ path: relativeToRoot(file.absolute), content: file.content }));
+    } catch (error) {
+      if (error instanceof GitError) throw new InputError(error.message);
+      throw error;
+    }
+  }
   return {
     files,
+    baseFiles,
     configFile,
-    manifestPath: explicitManifest ? relativeToRoot(explicitManifest) : undefined,
-    found: named.length,
+    config,
+    root,
+    manifestPath: explicitManifest ? relativeToRoot(explicitManifest) : stdinIsManifest && stdin ? relativeToRoot(stdin.absolute) : undefined,
     unreadable,
   };
 }
 
 async function runReview(io: CliIo, options: CommonOptions): Promise<Review | number> {
   const inputs = await collectInputs(io, options);
-  if (inputs.found === 0 || (inputs.files.length === 0 && inputs.unreadable > 0)) {
+  if (inputs.files.length === 0) {
     io.stderr("cql-review: nothing could be read\n");
     return EXIT.usage;
-  }
-  if (inputs.files.length === 0) {
-    io.stderr(`cql-review: no schema (.cql) or manifest files found under ${options.paths.join(", ")}\n`);
   }
   const now = io.now ?? (() => performance.now());
   const deadline = now() + REVIEW_TIME_BUDGET_MS;
   return review({
     files: inputs.files,
+    baseFiles: inputs.baseFiles,
     configFile: inputs.configFile,
     manifestPath: inputs.manifestPath,
     cassandra: options.cassandra,
+    failOn: options.failOn,
     pastDeadline: () => now() > deadline,
   });
 }
 
-function useColor(io: CliIo): boolean {
+/**
+ * FORCE_COLOR (as Node and most tools read it: set and not "0"/"false" turns colour on, "0" or
+ * "false" off) wins; else NO_COLOR (https://no-color.org: set and not empty) turns it off; else a
+ * terminal gets colour.
+ */
+export function useColor(io: Pick<CliIo, "env" | "stdoutIsTTY">): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
   const noColor = io.env.NO_COLOR;
   return io.stdoutIsTTY && (noColor === undefined || noColor === "");
 }
+
+/** Default width when a terminal does not say. */
+const DEFAULT_COLUMNS = 80;
 
 // ---------------------------------------------------------------------------------------------
 // Commands
@@ -407,8 +558,11 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
     case "markdown":
       io.stdout(`${renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY })}\n`);
       break;
+    case "codeclimate":
+      io.stdout(renderCodeClimate(reviewed));
+      break;
     default:
-      io.stdout(renderText(reviewed, { color: useColor(io) }));
+      io.stdout(renderText(reviewed, { color: useColor(io), layout: io.stdoutIsTTY ? (io.stdoutColumns || DEFAULT_COLUMNS) : "plain" }));
   }
   return reviewed.gateFails ? EXIT.gateFails : EXIT.ok;
 }
@@ -461,6 +615,62 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
   return answer.kind === "not-found" || answer.kind === "invalid-select" ? EXIT.gateFails : EXIT.ok;
 }
 
+/** Where the manifest's modeline points: the package's own schema file when the package and
+ * the working directory lie one inside the other (a local install, the clone), else its published address. */
+function schemaReference(io: CliIo, manifestDirectory: string): string {
+  const packaged = path.join(packageRoot(), "schema", "access-patterns.schema.json");
+  const root = packageRoot();
+  if (isInside(io.cwd, root) || isInside(root, io.cwd)) return toPosix(path.relative(manifestDirectory, packaged));
+  return `${SCHEMA_BASE_URL}access-patterns.schema.json`;
+}
+
+async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
+  const written = parsed.positionals[0] ?? ".";
+  const directory = path.resolve(io.cwd, written);
+  if (!(await statOrUndefined(io, directory))?.isDirectory()) throw new InputError(`${written}: no such directory`);
+  const target = path.join(directory, "access-patterns.yaml");
+  const shownTarget = toPosix(path.relative(io.cwd, target));
+  if ((await statOrUndefined(io, target)) && !parsed.force) {
+    throw new InputError(`${shownTarget} exists; it is kept (pass --force to replace it with a new draft)`);
+  }
+  if (!io.fs.writeFile) throw new UsageError("init cannot write files here");
+
+  const inputs = await collectInputs(io, { ...parsed.options, paths: [written] });
+  const schemaFiles = inputs.files.filter((file) => matchesAny(file.path, inputs.config.schema));
+  if (schemaFiles.length === 0) {
+    throw new InputError(`no schema files under ${written} (globs: ${inputs.config.schema.join(", ")}): init drafts the manifest from the tables`);
+  }
+  const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
+  const fromSchema = review({ files: schemaFiles, configFile: inputs.configFile, cassandra });
+  const draft = draftManifest(fromSchema.schema, {
+    cassandra,
+    schemaReference: schemaReference(io, directory),
+    sourceFiles: schemaFiles.map((file) => file.path),
+  });
+  if (draft === undefined) throw new InputError(`no CREATE TABLE in ${schemaFiles.map((file) => file.path).join(", ")}: nothing to draft from`);
+
+  try {
+    await io.fs.writeFile(target, draft, { exclusive: !parsed.force });
+  } catch (error) {
+    throw new InputError(`${shownTarget}: cannot be written (${(error as NodeJS.ErrnoException).code === "EEXIST" ? "it exists; pass --force to replace it" : describeError(error)})`);
+  }
+
+  // The draft is reviewed as `check` would review it; a problem in it is ours, and said.
+  const manifestPath = toPosix(path.relative(inputs.root, target));
+  const checked = review({ files: [...schemaFiles, { path: manifestPath, content: draft }], configFile: inputs.configFile, manifestPath, cassandra });
+  const draftErrors = checked.findings.filter((finding) => finding.location.file === manifestPath && finding.severity === "error");
+  const tables = fromSchema.schema.tables.size;
+  io.stdout(
+    `Wrote ${shownTarget}, drafted from ${tables} ${tables === 1 ? "table" : "tables"} (${checked.queries.length} ${checked.queries.length === 1 ? "query" : "queries"}).\n` +
+      "Replace every TODO with your own figures and the application's real queries, then run:\n" +
+      `  cql-review check ${written}\n`,
+  );
+  for (const finding of draftErrors) {
+    io.stderr(`cql-review: the draft has a problem (please report it): ${manifestPath}:${finding.location.range.start.line}: ${terminalSafe(finding.message)}\n`);
+  }
+  return EXIT.ok;
+}
+
 /** Runs the CLI; resolves to the exit code (bin/cql-review.js sets it). */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   try {
@@ -476,10 +686,16 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         return await check(io, parsed);
       case "explain":
         return await explainCommand(io, parsed);
+      case "init":
+        return await initCommand(io, parsed);
     }
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`cql-review: ${error.message}\n${SHORT_USAGE}`);
+      return EXIT.usage;
+    }
+    if (error instanceof InputError) {
+      io.stderr(`cql-review: ${error.message}\n`);
       return EXIT.usage;
     }
     // A bug, not bad input (the core reports bad input as findings): say so and keep the stack.

@@ -28,6 +28,8 @@ export interface ReviewInput {
   /** overrides (CLI flags) */
   manifestPath?: string;
   cassandra?: CassandraVersion;
+  /** the gate's level instead of the config's `fail_on` (`cql-review check --fail-on`) */
+  failOn?: ReviewConfig["failOn"];
   /**
    * Asked between files, queries and stages; once it answers true the review stops and says so
    * in an `input-limit-exceeded` finding. The core has no clock: shells pass a wall-clock budget,
@@ -267,7 +269,7 @@ export function review(input: ReviewInput): Review {
     .map((f) => (base ? Object.assign({}, f, { existing: baseFingerprints.has(f.fingerprint) }) : f))
     .sort(compareFindings);
 
-  const { config } = model;
+  const config = input.failOn ? { ...model.config, failOn: input.failOn } : model.config;
   return {
     version: model.version,
     config,

@@ -1,6 +1,6 @@
 // Checks Probot does not do itself before the server starts. An unset WEBHOOK_SECRET silently
 // becomes "development" in Probot, which would accept deliveries signed with a public secret.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 
@@ -12,6 +12,11 @@ export function checkServerEnvironment(env: NodeJS.ProcessEnv): void {
         "because Probot would otherwise verify webhook signatures against the public default \"development\". " +
         "Set WEBHOOK_SECRET to the secret of your GitHub App's webhook.",
     );
+  }
+  // Probot logs a missing key file and falls back to its setup page, which looks like a fresh install.
+  const keyPath = env.PRIVATE_KEY_PATH;
+  if (keyPath && !env.PRIVATE_KEY && !existsSync(keyPath)) {
+    throw new Error(`PRIVATE_KEY_PATH is ${JSON.stringify(keyPath)}, but there is no file there: give the path of the app's .pem private key.`);
   }
 }
 

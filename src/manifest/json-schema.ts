@@ -8,7 +8,13 @@ import { manifestSchema, querySchema } from "./schema.js";
 
 export type JsonSchema = Record<string, unknown>;
 
-function generate(schema: z.ZodType, title: string, override?: (zodSchema: unknown, jsonSchema: JsonSchema) => void): JsonSchema {
+/**
+ * Where the shipped schemas are published: the raw files of the default branch. `$id` names each
+ * one by that address, which editors, SchemaStore's catalogue and `$ref`s from other schemas use.
+ */
+export const SCHEMA_BASE_URL = "https://raw.githubusercontent.com/cql-review/cql-review/main/schema/";
+
+function generate(schema: z.ZodType, file: string, title: string, override?: (zodSchema: unknown, jsonSchema: JsonSchema) => void): JsonSchema {
   const generated = z.toJSONSchema(schema, {
     target: "draft-07",
     // The schema describes the YAML as written, before transforms (`2_000_000`, `in` → `IN`).
@@ -18,12 +24,12 @@ function generate(schema: z.ZodType, title: string, override?: (zodSchema: unkno
     override: override ? (context) => override(context.zodSchema, context.jsonSchema as JsonSchema) : undefined,
   }) as JsonSchema;
   const { $schema, ...rest } = generated;
-  return { $schema, title, ...rest };
+  return { $schema, $id: `${SCHEMA_BASE_URL}${file}`, title, ...rest };
 }
 
 /** The JSON Schema of `access-patterns.yaml`. */
 export function manifestJsonSchema(): JsonSchema {
-  return generate(manifestSchema, "cql-review access-patterns manifest", (zodSchema, jsonSchema) => {
+  return generate(manifestSchema, "access-patterns.schema.json", "cql-review access-patterns manifest", (zodSchema, jsonSchema) => {
     if (zodSchema === querySchema) {
       // A query is written in exactly one form; editors flag both or neither as the review does.
       jsonSchema.oneOf = [
@@ -36,7 +42,7 @@ export function manifestJsonSchema(): JsonSchema {
 
 /** The JSON Schema of `.github/cql-review.yml`. */
 export function configJsonSchema(): JsonSchema {
-  return generate(configSchema, "cql-review repository configuration");
+  return generate(configSchema, "cql-review.schema.json", "cql-review repository configuration");
 }
 
 /** The committed files and how to generate each, relative to the repository root. */

@@ -7,6 +7,30 @@ import { formatPartitions } from "./figures.js";
 
 export interface TextOptions {
   color: boolean;
+  /**
+   * How findings are laid out. Absent: message columns padded to align the rule ids. A number (a
+   * terminal's width): also wrapped to it, continuation lines under the message. `"plain"` (pipes,
+   * CI logs): one line per finding, nothing padded, so lines stay short and greppable.
+   */
+  layout?: number | "plain";
+}
+
+/** Narrowest message column worth wrapping to: on a narrower terminal, lines run past its edge. */
+const MIN_MESSAGE_WIDTH = 30;
+
+/** Words of `text` in lines of at most `width` characters (a longer word stays whole). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = "";
+  for (const word of text.split(" ").filter(Boolean)) {
+    if (current === "") current = word;
+    else if (current.length + 1 + word.length <= width) current += ` ${word}`;
+    else {
+      lines.push(current);
+      current = word;
+    }
+  }
+  return [...lines, current];
 }
 
 const ANSI = {
@@ -64,22 +88,38 @@ function findingsByFile(findings: readonly Finding[]): Map<string, Finding[]> {
   return byFile;
 }
 
-function renderFindings(review: Review, paint: ReturnType<typeof painter>): string[] {
+function renderFindings(review: Review, paint: ReturnType<typeof painter>, layout: TextOptions["layout"]): string[] {
   const lines: string[] = [];
   for (const [file, findings] of findingsByFile(review.findings)) {
     lines.push(paint(terminalSafe(file), "underline"));
+    const cells = findings.map((finding) => [
+      `${finding.location.range.start.line}:${finding.location.range.start.column}`,
+      finding.severity,
+      terminalSafe(finding.message),
+      `${finding.rule}${finding.existing ? " (existing)" : ""}`,
+    ]);
+    if (layout === "plain") {
+      cells.forEach(([position, severity, message, rule], index) => {
+        const finding = findings[index];
+        lines.push(`  ${paint(position, "dim")}  ${paint(severity, SEVERITY_STYLE[finding.severity])}  ${message}  ${paint(rule, "dim")}`);
+      });
+      lines.push("");
+      continue;
+    }
     // Pad the plain cells first, then colour them, so escape codes never upset the alignment.
-    const rows = padColumns(
-      findings.map((finding) => [
-        `${finding.location.range.start.line}:${finding.location.range.start.column}`,
-        finding.severity,
-        terminalSafe(finding.message),
-        `${finding.rule}${finding.existing ? " (existing)" : ""}`,
-      ]),
-    );
+    const prefixRows = padColumns(cells.map(([position, severity]) => [position, severity, ""]));
+    const prefixWidth = 2 + prefixRows[0][0].length + 2 + prefixRows[0][1].length + 2;
+    const ruleWidth = Math.max(...cells.map((row) => row[3].length));
+    const widestMessage = Math.max(...cells.map((row) => row[2].length));
+    const available = typeof layout === "number" ? layout - prefixWidth - 2 - ruleWidth : Number.POSITIVE_INFINITY;
+    const messageWidth = Math.min(widestMessage, Math.max(MIN_MESSAGE_WIDTH, available));
     findings.forEach((finding, index) => {
-      const [position, severity, message, rule] = rows[index];
-      lines.push(`  ${paint(position, "dim")}  ${paint(severity, SEVERITY_STYLE[finding.severity])}  ${message}  ${paint(rule, "dim")}`);
+      const [position, severity] = prefixRows[index];
+      const [message, rule] = [cells[index][2], cells[index][3]];
+      const wrapped = Number.isFinite(available) && message.length > messageWidth ? wrapWords(message, messageWidth) : [message];
+      const head = `  ${paint(position, "dim")}  ${paint(severity, SEVERITY_STYLE[finding.severity])}  `;
+      lines.push(`${head}${wrapped[0].padEnd(messageWidth)}  ${paint(rule, "dim")}`);
+      for (const continuation of wrapped.slice(1)) lines.push(`${" ".repeat(prefixWidth)}${continuation}`);
     });
     lines.push("");
   }
@@ -119,6 +159,6 @@ function renderSummary(review: Review, paint: ReturnType<typeof painter>): strin
 
 export function renderText(review: Review, options: TextOptions): string {
   const paint = painter(options.color);
-  const lines = [...renderFindings(review, paint), ...renderQueries(review.queries, paint), renderSummary(review, paint)];
+  const lines = [...renderFindings(review, paint, options.layout), ...renderQueries(review.queries, paint), renderSummary(review, paint)];
   return `${lines.join("\n")}\n`;
 }

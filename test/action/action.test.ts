@@ -1,8 +1,11 @@
 // The Action entry with a fake event file, a real @octokit/rest client and GitHub mocked by nock.
 import { Octokit } from "@octokit/rest";
 import nock from "nock";
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action-runner.js";
+import { recordingToolkit } from "./recording-toolkit.js";
 import { fakeCore } from "../github/helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "../github/helpers/fixtures.js";
 import { Capture, nockReviewOf, type RepositoryState } from "../github/helpers/github-mock.js";
@@ -40,7 +43,7 @@ function run(event: object, env: Record<string, string> = {}) {
       if (text === undefined) throw new Error(`ENOENT: ${path}`);
       return text;
     },
-    write: (line) => output.push(line),
+    toolkit: recordingToolkit(output),
     // Retries off, as in Probot's tests: a refused request must fail at once.
     github: new Octokit({ auth: "ghs_workflow_token", request: { retries: 0 } }),
   });
@@ -86,6 +89,36 @@ describe("the Action", () => {
     expect(output[0]).toMatch(/^::error::No token/);
   });
 
+  it("says what to change when GitHub refuses the token, naming pull_request_target for forks", async () => {
+    const refuse = () =>
+      capture
+        .scope()
+        .post("/repos/acme-data/iot-models/check-runs")
+        .reply(function (uri, body) {
+          capture.record("POST", uri, body);
+          return [403, { message: "Resource not accessible by integration" }];
+        });
+    const event = (headRepository: string) => {
+      const { payload } = pullRequestEvent("opened");
+      payload.pull_request.head.repo = { ...payload.pull_request.head.repo, full_name: headRepository };
+      return payload;
+    };
+
+    refuse();
+    const fork = run(event("someone/iot-models"));
+    expect(await fork.code).toBe(1);
+    expect(fork.output).toEqual([
+      "::error::GitHub refused the token: on pull requests from forks, `on: pull_request` gets a read-only token. Run the workflow `on: pull_request_target` instead (safe with cql-review: it reads the files through the API and never runs the pull request's code). The workflow's token needs `checks: write`, `pull-requests: write` and `contents: read` (the job's `permissions:`).",
+    ]);
+
+    refuse();
+    const sameRepository = run(event("acme-data/iot-models"));
+    expect(await sameRepository.code).toBe(1);
+    expect(sameRepository.output).toEqual([
+      "::error::GitHub refused the token. The workflow's token needs `checks: write`, `pull-requests: write` and `contents: read` (the job's `permissions:`).",
+    ]);
+  });
+
   it("reports a review it could not complete and fails the step", async () => {
     capture
       .scope()
@@ -100,7 +133,7 @@ describe("the Action", () => {
       .query(true)
       .reply(function (uri) {
         capture.record("GET", uri, undefined);
-        return [403, { message: "Resource not accessible by integration" }];
+        return [500, { message: "Server Error" }];
       });
     capture
       .scope()
@@ -113,7 +146,63 @@ describe("the Action", () => {
     const { code, output } = run(pullRequestEvent("opened").payload);
 
     expect(await code).toBe(1);
-    expect(output.find((line) => line.startsWith("::error::cql-review could not"))).toContain("GitHub answered 403");
+    expect(output.find((line) => line.startsWith("::error::cql-review could not"))).toContain("GitHub answered 500");
     expect(capture.bodiesOf("PATCH", "/check-runs/9001")[0].output.summary).toContain("correlation id `run 9912`");
+  });
+
+  it("sets the gate and finding counts as outputs, writes the check summary as the job summary, and SARIF when asked", async () => {
+    nockReviewOf(capture, unbucketed);
+    const output: string[] = [];
+    const toolkit = recordingToolkit(output, { "sarif-file": "results/cql-review.sarif" });
+    const written = new Map<string, string>();
+
+    const code = await runAction({
+      core: fakeCore(unbucketedTimeSeries),
+      toolkit,
+      env: { GITHUB_TOKEN: "t", GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: "/e.json", GITHUB_WORKSPACE: "/work/space" },
+      readFile: () => JSON.stringify(pullRequestEvent("opened").payload),
+      writeFile: (file, text) => void written.set(file, text),
+      toolVersion: "9.9.9",
+      github: new Octokit({ auth: "t", request: { retries: 0 } }),
+    });
+
+    expect(code).toBe(1);
+    expect(toolkit.outputs).toEqual({
+      gate: "fail",
+      conclusion: "failure",
+      errors: expect.stringMatching(/^\d+$/),
+      warnings: expect.stringMatching(/^\d+$/),
+      infos: expect.stringMatching(/^\d+$/),
+      "new-findings": expect.stringMatching(/^[1-9]\d*$/),
+      "check-run-id": "9001",
+      "sarif-file": "results/cql-review.sarif",
+    });
+    // the job summary is exactly the check run's summary
+    expect(toolkit.summaries).toEqual([capture.bodiesOf("PATCH", "/check-runs/9001")[0].output.summary]);
+    const sarif = JSON.parse(written.get("/work/space/results/cql-review.sarif")!);
+    expect(sarif.runs[0].tool.driver.version).toBe("9.9.9");
+    expect(sarif.runs[0].results.length).toBeGreaterThan(0);
+  });
+});
+
+describe("action.yml", () => {
+  const actionYml = parseYaml(readFileSync(new URL("../../action.yml", import.meta.url), "utf8")) as {
+    inputs: Record<string, { default?: string }>;
+    outputs: Record<string, { description: string }>;
+  };
+
+  it("declares the inputs the runner reads and the outputs it sets", async () => {
+    expect(Object.keys(actionYml.inputs).sort()).toEqual(["github-token", "sarif-file"]);
+    nockReviewOf(capture, unbucketed);
+    const toolkit = recordingToolkit([], { "sarif-file": "out.sarif" });
+    await runAction({
+      core: fakeCore(unbucketedTimeSeries),
+      toolkit,
+      env: { GITHUB_TOKEN: "t", GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: "/e.json" },
+      readFile: () => JSON.stringify(pullRequestEvent("opened").payload),
+      writeFile: () => {},
+      github: new Octokit({ auth: "t", request: { retries: 0 } }),
+    });
+    expect(Object.keys(toolkit.outputs).sort()).toEqual(Object.keys(actionYml.outputs).sort());
   });
 });

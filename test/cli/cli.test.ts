@@ -78,11 +78,15 @@ describe("cql-review --help and --version", () => {
 
 describe("usage errors exit 2 with a message and the short usage on stderr", () => {
   const cases: [string, string[], RegExp][] = [
-    ["no command", [], /a command is needed/],
-    ["an unknown command", ["lint"], /unknown command "lint"/],
+    ["no command", [], /a command is needed: check, explain or init/],
+    ["an unknown command", ["lint"], /unknown command "lint": use check, explain or init/],
     ["an unknown flag", ["check", "--fromat", "json"], /Unknown option '--fromat'/],
     ["a flag without its value", ["check", "--format"], /--format.*argument missing/],
-    ["an unknown format", ["check", "--format", "xml"], /check --format must be one of text, json, sarif, markdown, not "xml"/],
+    ["an unknown format", ["check", "--format", "xml"], /check --format must be one of text, json, sarif, markdown, codeclimate, not "xml"/],
+    ["an unknown gate level", ["check", "--fail-on", "info"], /--fail-on must be one of error, warning, never, not "info"/],
+    ["--base outside check", ["explain", "Q1", "--base", "main"], /--base is an option of check only/],
+    ["--stdin-filename without -", ["check", "--stdin-filename", "a.cql"], /--stdin-filename names the file read from -/],
+    ["--force outside init", ["check", "--force"], /--force is an option of init only/],
     ["SARIF for explain", ["explain", "Q1", "--format", "sarif"], /explain --format must be one of text, json, markdown/],
     ["an unknown Cassandra version", ["check", "--cassandra", "3.0"], /--cassandra must be one of 3.11, 4.0, 4.1, 5.0, not "3.0"/],
     ["a missing --manifest file", ["check", SHOP, "--manifest", "nope.yaml"], /--manifest nope.yaml: no such file/],
@@ -192,18 +196,16 @@ describe("cql-review check", () => {
     expect(result.stderr).toBe("cql-review: huge/huge.cql: skipped, 2.0 MiB is over the 2 MiB read limit\n");
   });
 
-  it("names a missing path and goes on with the others", async () => {
-    const result = await run(["check", SHOP, "no/such/dir"]);
-    expect(result.stderr).toBe("cql-review: no/such/dir: no such file or directory\n");
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain("orders-by-status");
+  it("exits 2 naming every path that does not exist, even when others do: a mistyped CI path must not pass", async () => {
+    const result = await run(["check", SHOP, "no/such/dir", "nope.cql"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "cql-review: no/such/dir: no such file or directory\ncql-review: nope.cql: no such file or directory\n",
+    });
   });
 
   it("exits 2 when nothing could be read", async () => {
-    const missing = await run(["check", "no/such/dir"]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe("cql-review: no/such/dir: no such file or directory\ncql-review: nothing could be read\n");
-
     const locked: CliFileSystem = {
       ...realFs,
       readFile: async (file) => {
@@ -217,11 +219,14 @@ describe("cql-review check", () => {
     expect(unreadable.stderr).toContain("cql-review: nothing could be read\n");
   });
 
-  it("says so when a directory holds no schema or manifest files, and reviews nothing", async () => {
+  it("exits 2 when a directory holds nothing to review, naming the globs it tried", async () => {
     const result = await run(["check", "src/report"]);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toBe("cql-review: no schema (.cql) or manifest files found under src/report\n");
-    expect(result.stdout).toBe("✔ No problems found\n");
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "cql-review: nothing to review under src/report: no file matches the schema globs (**/*.cql) or the manifest globs (**/access-patterns.y{,a}ml), outside the ignored **/node_modules/**\n",
+    });
   });
 });
 

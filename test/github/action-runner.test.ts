@@ -3,6 +3,7 @@
 import { Octokit } from "@octokit/rest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action-runner.js";
+import { recordingToolkit } from "../action/recording-toolkit.js";
 import { REVIEW_MARKER } from "../../src/github/review-comments.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
@@ -30,7 +31,7 @@ async function run(event: object, eventName = "pull_request") {
       GITHUB_EVENT_PATH: "/github/workflow/event.json",
     },
     readFile: () => JSON.stringify(event),
-    write: (line) => output.push(line),
+    toolkit: recordingToolkit(output),
     github: new Octokit({ auth: "ghs_workflow_token", request: { retries: 0 } }),
   });
   return { code, output };

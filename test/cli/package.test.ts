@@ -1,0 +1,99 @@
+// The published package, as a new user gets it: `npm pack`, installed into an empty folder from
+// the tarball, then run. Dependencies come from npm's cache when they are there (after `npm ci`
+// they are), else from the registry.
+import { execFile } from "node:child_process";
+import * as nodeFs from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./run-cli.js";
+
+const run = promisify(execFile);
+const INSTALL_TIMEOUT_MS = 300_000;
+
+interface PackResult {
+  filename: string;
+  files: { path: string }[];
+}
+
+let scratch: string;
+let packed: PackResult;
+let project: string;
+const cli = () => path.join(project, "node_modules", ".bin", "cql-review");
+
+async function exec(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === "number" ? failed.code : -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+beforeAll(async () => {
+  scratch = await nodeFs.mkdtemp(path.join(tmpdir(), "cql-review-pack-"));
+  // `npm pack` runs `prepare` (the build), as publishing does.
+  const { stdout } = await run("npm", ["pack", "--json", "--silent", "--pack-destination", scratch], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
+  [packed] = JSON.parse(stdout.slice(stdout.indexOf("["))) as PackResult[];
+  project = path.join(scratch, "project");
+  await nodeFs.mkdir(project);
+  await nodeFs.writeFile(path.join(project, "package.json"), JSON.stringify({ name: "adopter", private: true, type: "module" }));
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", path.join(scratch, packed.filename)], {
+    cwd: project,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await nodeFs.cp(path.join(REPO_ROOT, "examples/iot"), path.join(project, "model"), { recursive: true });
+}, INSTALL_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (scratch) await nodeFs.rm(scratch, { recursive: true, force: true });
+});
+
+describe("the npm package", () => {
+  it("ships the CLI, the rule docs and the schemas, and no tests, benchmarks or bundles", () => {
+    const files = packed.files.map((file) => file.path);
+    expect(files).toContain("bin/cql-review.js");
+    expect(files).toContain("dist/src/cli.js");
+    expect(files).toContain("schema/access-patterns.schema.json");
+    expect(files.filter((file) => file.startsWith("rules/") && file.endsWith(".md")).length).toBeGreaterThan(10);
+    expect(files.filter((file) => /(^|\/)(test|bench|fixtures)\//.test(file) || /\.test\.[jt]s$/.test(file) || file.startsWith("dist/action/"))).toEqual([]);
+  });
+
+  it("installed in an empty folder, checks the example and prints its version", async () => {
+    const check = await exec(cli(), ["check", "model"], project);
+    expect(check.stderr).toBe("");
+    expect([0, 1]).toContain(check.code);
+    expect(check.stdout).toMatch(/^Queries$/m);
+    expect(check.stdout).toMatch(/; the gate (passes|fails)\n$/);
+    const version = await exec(cli(), ["--version"], project);
+    const { version: expected } = JSON.parse(await nodeFs.readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+    expect(version.stdout).toBe(`${expected}\n`);
+  });
+
+  it("drafts a manifest whose modeline points into node_modules", async () => {
+    await nodeFs.mkdir(path.join(project, "fresh"));
+    await nodeFs.cp(path.join(project, "model/schema"), path.join(project, "fresh/schema"), { recursive: true });
+    const init = await exec(cli(), ["init", "fresh"], project);
+    expect(init.code).toBe(0);
+    const draft = await nodeFs.readFile(path.join(project, "fresh/access-patterns.yaml"), "utf8");
+    expect(draft.split("\n")[0]).toBe("# yaml-language-server: $schema=../node_modules/cql-review/schema/access-patterns.schema.json");
+    await expect(nodeFs.stat(path.join(project, "node_modules/cql-review/schema/access-patterns.schema.json"))).resolves.toBeTruthy();
+  });
+
+  it("exposes the review, the CLI and the schemas through its exports map", async () => {
+    const script = [
+      'import { review } from "cql-review";',
+      'import { main } from "cql-review/cli";',
+      'import { createRequire } from "node:module";',
+      "const require = createRequire(import.meta.url);",
+      'const schema = require("cql-review/schema/access-patterns.schema.json");',
+      "console.log(typeof review, typeof main, schema.$id);",
+    ].join("\n");
+    await nodeFs.writeFile(path.join(project, "use.mjs"), script);
+    const used = await exec(process.execPath, ["use.mjs"], project);
+    expect(used.stderr).toBe("");
+    expect(used.stdout).toBe("function function https://raw.githubusercontent.com/cql-review/cql-review/main/schema/access-patterns.schema.json\n");
+  });
+});
