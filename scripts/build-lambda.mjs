@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Bundles runtime entries into minified single files with esbuild:
-//   node scripts/build-lambda.mjs          → dist/lambda/index.mjs  (src/lambda.ts, handler `index.handler`)
+//   node scripts/build-lambda.mjs          → dist/lambda/index.mjs  (src/lambda.ts: the webhook function, `index.handler`)
+//                                            dist/lambda/worker.mjs (src/lambda/worker-entry.ts: `worker.handler`,
+//                                                                    `worker.deadLetterHandler`)
 //   node scripts/build-lambda.mjs action   → dist/action/index.js   (src/action.ts, action.yml's `main`)
 // Next to each bundle: THIRD-PARTY-NOTICES.txt, the licence of every package the bundle includes.
 import { build } from "esbuild";
@@ -11,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const targets = {
   lambda: {
-    entries: { index: "src/lambda.ts" },
+    entries: { index: "src/lambda.ts", worker: "src/lambda/worker-entry.ts" },
     outdir: "dist/lambda",
     extension: ".mjs",
   },
