@@ -9,7 +9,8 @@ import cqlReviewApp from "./app.js";
 import { CqlReviewOctokit } from "./octokit.js";
 import { installationIdOf, type QueuedDelivery } from "./queue/delivery.js";
 import { processDelivery } from "./queue/process-delivery.js";
-import { ReviewQueue } from "./queue/review-queue.js";
+import { RedisReviewQueue } from "./queue/redis-queue.js";
+import { ReviewQueue, type DeliveryQueue } from "./queue/review-queue.js";
 import { reportUnreviewedCommit, unreviewedCommitOf } from "./queue/stopped-check-run.js";
 import { createWebhookServer } from "./queue/webhook-server.js";
 import { checkServerEnvironment, effectiveEnvironment } from "./server-environment.js";
@@ -23,7 +24,7 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
 export interface RunningServer {
   server: Server;
   probot: Probot;
-  queue: ReviewQueue;
+  queue: DeliveryQueue;
   /** stops taking deliveries, drains the queue within the grace period, closes the server */
   stop(): Promise<void>;
 }
@@ -45,19 +46,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await run(cqlReviewApp, { Octokit: CqlReviewOctokit });
     return undefined;
   }
+  // With REDIS_URL, Probot keeps Octokit's throttling state in Redis (Bottleneck clustering); its
+  // connection reaches us through the client options, and is closed on shutdown.
+  const throttleConnections = new Set<{ disconnect(flush?: boolean): Promise<void> }>();
+  const Octokit = (options.Octokit ?? CqlReviewOctokit).defaults((clientOptions: { throttle?: { connection?: { disconnect(flush?: boolean): Promise<void> } } }) => {
+    if (clientOptions.throttle?.connection) throttleConnections.add(clientOptions.throttle.connection);
+    return clientOptions;
+  });
   const probot = createProbot({
     env: environment,
     defaults: { logLevel: "info" },
-    overrides: { Octokit: options.Octokit ?? CqlReviewOctokit, ...(options.log ? { log: options.log } : {}) },
+    overrides: { Octokit, ...(options.log ? { log: options.log } : {}) },
   });
   await probot.load(options.app ?? cqlReviewApp);
   const log = probot.log.child({ name: "queue" });
-  const queue = new ReviewQueue({
-    run: async (delivery) => void (await processDelivery(probot, delivery, log)),
-    concurrency: positiveInteger(environment.REVIEW_CONCURRENCY, DEFAULT_CONCURRENCY),
-    maxWaiting: MAX_WAITING,
-    log,
-  });
+  const runDelivery = async (delivery: QueuedDelivery) => void (await processDelivery(probot, delivery, log));
+  const concurrency = positiveInteger(environment.REVIEW_CONCURRENCY, DEFAULT_CONCURRENCY);
+  // With REDIS_URL, replicas share the queue (and Probot shares Octokit's throttling state there).
+  const queue: DeliveryQueue = environment.REDIS_URL
+    ? new RedisReviewQueue({ url: environment.REDIS_URL, run: runDelivery, concurrency, log })
+    : new ReviewQueue({ run: runDelivery, concurrency, maxWaiting: MAX_WAITING, log });
   const server = createWebhookServer({
     secret: environment.WEBHOOK_SECRET ?? "development",
     path: environment.WEBHOOK_PATH || "/api/github/webhooks",
@@ -83,6 +91,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log.info({ unstarted: unstarted.length, running: queue.active }, "Stopping: queue drained");
       await Promise.all(unstarted.map((delivery) => reportStopped(probot, delivery, log)));
       server.closeAllConnections();
+      await Promise.all([...throttleConnections].map((connection) => connection.disconnect(false).catch(() => {})));
       await closed;
     })());
   return { server, probot, queue, stop };

@@ -5,10 +5,14 @@ import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
+import { ProbotOctokit } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/github/create-app.js";
 import { createWebhookServer } from "../../src/github/queue/webhook-server.js";
 import { startServer, type RunningServer } from "../../src/github/server.js";
+import { Redis } from "ioredis";
+import { RedisReviewQueue } from "../../src/github/queue/redis-queue.js";
+import { startRedis } from "../queue/redis-server.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { captureEachTest, nockGetPull, nockReviewOf } from "./helpers/github-mock.js";
@@ -16,6 +20,8 @@ import { APP_ID, OWNER, REPO, pullRequestEvent } from "./helpers/payloads.js";
 import { capturingLogger, PRIVATE_KEY, TestOctokit } from "./helpers/probot.js";
 
 const SECRET = "a-real-webhook-secret";
+/** Throttling on (it is what keeps its state in Redis), retries off as in the other tests. */
+const ThrottledTestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, retry: { enabled: false } }));
 const base = { "schema/000_keyspace.cql": fixture("keyspace.cql") };
 const state = { base, head: { ...base, "schema/020_readings.cql": fixture("readings-unbucketed.cql") } };
 
@@ -65,11 +71,11 @@ describe("Probot server: answer at once, review from the queue", () => {
     nock.disableNetConnect();
   });
 
-  async function start(env: Record<string, string> = {}) {
+  async function start(env: Record<string, string> = {}, Octokit = TestOctokit) {
     running = await startServer({
       env: { APP_ID: String(APP_ID), PRIVATE_KEY, WEBHOOK_SECRET: SECRET, PORT: "0", HOST: "127.0.0.1", ...env },
       app: createApp({ core: fakeCore(unbucketedTimeSeries), appId: APP_ID }),
-      Octokit: TestOctokit,
+      Octokit,
       log: capturingLogger(),
     });
     return running!;
@@ -92,6 +98,31 @@ describe("Probot server: answer at once, review from the queue", () => {
       `POST /repos/${OWNER}/${REPO}/check-runs`,
     ]);
     expect(capture().bodiesOf("POST", "/check-runs")).toHaveLength(1);
+  });
+
+  it("with REDIS_URL, queues in Redis and keeps Octokit's throttling state there", async () => {
+    const redis = await startRedis();
+    try {
+      nockGetPull(capture());
+      nockReviewOf(capture(), state);
+      const server = await start({ REDIS_URL: redis.url }, ThrottledTestOctokit);
+      expect(server.queue).toBeInstanceOf(RedisReviewQueue);
+
+      expect((await deliver(portOf(server), pullRequestEvent("synchronize"))).status).toBe(202);
+      await server.queue.onIdle();
+      await server.stop();
+      running = undefined;
+
+      expect(capture().bodiesOf("POST", "/reviews")).toHaveLength(1);
+      const client = new Redis(redis.url);
+      const keys = await client.keys("*");
+      await client.quit();
+      expect(keys.some((key) => key.startsWith("cql-review:cql-review-deliveries:"))).toBe(true);
+      // Probot's Bottleneck clustering keeps its limiter state under "b_…" keys.
+      expect(keys.some((key) => key.startsWith("b_"))).toBe(true);
+    } finally {
+      await redis.stop();
+    }
   });
 
   it("skips a push whose head commit is no longer the pull request's head", async () => {

@@ -20,7 +20,16 @@ export interface ReviewQueueOptions {
 
 export type EnqueueResult = "queued" | "replaced" | "full" | "stopping";
 
-export class ReviewQueue {
+/** What the server needs of a queue: this in-process one, or the Redis-backed one of redis-queue.ts. */
+export interface DeliveryQueue {
+  enqueue(delivery: QueuedDelivery): EnqueueResult | Promise<EnqueueResult>;
+  /** stops taking deliveries, waits for running ones within `graceMs`; returns those that never started here */
+  stop(graceMs: number): Promise<QueuedDelivery[]>;
+  onIdle(): Promise<void>;
+  readonly active: number;
+}
+
+export class ReviewQueue implements DeliveryQueue {
   readonly #options: ReviewQueueOptions;
   #waiting: QueuedDelivery[] = [];
   readonly #runningKeys = new Set<string>();
