@@ -12,6 +12,7 @@
 //   npm run load-test -- --installations 1 --deliveries 20 every PR in one installation
 //   node scripts/load-test.mjs --ghe --deliveries 50 --latency-ms 50 --timeout-s 120
 //   npm run load-test -- --ghe --latency-ms 150 --replay   every delivery sent twice: no second check run
+//   --concurrency N                                        the server's REVIEW_CONCURRENCY
 import { spawn } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     "timeout-s": { type: "string", default: "300" },
     ghe: { type: "boolean", default: false },
     replay: { type: "boolean", default: false },
+    concurrency: { type: "string" },
   },
 });
 const DELIVERIES = Number(values.deliveries);
@@ -161,6 +163,7 @@ const server = spawn(
       PORT: String(appPort),
       LOG_LEVEL: "warn",
       LOG_FORMAT: "json",
+      ...(values.concurrency ? { REVIEW_CONCURRENCY: values.concurrency } : {}),
       ...(values.ghe ? { GHE_HOST: `127.0.0.1:${githubPort}`, GHE_PROTOCOL: "http" } : { LOAD_TEST_GITHUB: "nock", LOAD_TEST_LATENCY_MS: String(LATENCY_MS) }),
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],

@@ -15,8 +15,11 @@ import { reportUnreviewedCommit, unreviewedCommitOf } from "./queue/stopped-chec
 import { createWebhookServer } from "./queue/webhook-server.js";
 import { checkServerEnvironment, effectiveEnvironment } from "./server-environment.js";
 
-/** Reviews at once per process: each is mostly waiting on GitHub, but parsing holds the event loop. */
-const DEFAULT_CONCURRENCY = 8;
+/**
+ * Reviews at once per process: each mostly waits on GitHub, so more than the cores; fewer than the
+ * worst case's memory would allow many of (a review stays under its budget's 512 MB).
+ */
+const DEFAULT_CONCURRENCY = 16;
 const MAX_WAITING = 10_000;
 /** Kubernetes waits 30 s after SIGTERM by default; a review's compute budget is 20 s. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;

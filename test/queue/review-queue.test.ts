@@ -6,6 +6,8 @@ import { RecentIds } from "../../src/github/queue/recent-ids.js";
 import { ReviewQueue } from "../../src/github/queue/review-queue.js";
 
 const silent = { info() {}, warn() {}, error() {} };
+/** The queue starts work after the current I/O callbacks, so deliveries are answered first. */
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 function push(id: string, number: number, headSha: string): QueuedDelivery {
   return queuedDelivery({
@@ -43,6 +45,8 @@ describe("review queue", () => {
     const runner = controlled();
     const queue = new ReviewQueue({ run: runner.run, concurrency: 2, maxWaiting: 100, log: silent });
     for (let pr = 1; pr <= 5; pr++) queue.enqueue(push(`d${pr}`, pr, "a".repeat(40)));
+    expect(runner.started).toEqual([]);
+    await tick();
     expect(runner.started).toEqual(["d1", "d2"]);
     await runner.finish("d1");
     expect(runner.started).toEqual(["d1", "d2", "d3"]);
@@ -63,6 +67,7 @@ describe("review queue", () => {
     queue.enqueue(push("p1", 1, "a".repeat(40)));
     queue.enqueue(comment);
     queue.enqueue(push("p2", 2, "b".repeat(40)));
+    await tick();
     expect(runner.started).toEqual(["p1", "p2"]);
     await runner.finish("p1");
     expect(runner.started).toEqual(["p1", "p2", "c1"]);
@@ -72,6 +77,7 @@ describe("review queue", () => {
     const runner = controlled();
     const queue = new ReviewQueue({ run: runner.run, concurrency: 1, maxWaiting: 100, log: silent });
     expect(queue.enqueue(push("first", 1, "a".repeat(40)))).toBe("queued");
+    await tick();
     expect(queue.enqueue(push("second", 1, "b".repeat(40)))).toBe("queued");
     expect(queue.enqueue(push("third", 1, "c".repeat(40)))).toBe("replaced");
     expect(queue.enqueue(push("other", 2, "d".repeat(40)))).toBe("queued");
@@ -84,13 +90,14 @@ describe("review queue", () => {
 
   it("refuses new deliveries past its backlog bound", () => {
     const queue = new ReviewQueue({ run: () => new Promise(() => {}), concurrency: 1, maxWaiting: 2, log: silent });
-    expect([1, 2, 3, 4].map((pr) => queue.enqueue(push(`d${pr}`, pr, "a".repeat(40))))).toEqual(["queued", "queued", "queued", "full"]);
+    expect([1, 2, 3].map((pr) => queue.enqueue(push(`d${pr}`, pr, "a".repeat(40))))).toEqual(["queued", "queued", "full"]);
   });
 
   it("on stop, lets running work finish within the grace period and hands back what never started", async () => {
     const runner = controlled();
     const queue = new ReviewQueue({ run: runner.run, concurrency: 1, maxWaiting: 100, log: silent });
     queue.enqueue(push("running", 1, "a".repeat(40)));
+    await tick();
     queue.enqueue(push("waiting", 2, "b".repeat(40)));
     const stopped = queue.stop(50);
     expect(queue.enqueue(push("late", 3, "c".repeat(40)))).toBe("stopping");
@@ -112,7 +119,7 @@ describe("review queue", () => {
       log: { ...silent, error: (fields) => void errors.push(fields) },
     });
     queue.enqueue(push("bad", 1, "a".repeat(40)));
-    queue.enqueue(push("good", 1, "b".repeat(40)));
+    queue.enqueue(push("good", 2, "b".repeat(40)));
     await queue.onIdle();
     expect(ran).toEqual(["bad", "good"]);
     expect(errors).toHaveLength(1);

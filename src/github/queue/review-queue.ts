@@ -63,7 +63,9 @@ export class ReviewQueue implements DeliveryQueue {
     }
     if (result === "queued" && this.#waiting.length >= this.#options.maxWaiting) return "full";
     this.#waiting.push(delivery);
-    this.#pump();
+    // Start work after the current I/O callbacks: a burst of deliveries is answered before the
+    // reviews it starts take the CPU (building a client, signing a token, parsing).
+    this.#schedulePump();
     return result;
   }
 
@@ -93,6 +95,17 @@ export class ReviewQueue implements DeliveryQueue {
   onIdle(): Promise<void> {
     if (this.#running.size === 0 && this.#waiting.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #pumpScheduled = false;
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
   }
 
   #pump(): void {
