@@ -69,9 +69,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const queue: DeliveryQueue = environment.REDIS_URL
     ? new RedisReviewQueue({ url: environment.REDIS_URL, run: runDelivery, concurrency, log })
     : new ReviewQueue({ run: runDelivery, concurrency, maxWaiting: MAX_WAITING, log });
+  const webhookPath = environment.WEBHOOK_PATH || "/api/github/webhooks";
   const server = createWebhookServer({
     secret: environment.WEBHOOK_SECRET ?? "development",
-    path: environment.WEBHOOK_PATH || "/api/github/webhooks",
+    path: webhookPath,
     sink: queue,
     log: probot.log.child({ name: "webhooks" }),
   });
@@ -83,6 +84,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const address = server.address();
   log.info({ address }, "Listening for GitHub webhooks");
+  if (environment.WEBHOOK_PROXY_URL && address && typeof address === "object") {
+    await startWebhookProxy(environment.WEBHOOK_PROXY_URL, `http://127.0.0.1:${address.port}${webhookPath}`, log);
+  }
 
   const graceMs = positiveInteger(environment.SHUTDOWN_GRACE_MS, DEFAULT_SHUTDOWN_GRACE_MS);
   let stopping: Promise<void> | undefined;
@@ -113,6 +117,17 @@ async function reportStopped(probot: Probot, delivery: QueuedDelivery, log: Prob
     });
   } catch (error) {
     log.error({ err: error, delivery: delivery.id }, "Could not report a review the shutdown prevented");
+  }
+}
+
+/** A smee.io channel forwarded to this server on a development machine, as Probot's server does. */
+async function startWebhookProxy(source: string, target: string, log: Probot["log"]): Promise<void> {
+  const moduleName = "smee-client";
+  try {
+    const { SmeeClient } = (await import(moduleName)) as { SmeeClient: new (options: object) => { start(): Promise<unknown> } };
+    await new SmeeClient({ source, target, logger: log }).start();
+  } catch {
+    log.warn({ source }, "WEBHOOK_PROXY_URL is set: run `npm install --save-dev smee-client` to proxy webhooks to this server");
   }
 }
 

@@ -71,12 +71,12 @@ describe("Probot server: answer at once, review from the queue", () => {
     nock.disableNetConnect();
   });
 
-  async function start(env: Record<string, string> = {}, Octokit = TestOctokit) {
+  async function start(env: Record<string, string> = {}, Octokit = TestOctokit, log = capturingLogger()) {
     running = await startServer({
       env: { APP_ID: String(APP_ID), PRIVATE_KEY, WEBHOOK_SECRET: SECRET, PORT: "0", HOST: "127.0.0.1", ...env },
       app: createApp({ core: fakeCore(unbucketedTimeSeries), appId: APP_ID }),
       Octokit,
-      log: capturingLogger(),
+      log,
     });
     return running!;
   }
@@ -123,6 +123,14 @@ describe("Probot server: answer at once, review from the queue", () => {
     } finally {
       await redis.stop();
     }
+  });
+
+  it("says how to proxy webhooks when WEBHOOK_PROXY_URL is set without smee-client, and still serves", async () => {
+    const log = capturingLogger();
+    const server = await start({ WEBHOOK_PROXY_URL: "https://smee.io/channel" }, TestOctokit, log);
+    expect(log.lines.some((line) => line.level === "warn" && /smee-client/.test(line.message))).toBe(true);
+    expect((await deliver(portOf(server), { id: "p1", name: "push", payload: {} })).status).toBe(200);
+    nock.cleanAll();
   });
 
   it("skips a push whose head commit is no longer the pull request's head", async () => {
