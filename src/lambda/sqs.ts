@@ -2,7 +2,7 @@
 // (its reviews run in order, never at once); the delivery id deduplicates replays and redeliveries
 // within SQS's five-minute window.
 import { createHash } from "node:crypto";
-import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { QueuedDelivery, WebhookDelivery } from "../github/queue/delivery.js";
 
 /** SQS caps MessageGroupId and MessageDeduplicationId at 128 characters. */
@@ -17,6 +17,7 @@ export async function sendDelivery(client: Pick<SQSClient, "send">, queueUrl: st
   if (Buffer.byteLength(body) > SQS_MESSAGE_MAX_BYTES) {
     throw new MessageTooLargeError(`the delivery is ${Buffer.byteLength(body)} bytes, over SQS's ${SQS_MESSAGE_MAX_BYTES}`);
   }
+  const { SendMessageCommand } = await import("@aws-sdk/client-sqs");
   await client.send(
     new SendMessageCommand({
       QueueUrl: queueUrl,
