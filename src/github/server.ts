@@ -94,9 +94,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (stopping ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const unstarted = await queue.stop(graceMs);
-      log.info({ unstarted: unstarted.length, running: queue.active }, "Stopping: queue drained");
-      await Promise.all(unstarted.map((delivery) => reportStopped(probot, delivery, log)));
+      const { unstarted, unfinished } = await queue.stop(graceMs);
+      log.info({ unstarted: unstarted.length, unfinished: unfinished.length }, "Stopping: queue drained");
+      await Promise.all([
+        ...unstarted.map((delivery) => reportStopped(probot, delivery, "the server was shutting down before the review started.", log)),
+        // The process exits next: a completed run on the same commit replaces the one left in progress.
+        ...unfinished.map((delivery) => reportStopped(probot, delivery, "the server was shutting down and could not finish the review in time.", log)),
+      ]);
       server.closeAllConnections();
       await Promise.all([...throttleConnections].map((connection) => connection.disconnect(false).catch(() => {})));
       await closed;
@@ -104,15 +108,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return { server, probot, queue, stop };
 }
 
-/** A push the server stopped before reviewing gets a failed check run with a Re-run button. */
-async function reportStopped(probot: Probot, delivery: QueuedDelivery, log: Probot["log"]): Promise<void> {
+/** A push the server stopped before reviewing it, or while, gets a failed check run with a Re-run button. */
+async function reportStopped(probot: Probot, delivery: QueuedDelivery, reason: string, log: Probot["log"]): Promise<void> {
   const commit = unreviewedCommitOf(delivery.payload);
   const installationId = installationIdOf(delivery);
   if (!commit || installationId === undefined || delivery.name === "issue_comment") return;
   try {
     await reportUnreviewedCommit(await probot.auth(installationId), {
       ...commit,
-      reason: "the server was shutting down before the review started.",
+      reason,
       deliveryId: delivery.id,
     });
   } catch (error) {

@@ -16,7 +16,7 @@ import { startRedis } from "../queue/redis-server.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { captureEachTest, nockGetPull, nockReviewOf } from "./helpers/github-mock.js";
-import { APP_ID, OWNER, REPO, pullRequestEvent } from "./helpers/payloads.js";
+import { APP_ID, HEAD_SHA, OWNER, REPO, pullRequestEvent } from "./helpers/payloads.js";
 import { capturingLogger, PRIVATE_KEY, TestOctokit } from "./helpers/probot.js";
 
 const SECRET = "a-real-webhook-secret";
@@ -152,7 +152,7 @@ describe("Probot server: answer at once, review from the queue", () => {
     nock.cleanAll();
   });
 
-  it("on shutdown, a push that never started gets a failed check run saying why", async () => {
+  it("on shutdown, pushes it did not start or finish get a failed check run saying why", async () => {
     // The first push's head check hangs past the grace period, so the second never starts.
     capture()
       .scope()
@@ -162,6 +162,7 @@ describe("Probot server: answer at once, review from the queue", () => {
     capture()
       .scope()
       .post(`/repos/${OWNER}/${REPO}/check-runs`)
+      .times(2)
       .reply(201, function (uri, body) {
         capture().record("POST", uri, body);
         return { id: 1 };
@@ -174,9 +175,11 @@ describe("Probot server: answer at once, review from the queue", () => {
     await server.stop();
     running = undefined;
 
-    const [created] = capture().bodiesOf("POST", "/check-runs");
-    expect(created).toMatchObject({ head_sha: "b".repeat(40), status: "completed", conclusion: "failure" });
-    expect(created.output.summary).toContain("shutting down");
+    const created = capture().bodiesOf("POST", "/check-runs");
+    const summaryFor = (sha: string) => created.find((body) => body.head_sha === sha)?.output.summary;
+    for (const body of created) expect(body).toMatchObject({ name: "cql-review", status: "completed", conclusion: "failure" });
+    expect(summaryFor("b".repeat(40))).toContain("before the review started");
+    expect(summaryFor(HEAD_SHA)).toContain("could not finish the review in time");
     await server.queue.onIdle();
   });
 });

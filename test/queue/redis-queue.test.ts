@@ -83,7 +83,7 @@ describe("Redis-backed review queue", () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     const stopped = a.stop(5_000);
     expect(await a.enqueue(push("late", 8, "b".repeat(40)))).toBe("stopping");
-    expect(await stopped).toEqual([]);
+    expect(await stopped).toEqual({ unstarted: [], unfinished: [] });
     expect(ran.map((entry) => entry.id)).toEqual(["running"]);
   });
 });

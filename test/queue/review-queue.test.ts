@@ -93,7 +93,7 @@ describe("review queue", () => {
     expect([1, 2, 3].map((pr) => queue.enqueue(push(`d${pr}`, pr, "a".repeat(40))))).toEqual(["queued", "queued", "full"]);
   });
 
-  it("on stop, lets running work finish within the grace period and hands back what never started", async () => {
+  it("on stop, lets running work finish within the grace period and hands back what it did not finish", async () => {
     const runner = controlled();
     const queue = new ReviewQueue({ run: runner.run, concurrency: 1, maxWaiting: 100, log: silent });
     queue.enqueue(push("running", 1, "a".repeat(40)));
@@ -101,8 +101,9 @@ describe("review queue", () => {
     queue.enqueue(push("waiting", 2, "b".repeat(40)));
     const stopped = queue.stop(50);
     expect(queue.enqueue(push("late", 3, "c".repeat(40)))).toBe("stopping");
-    const unstarted = await stopped;
+    const { unstarted, unfinished } = await stopped;
     expect(unstarted.map((delivery) => delivery.id)).toEqual(["waiting"]);
+    expect(unfinished.map((delivery) => delivery.id)).toEqual(["running"]);
     expect(runner.started).toEqual(["running"]);
   });
 

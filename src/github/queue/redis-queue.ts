@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { QueuedDelivery } from "./delivery.js";
-import type { DeliveryQueue, EnqueueResult, QueueLog } from "./review-queue.js";
+import type { DeliveryQueue, EnqueueResult, QueueLog, StoppedWork } from "./review-queue.js";
 
 const QUEUE_NAME = "cql-review-deliveries";
 /** Longer than any review; a replica that dies holding a lock frees it after this. */
@@ -77,8 +77,12 @@ export class RedisReviewQueue implements DeliveryQueue {
     }
   }
 
-  /** Stops taking jobs and lets running ones finish within the grace period; waiting ones stay for other replicas. */
-  async stop(graceMs: number): Promise<QueuedDelivery[]> {
+  /**
+   * Stops taking jobs and lets running ones finish within the grace period. Waiting ones stay for
+   * the other replicas, and a job cut off at the deadline is retried by one of them once BullMQ
+   * sees it stalled: nothing is left for this replica to report.
+   */
+  async stop(graceMs: number): Promise<StoppedWork> {
     this.#stopping = true;
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
@@ -88,7 +92,7 @@ export class RedisReviewQueue implements DeliveryQueue {
     await this.#queue.close();
     // Connections we created are ours to close; BullMQ leaves them open.
     await Promise.all([this.#redis.quit(), this.#workerRedis.quit()]);
-    return [];
+    return { unstarted: [], unfinished: [] };
   }
 
   async #process(job: Job<QueuedDelivery>, token: string | undefined): Promise<string> {

@@ -20,11 +20,17 @@ export interface ReviewQueueOptions {
 
 export type EnqueueResult = "queued" | "replaced" | "full" | "stopping";
 
+/** What a stopped queue leaves undone: deliveries never started, and ones still running at the deadline. */
+export interface StoppedWork {
+  unstarted: QueuedDelivery[];
+  unfinished: QueuedDelivery[];
+}
+
 /** What the server needs of a queue: this in-process one, or the Redis-backed one of redis-queue.ts. */
 export interface DeliveryQueue {
   enqueue(delivery: QueuedDelivery): EnqueueResult | Promise<EnqueueResult>;
-  /** stops taking deliveries, waits for running ones within `graceMs`; returns those that never started here */
-  stop(graceMs: number): Promise<QueuedDelivery[]>;
+  /** stops taking deliveries, waits for running ones within `graceMs`; returns what it did not finish here */
+  stop(graceMs: number): Promise<StoppedWork>;
   onIdle(): Promise<void>;
   readonly active: number;
 }
@@ -33,7 +39,7 @@ export class ReviewQueue implements DeliveryQueue {
   readonly #options: ReviewQueueOptions;
   #waiting: QueuedDelivery[] = [];
   readonly #runningKeys = new Set<string>();
-  readonly #running = new Set<Promise<void>>();
+  readonly #running = new Map<Promise<void>, QueuedDelivery>();
   #stopping = false;
   #idle: (() => void)[] = [];
 
@@ -71,9 +77,9 @@ export class ReviewQueue implements DeliveryQueue {
 
   /**
    * Stops taking deliveries, lets running and waiting ones finish until `graceMs` has passed, and
-   * returns the ones that never started (the caller tells their pull requests).
+   * returns the ones that never started or were still running (the caller tells their pull requests).
    */
-  async stop(graceMs: number): Promise<QueuedDelivery[]> {
+  async stop(graceMs: number): Promise<StoppedWork> {
     this.#stopping = true;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -88,7 +94,7 @@ export class ReviewQueue implements DeliveryQueue {
     clearTimeout(timer);
     const unstarted = this.#waiting;
     this.#waiting = [];
-    return unstarted;
+    return { unstarted, unfinished: [...this.#running.values()] };
   }
 
   /** Resolves once nothing runs or waits (tests, load tests). */
@@ -132,6 +138,6 @@ export class ReviewQueue implements DeliveryQueue {
         this.#running.delete(task);
         this.#pump();
       });
-    this.#running.add(task);
+    this.#running.set(task, delivery);
   }
 }
