@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-// Bundles a runtime entry into one minified file with esbuild:
-//   node scripts/build-lambda.mjs          → dist/lambda/index.mjs  (src/lambda.ts, handler `index.handler`)
+// Bundles runtime entries into minified single files with esbuild:
+//   node scripts/build-lambda.mjs          → dist/lambda/index.mjs  (src/lambda.ts: the webhook function, `index.handler`)
+//                                            dist/lambda/worker.mjs (src/lambda/worker-entry.ts: `worker.handler`,
+//                                                                    `worker.deadLetterHandler`)
 //   node scripts/build-lambda.mjs action   → dist/action/index.js   (src/action.ts, action.yml's `main`)
+// Next to each bundle: THIRD-PARTY-NOTICES.txt, the licence of every package the bundle includes.
 import { build } from "esbuild";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const targets = {
-  lambda: { entry: "src/lambda.ts", outfile: "dist/lambda/index.mjs" },
-  action: { entry: "src/action.ts", outfile: "dist/action/index.js" },
+  lambda: {
+    entries: { index: "src/lambda.ts", worker: "src/lambda/worker-entry.ts" },
+    outdir: "dist/lambda",
+    extension: ".mjs",
+  },
+  action: { entries: { index: "src/action.ts" }, outdir: "dist/action", extension: ".js" },
 };
 const name = process.argv[2] ?? "lambda";
 const target = targets[name];
@@ -19,19 +28,42 @@ if (!target) {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: [target.entry],
-  outfile: target.outfile,
+  entryPoints: target.entries,
+  outdir: target.outdir,
+  outExtension: { ".js": target.extension },
   bundle: true,
   minify: true,
   platform: "node",
-  target: "node20",
+  target: "node24",
   format: "esm",
   sourcemap: false,
-  legalComments: "none",
+  // Licence comments go to one file per bundle; the notices file below covers packages without any.
+  legalComments: "external",
   metafile: true,
   // Probot's CommonJS dependencies call require() for Node built-ins; ESM output needs one.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   logLevel: "warning",
 });
-const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-process.stdout.write(`${target.outfile}: ${(bytes / 1024).toFixed(0)} KiB\n`);
+
+writeFileSync(join(root, target.outdir, "THIRD-PARTY-NOTICES.txt"), thirdPartyNotices(Object.keys(result.metafile.inputs)));
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  process.stdout.write(`${file}: ${(output.bytes / 1024).toFixed(0)} KiB\n`);
+}
+
+/** The package roots of the bundled inputs, each with its name, version, licence and licence text. */
+function thirdPartyNotices(inputs) {
+  const roots = new Set();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) roots.add(match[1]);
+  }
+  const sections = [...roots].sort().map((packageRoot) => {
+    const dir = join(root, packageRoot);
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const licenceFile = existsSync(dir) ? readdirSync(dir).find((file) => /^(licen[sc]e|copying|notice)(\.|$)/i.test(file)) : undefined;
+    const text = licenceFile ? readFileSync(join(dir, licenceFile), "utf8").trim() : `(no licence file in the package; package.json says: ${manifest.license ?? "unknown"})`;
+    return `${manifest.name}@${manifest.version} (${manifest.license ?? "unknown"})\n\n${text}`;
+  });
+  const header = `Third-party software bundled in ${target.outdir}: ${roots.size} packages.`;
+  return `${[header, ...sections].join(`\n\n${"-".repeat(78)}\n\n`)}\n`;
+}

@@ -1,6 +1,8 @@
 // The GitHub API as scripts/load-test.mjs mocks it: the requests of one review (installation token,
-// check run create and update, changed files, tree, one GraphQL read, the review), answered for
-// any number of pull requests on the sample repository, each adding one table.
+// the pull request's current head, check run create and update, changed files, tree, one GraphQL
+// read, the review), answered for any number of pull requests on the sample repository, each
+// adding one table. Check runs created and reviews posted are reported per pull request, so the
+// load test can count duplicates.
 //
 // Loaded two ways: as a `node --import` preload inside the Probot server process, where nock answers
 // https://api.github.com (the github.com request path, throttling classes included) and reports
@@ -25,7 +27,7 @@ const headFiles = (number) => new Map([...sample, [addedPath(number), addedTable
 
 /**
  * Answers one request; `path` is the github.com form (GHE's /api/v3 prefix and /api/graphql are
- * mapped by the caller). `events` hears about check runs: created (id → pull request) and completed.
+ * mapped by the caller). `events` hears about check runs (created, completed) and reviews posted.
  */
 export function createMockGitHub(events) {
   const checkRuns = new Map();
@@ -38,12 +40,17 @@ export function createMockGitHub(events) {
     if (method === "POST" && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(path)) {
       const id = nextCheckRunId++;
       checkRuns.set(id, numberOfSha(json.head_sha));
+      events.created?.(numberOfSha(json.head_sha));
       return [201, { id }];
     }
     if (method === "PATCH" && (match = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)$/.exec(path))) {
       const number = checkRuns.get(Number(match[1]));
       if (json.status === "completed" || json.conclusion) events.completed(number, json.conclusion);
       return [200, { id: Number(match[1]) }];
+    }
+    if (method === "GET" && (match = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(path))) {
+      const number = Number(match[1]);
+      return [200, { number, state: "open", head: { sha: headSha(number) }, base: { sha: BASE_SHA } }];
     }
     if (method === "GET" && (match = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/files$/.exec(path))) {
       const number = Number(match[1]);
@@ -67,7 +74,10 @@ export function createMockGitHub(events) {
       if (/pullRequest\(/.test(json.query)) repository.pullRequest = { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } };
       return [200, { data: { repository } }];
     }
-    if (method === "POST" && /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/.test(path)) return [200, { id: 1 }];
+    if (method === "POST" && (match = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/reviews$/.exec(path))) {
+      events.reviewed?.(Number(match[1]));
+      return [200, { id: 1 }];
+    }
     events.unexpected(`${method} ${path}`);
     return [404, { message: "Not Found (load-test mock)" }];
   };
@@ -78,6 +88,8 @@ if (process.env.LOAD_TEST_GITHUB === "nock" && typeof process.send === "function
   const { default: nock } = await import("nock");
   const latency = Number(process.env.LOAD_TEST_LATENCY_MS ?? 0);
   const answer = createMockGitHub({
+    created: (number) => process.send({ kind: "created", number }),
+    reviewed: (number) => process.send({ kind: "reviewed", number }),
     completed: (number, conclusion) => process.send({ kind: "completed", number, conclusion }),
     unexpected: (request) => process.send({ kind: "unexpected", request }),
   });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Load test of the real Probot server (dist/src/github/server.js, as `npm start` runs it): sends N
 // signed pull_request.opened deliveries at once, waits (bounded) for every check run to complete,
-// and reports deliveries accepted, check runs completed, latencies and errors. GitHub is mocked
+// and reports deliveries accepted, check runs completed, latencies (answer p50/p95/p99, delivery →
+// completed check p50/p95), duplicated check runs or reviews, and errors. GitHub is mocked
 // (scripts/load-test-github.mjs): by default by nock inside the server process, answering
 // https://api.github.com exactly as github.com is called; with --ghe by a loopback HTTP server the
 // app reaches as GitHub Enterprise (GHE_HOST, GHE_PROTOCOL=http). Only 127.0.0.1 traffic; the
@@ -10,6 +11,8 @@
 //   npm run load-test                                      200 deliveries, one installation each
 //   npm run load-test -- --installations 1 --deliveries 20 every PR in one installation
 //   node scripts/load-test.mjs --ghe --deliveries 50 --latency-ms 50 --timeout-s 120
+//   npm run load-test -- --ghe --latency-ms 150 --replay   every delivery sent twice: no second check run
+//   --concurrency N                                        the server's REVIEW_CONCURRENCY
 import { spawn } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
@@ -28,6 +31,8 @@ const { values } = parseArgs({
     "latency-ms": { type: "string", default: "0" },
     "timeout-s": { type: "string", default: "300" },
     ghe: { type: "boolean", default: false },
+    replay: { type: "boolean", default: false },
+    concurrency: { type: "string" },
   },
 });
 const DELIVERIES = Number(values.deliveries);
@@ -38,9 +43,12 @@ const LATENCY_MS = Number(values["latency-ms"]);
 const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const SECRET = randomBytes(16).toString("hex");
 
-const stats = { requests: 0, unexpected: [], completed: new Map(), conclusions: new Map() };
+const stats = { requests: 0, unexpected: [], completed: new Map(), conclusions: new Map(), created: new Map(), reviewed: new Map() };
 let startedAt = 0;
+const increment = (map, number) => map.set(number, (map.get(number) ?? 0) + 1);
 const events = {
+  created: (number) => increment(stats.created, number),
+  reviewed: (number) => increment(stats.reviewed, number),
   completed(number, conclusion) {
     if (!stats.completed.has(number)) stats.completed.set(number, performance.now() - startedAt);
     stats.conclusions.set(number, conclusion);
@@ -155,6 +163,7 @@ const server = spawn(
       PORT: String(appPort),
       LOG_LEVEL: "warn",
       LOG_FORMAT: "json",
+      ...(values.concurrency ? { REVIEW_CONCURRENCY: values.concurrency } : {}),
       ...(values.ghe ? { GHE_HOST: `127.0.0.1:${githubPort}`, GHE_PROTOCOL: "http" } : { LOAD_TEST_GITHUB: "nock", LOAD_TEST_LATENCY_MS: String(LATENCY_MS) }),
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -162,6 +171,8 @@ const server = spawn(
 );
 server.on("message", (message) => {
   if (message.kind === "request") stats.requests++;
+  else if (message.kind === "created") events.created(message.number);
+  else if (message.kind === "reviewed") events.reviewed(message.number);
   else if (message.kind === "completed") events.completed(message.number, message.conclusion);
   else if (message.kind === "unexpected") events.unexpected(message.request);
 });
@@ -184,39 +195,52 @@ try {
   }
 
   const requests = Array.from({ length: DELIVERIES }, (_, index) => delivery(index + 1));
-  const responses = [];
+  const send = (batch) =>
+    Promise.all(
+      batch.map(async ({ body, headers }) => {
+        const sent = performance.now();
+        try {
+          const response = await fetch(`http://127.0.0.1:${appPort}/api/github/webhooks`, { method: "POST", headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+          await response.arrayBuffer();
+          return { status: response.status, ms: performance.now() - sent };
+        } catch (error) {
+          return { status: 0, ms: performance.now() - sent, error: error.message };
+        }
+      }),
+    );
   startedAt = performance.now();
-  await Promise.all(
-    requests.map(async ({ body, headers }, index) => {
-      const sent = performance.now();
-      try {
-        const response = await fetch(`http://127.0.0.1:${appPort}/api/github/webhooks`, { method: "POST", headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
-        await response.arrayBuffer();
-        responses[index] = { status: response.status, ms: performance.now() - sent };
-      } catch (error) {
-        responses[index] = { status: 0, ms: performance.now() - sent, error: error.message };
-      }
-    }),
-  );
+  const responses = await send(requests);
+  // A replay: the same deliveries (same ids and signatures) again, while their reviews still run.
+  const replayed = values.replay ? await send(requests) : [];
   const deadline = startedAt + TIMEOUT_MS;
   while (stats.completed.size < DELIVERIES && performance.now() < deadline && server.exitCode === null) await sleep(100);
+  // Give a duplicate the time to show itself before counting.
+  await sleep(Math.min(2_000, TIMEOUT_MS / 10));
   const wall = performance.now() - startedAt;
 
   const accepted = responses.filter((r) => r.status >= 200 && r.status < 300).length;
-  const responseTimes = responses.map((r) => r.ms);
+  const responseTimes = [...responses, ...replayed].map((r) => r.ms);
+  const duplicated = (map) => [...map.values()].filter((count) => count > 1).length;
+  const checkRunsCreated = [...stats.created.values()].reduce((sum, count) => sum + count, 0);
+  const reviewsPosted = [...stats.reviewed.values()].reduce((sum, count) => sum + count, 0);
+  const duplicates = duplicated(stats.created) + duplicated(stats.reviewed);
   const completionTimes = [...stats.completed.values()];
-  const errors = [...responses.filter((r) => r.error).map((r) => `delivery: ${r.error}`), ...stats.unexpected.map((r) => `unexpected request ${r}`), ...serverErrors];
+  const errors = [...[...responses, ...replayed].filter((r) => r.error).map((r) => `delivery: ${r.error}`), ...stats.unexpected.map((r) => `unexpected request ${r}`), ...serverErrors];
   const report = [
     `load test: ${DELIVERIES} pull_request.opened deliveries at once, ${INSTALLATIONS} installation${INSTALLATIONS === 1 ? "" : "s"}, GitHub mocked ${values.ghe ? "as Enterprise on loopback HTTP" : "by nock in the server process"} with ${LATENCY_MS} ms latency, Node ${process.version}`,
     `deliveries accepted:     ${accepted}/${DELIVERIES} (HTTP ${counts(responses.map((r) => r.status))})`,
+    ...(values.replay ? [`replayed deliveries:     ${replayed.length} (HTTP ${counts(replayed.map((r) => r.status))})`] : []),
     `check runs completed:    ${stats.completed.size}/${DELIVERIES} (${counts([...stats.conclusions.values()]) || "none"}) in ${(wall / 1000).toFixed(1)} s`,
-    `delivery response:       p50 ${ms(percentile(responseTimes, 50))}, p95 ${ms(percentile(responseTimes, 95))}, max ${ms(Math.max(...responseTimes))}`,
+    `delivery response:       p50 ${ms(percentile(responseTimes, 50))}, p95 ${ms(percentile(responseTimes, 95))}, p99 ${ms(percentile(responseTimes, 99))}, max ${ms(Math.max(...responseTimes))}`,
     `delivery → check done:   p50 ${ms(percentile(completionTimes, 50))}, p95 ${ms(percentile(completionTimes, 95))}, max ${ms(Math.max(...completionTimes))}`,
+    `check runs created:      ${checkRunsCreated} for ${stats.created.size} pull requests; reviews posted: ${reviewsPosted}; pull requests with a duplicate: ${duplicates}`,
+    `last check completed:    ${ms(Math.max(...completionTimes))} after the first delivery`,
     `GitHub requests:         ${stats.requests} (${(stats.requests / Math.max(stats.completed.size, 1)).toFixed(1)} per completed review, installation tokens included)`,
     `errors:                  ${errors.length}${errors.length ? `\n  ${[...new Set(errors)].slice(0, 10).join("\n  ")}` : ""}`,
   ];
   process.stdout.write(`${report.join("\n")}\n`);
-  exitCode = accepted === DELIVERIES && stats.completed.size === DELIVERIES && errors.length === 0 ? 0 : 1;
+  const answeredInTime = percentile(responseTimes, 99) <= 1_000;
+  exitCode = accepted === DELIVERIES && stats.completed.size === DELIVERIES && duplicates === 0 && answeredInTime && errors.length === 0 ? 0 : 1;
 } catch (error) {
   process.stderr.write(`load test failed: ${error.message}\n`);
 } finally {

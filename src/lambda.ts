@@ -1,27 +1,21 @@
-// AWS Lambda entry (template.yaml): Probot's variables configure the app; the handler in
-// src/github/lambda-handler.ts checks every delivery before Probot sees it.
-import { createProbot, type Probot } from "probot";
-import { skipGrammarValidation } from "./cql/parser.js";
-import cqlReviewApp from "./github/app.js";
+// AWS Lambda entry of the webhook function (template.yaml: `index.handler`): verifies each delivery
+// with the secret read once per container (Secrets Manager, SSM or the environment), drops what the
+// app does not act on, and sends the rest to the SQS FIFO review queue, answering 202 at once.
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import { createLambdaHandler } from "./github/lambda-handler.js";
-import { CqlReviewOctokit } from "./github/octokit.js";
+import { cachedSecret, readSecret } from "./lambda/secrets.js";
+import { sendDelivery } from "./lambda/sqs.js";
 
-// The test suite validates the grammar; a cold start need not.
-skipGrammarValidation();
-
-let probot: Promise<Probot> | undefined;
-
-/** One Probot per container, created on the first delivery (cold start) from Probot's variables. */
-function loadProbot(): Promise<Probot> {
-  probot ??= (async () => {
-    const instance = createProbot({ defaults: { logFormat: "json" }, overrides: { Octokit: CqlReviewOctokit } });
-    await instance.load(cqlReviewApp);
-    return instance;
-  })();
-  return probot;
-}
+const webhookSecret = cachedSecret(() => readSecret("WEBHOOK_SECRET", process.env));
+let sqs: SQSClient | undefined;
 
 export const handler = createLambdaHandler({
-  secret: process.env.WEBHOOK_SECRET,
-  receive: async (delivery) => (await loadProbot()).receive(delivery as Parameters<Probot["receive"]>[0]),
+  secret: webhookSecret,
+  enqueue: async (delivery) => {
+    const queueUrl = process.env.REVIEW_QUEUE_URL;
+    if (!queueUrl) throw new Error("REVIEW_QUEUE_URL is not set");
+    // Imported on the first delivery to queue, not at the cold start's import.
+    sqs ??= new (await import("@aws-sdk/client-sqs")).SQSClient({});
+    await sendDelivery(sqs, queueUrl, delivery);
+  },
 });

@@ -1,7 +1,9 @@
 // The webhook handler behind src/lambda.ts, for API Gateway HTTP APIs (payload 2.0) and Lambda
 // function URLs. Our own small one: the npm adapters pull in Probot 13. It verifies the signature
-// on the raw body, then hands the event to `receive` (Probot's).
+// on the raw body, drops what the app would not act on, and queues the rest (SQS FIFO), answering
+// 202 at once: the review runs in the worker function.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { queuedDelivery, type QueuedDelivery } from "./queue/delivery.js";
 
 /** The parts of an HTTP API v2 / function URL event the handler reads. */
 export interface HttpEvent {
@@ -17,24 +19,18 @@ export interface HttpResult {
   body: string;
 }
 
-export interface WebhookDelivery {
-  id: string;
-  name: string;
-  payload: unknown;
-}
+export type { WebhookDelivery } from "./queue/delivery.js";
 
 /** One JSON line per entry; callers pass facts about the delivery, never bodies, headers or secrets. */
 export type JsonLog = (entry: { level: "info" | "warn" | "error"; msg: string } & Record<string, unknown>) => void;
 
 const jsonLog: JsonLog = (entry) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
 
-/** Events the app subscribes to (app.yml); anything else is acknowledged and dropped. */
-const HANDLED_EVENTS = new Set(["pull_request", "check_run", "check_suite", "issue_comment"]);
-
 export interface LambdaOptions {
-  /** the webhook secret; undefined is a configuration error answered with 500 */
-  secret: string | undefined;
-  receive: (delivery: WebhookDelivery) => Promise<void>;
+  /** the webhook secret (read once per container); undefined or a failed read is answered with 500 */
+  secret: string | undefined | (() => Promise<string | undefined>);
+  /** queues the delivery for the worker */
+  enqueue: (delivery: QueuedDelivery) => Promise<void>;
   log?: JsonLog;
 }
 
@@ -45,7 +41,14 @@ export function createLambdaHandler(options: LambdaOptions): (event: HttpEvent) 
     const delivery = headers["x-github-delivery"];
     const name = headers["x-github-event"];
     const context = { delivery, event: name };
-    if (!options.secret) {
+    let secret: string | undefined;
+    try {
+      secret = typeof options.secret === "function" ? await options.secret() : options.secret;
+    } catch (error) {
+      log({ level: "error", msg: "Could not read the webhook secret; refusing the delivery", ...context, error: messageOf(error) });
+      return respond(500, "cql-review is not configured");
+    }
+    if (!secret) {
       log({ level: "error", msg: "WEBHOOK_SECRET is not set; refusing every delivery", ...context });
       return respond(500, "cql-review is not configured");
     }
@@ -58,29 +61,30 @@ export function createLambdaHandler(options: LambdaOptions): (event: HttpEvent) 
       log({ level: "warn", msg: "Rejected a delivery without a signature", ...context });
       return respond(401, "missing X-Hub-Signature-256");
     }
-    if (!signatureMatches(options.secret, body, signature)) {
+    if (!signatureMatches(secret, body, signature)) {
       log({ level: "warn", msg: "Rejected a delivery with a bad signature", ...context });
       return respond(401, "signature does not match");
     }
     if (name === "ping") return respond(200, "pong");
-    if (!HANDLED_EVENTS.has(name)) {
-      log({ level: "info", msg: "Ignored an event the app does not handle", ...context });
-      return respond(200, "ignored");
-    }
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
       return respond(400, "body is not JSON");
     }
-    try {
-      await options.receive({ id: delivery, name, payload });
-    } catch (error) {
-      log({ level: "error", msg: "Handling the delivery failed", ...context, error: error instanceof Error ? error.message : String(error) });
-      return respond(500, "handling failed");
+    const queued = queuedDelivery({ id: delivery, name, payload });
+    if (!queued) {
+      log({ level: "info", msg: "Ignored a delivery the app does not act on", ...context });
+      return respond(200, "ignored");
     }
-    log({ level: "info", msg: "Handled delivery", ...context });
-    return respond(200, "ok");
+    try {
+      await options.enqueue(queued);
+    } catch (error) {
+      log({ level: "error", msg: "Queueing the delivery failed", ...context, error: messageOf(error) });
+      return respond(500, "queueing failed");
+    }
+    log({ level: "info", msg: "Queued delivery", ...context, key: queued.key });
+    return respond(202, "queued");
   };
 }
 
@@ -89,6 +93,10 @@ export function signatureMatches(secret: string, body: Buffer, signature: string
   const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function lowerCaseKeys(headers: Record<string, string | undefined>): Record<string, string | undefined> {

@@ -1,20 +1,161 @@
-// `npm start`: the Probot server, after the environment checks of server-environment.ts.
+// `npm start`: the Probot server. After the environment checks of server-environment.ts it answers
+// each verified delivery at once and reviews from a queue (queue/review-queue.ts); on SIGTERM it
+// stops taking deliveries, lets running reviews finish, and tells the pull requests it did not reach.
+import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
-import { run } from "probot";
+import { createProbot, run, type ApplicationFunction, type Logger, type Probot } from "probot";
 import { skipGrammarValidation } from "../cql/parser.js";
 import cqlReviewApp from "./app.js";
 import { CqlReviewOctokit } from "./octokit.js";
+import { installationIdOf, type QueuedDelivery } from "./queue/delivery.js";
+import { processDelivery } from "./queue/process-delivery.js";
+import { RedisReviewQueue } from "./queue/redis-queue.js";
+import { ReviewQueue, type DeliveryQueue } from "./queue/review-queue.js";
+import { reportUnreviewedCommit, unreviewedCommitOf } from "./queue/stopped-check-run.js";
+import { createWebhookServer } from "./queue/webhook-server.js";
 import { checkServerEnvironment, effectiveEnvironment } from "./server-environment.js";
 
-export async function startServer(): Promise<void> {
-  checkServerEnvironment(effectiveEnvironment(process.cwd(), process.env));
+/**
+ * Reviews at once per process: each mostly waits on GitHub, so more than the cores; fewer than the
+ * worst case's memory would allow many of (a review stays under its budget's 512 MB).
+ */
+const DEFAULT_CONCURRENCY = 16;
+const MAX_WAITING = 10_000;
+/** Kubernetes waits 30 s after SIGTERM by default; a review's compute budget is 20 s. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
+
+export interface RunningServer {
+  server: Server;
+  probot: Probot;
+  queue: DeliveryQueue;
+  /** stops taking deliveries, drains the queue within the grace period, closes the server */
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  env?: NodeJS.ProcessEnv;
+  /** tests hand the app bound to a fake core, and their own Octokit and logger */
+  app?: ApplicationFunction;
+  Octokit?: typeof CqlReviewOctokit;
+  log?: Logger;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer | undefined> {
+  const environment = effectiveEnvironment(process.cwd(), options.env ?? process.env);
+  const mode = checkServerEnvironment(environment);
   skipGrammarValidation();
-  await run(cqlReviewApp, { Octokit: CqlReviewOctokit });
+  if (mode === "setup") {
+    // Development only: Probot's pages register a new app and write its credentials to .env.
+    await run(cqlReviewApp, { Octokit: CqlReviewOctokit });
+    return undefined;
+  }
+  // With REDIS_URL, Probot keeps Octokit's throttling state in Redis (Bottleneck clustering); its
+  // connection reaches us through the client options, and is closed on shutdown.
+  const throttleConnections = new Set<{ disconnect(flush?: boolean): Promise<void> }>();
+  const Octokit = (options.Octokit ?? CqlReviewOctokit).defaults((clientOptions: { throttle?: { connection?: { disconnect(flush?: boolean): Promise<void> } } }) => {
+    if (clientOptions.throttle?.connection) throttleConnections.add(clientOptions.throttle.connection);
+    return clientOptions;
+  });
+  const probot = createProbot({
+    env: environment,
+    defaults: { logLevel: "info" },
+    overrides: { Octokit, ...(options.log ? { log: options.log } : {}) },
+  });
+  await probot.load(options.app ?? cqlReviewApp);
+  const log = probot.log.child({ name: "queue" });
+  const runDelivery = async (delivery: QueuedDelivery) => void (await processDelivery(probot, delivery, log));
+  const concurrency = positiveInteger(environment.REVIEW_CONCURRENCY, DEFAULT_CONCURRENCY);
+  // With REDIS_URL, replicas share the queue (and Probot shares Octokit's throttling state there).
+  const queue: DeliveryQueue = environment.REDIS_URL
+    ? new RedisReviewQueue({ url: environment.REDIS_URL, run: runDelivery, concurrency, log })
+    : new ReviewQueue({ run: runDelivery, concurrency, maxWaiting: MAX_WAITING, log });
+  const webhookPath = environment.WEBHOOK_PATH || "/api/github/webhooks";
+  const server = createWebhookServer({
+    secret: environment.WEBHOOK_SECRET ?? "development",
+    path: webhookPath,
+    sink: queue,
+    log: probot.log.child({ name: "webhooks" }),
+  });
+  const port = environment.PORT === "0" ? 0 : positiveInteger(environment.PORT, 3000);
+  const host = environment.HOST || undefined;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  log.info({ address }, "Listening for GitHub webhooks");
+  if (environment.WEBHOOK_PROXY_URL && address && typeof address === "object") {
+    await startWebhookProxy(environment.WEBHOOK_PROXY_URL, `http://127.0.0.1:${address.port}${webhookPath}`, log);
+  }
+
+  const graceMs = positiveInteger(environment.SHUTDOWN_GRACE_MS, DEFAULT_SHUTDOWN_GRACE_MS);
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const { unstarted, unfinished } = await queue.stop(graceMs);
+      log.info({ unstarted: unstarted.length, unfinished: unfinished.length }, "Stopping: queue drained");
+      await Promise.all([
+        ...unstarted.map((delivery) => reportStopped(probot, delivery, "the server was shutting down before the review started.", log)),
+        // The process exits next: a completed run on the same commit replaces the one left in progress.
+        ...unfinished.map((delivery) => reportStopped(probot, delivery, "the server was shutting down and could not finish the review in time.", log)),
+      ]);
+      server.closeAllConnections();
+      await Promise.all([...throttleConnections].map((connection) => connection.disconnect(false).catch(() => {})));
+      await closed;
+    })());
+  return { server, probot, queue, stop };
+}
+
+/** A push the server stopped before reviewing it, or while, gets a failed check run with a Re-run button. */
+async function reportStopped(probot: Probot, delivery: QueuedDelivery, reason: string, log: Probot["log"]): Promise<void> {
+  const commit = unreviewedCommitOf(delivery.payload);
+  const installationId = installationIdOf(delivery);
+  if (!commit || installationId === undefined || delivery.name === "issue_comment") return;
+  try {
+    await reportUnreviewedCommit(await probot.auth(installationId), {
+      ...commit,
+      reason,
+      deliveryId: delivery.id,
+    });
+  } catch (error) {
+    log.error({ err: error, delivery: delivery.id }, "Could not report a review the shutdown prevented");
+  }
+}
+
+/** A smee.io channel forwarded to this server on a development machine, as Probot's server does. */
+async function startWebhookProxy(source: string, target: string, log: Probot["log"]): Promise<void> {
+  const moduleName = "smee-client";
+  try {
+    const { SmeeClient } = (await import(moduleName)) as { SmeeClient: new (options: object) => { start(): Promise<unknown> } };
+    await new SmeeClient({ source, target, logger: log }).start();
+  } catch {
+    log.warn({ source }, "WEBHOOK_PROXY_URL is set: run `npm install --save-dev smee-client` to proxy webhooks to this server");
+  }
+}
+
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const parsed = Number.parseInt(value ?? "", 10);
+  return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  startServer().catch((error: unknown) => {
-    process.stderr.write(`cql-review: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
+  startServer()
+    .then((running) => {
+      if (!running) return;
+      const onSignal = (signal: string) => {
+        running.probot.log.info({ signal }, "Shutting down");
+        running.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGTERM", onSignal);
+      process.once("SIGINT", onSignal);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`cql-review: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    });
 }

@@ -17,19 +17,29 @@ import { capturingLogger, PRIVATE_KEY, TestOctokit } from "./helpers/probot.js";
 afterEach(() => nock.cleanAll());
 
 describe("server environment", () => {
-  it("refuses to start in production without WEBHOOK_SECRET", () => {
-    expect(() => checkServerEnvironment({ NODE_ENV: "production" })).toThrow(/WEBHOOK_SECRET is not set/);
-    expect(() => checkServerEnvironment({ NODE_ENV: "production", WEBHOOK_SECRET: "s3cret" })).not.toThrow();
-    expect(() => checkServerEnvironment({ NODE_ENV: "development" })).not.toThrow();
+  const credentials = { APP_ID: "12", PRIVATE_KEY: "pem" };
+
+  it("refuses to start without a real WEBHOOK_SECRET outside development mode", () => {
+    expect(() => checkServerEnvironment({ ...credentials, NODE_ENV: "production" })).toThrow(/WEBHOOK_SECRET is not set/);
+    // NODE_ENV unset is not development: a delivery signed with the public default must not be accepted.
+    expect(() => checkServerEnvironment({ ...credentials })).toThrow(/WEBHOOK_SECRET is not set/);
+    expect(() => checkServerEnvironment({ ...credentials, WEBHOOK_SECRET: "development" })).toThrow(/public default "development"/);
+    expect(checkServerEnvironment({ ...credentials, WEBHOOK_SECRET: "s3cret" })).toBe("serve");
+    expect(checkServerEnvironment({ ...credentials, NODE_ENV: "development" })).toBe("serve");
+  });
+
+  it("offers Probot's setup pages only in development mode", () => {
+    expect(checkServerEnvironment({ NODE_ENV: "development" })).toBe("setup");
+    expect(() => checkServerEnvironment({ WEBHOOK_SECRET: "s3cret" })).toThrow(/APP_ID and PRIVATE_KEY/);
   });
 
   it("sees the secret in .env the way Probot does", () => {
     const dir = mkdtempSync(join(tmpdir(), "cql-review-env-"));
     expect(effectiveEnvironment(dir, { NODE_ENV: "production" })).toEqual({ NODE_ENV: "production" });
     writeFileSync(join(dir, ".env"), "WEBHOOK_SECRET=from-dotenv\nAPP_ID=12\n");
-    const env = effectiveEnvironment(dir, { NODE_ENV: "production" });
+    const env = effectiveEnvironment(dir, { NODE_ENV: "production", PRIVATE_KEY: "pem" });
     expect(env.WEBHOOK_SECRET).toBe("from-dotenv");
-    expect(() => checkServerEnvironment(env)).not.toThrow();
+    expect(checkServerEnvironment(env)).toBe("serve");
   });
 });
 
