@@ -20,7 +20,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: "config and rules", prefixes: ["src/manifest/json-schema.ts", "src/manifest/write-json-schemas.ts", "src/config.ts", "src/config/", "src/rule-engine/", "rules/"] },
   { name: "review", prefixes: ["src/review.ts"] },
   { name: "renderers", prefixes: ["src/report/", "src/explain.ts"] },
-  { name: "entry points", prefixes: ["src/github/", "src/cli.ts", "src/lambda.ts", "src/action.ts"] },
+  { name: "entry points", prefixes: ["src/github/", "src/cli.ts", "src/cli/", "src/lambda.ts", "src/lambda/", "src/action.ts"] },
 ];
 
 /**
