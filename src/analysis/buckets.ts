@@ -320,6 +320,10 @@ function trimRatio(value: number): string {
   return value >= 10 ? formatCount(value) : (Math.round(value * 10) / 10).toString();
 }
 
+function newest(limit: number): string {
+  return limit === 1 ? "row" : `${formatCount(limit)} rows`;
+}
+
 function rowsWord(rows: number): string {
   return `${formatCount(rows)} ${Math.round(rows) === 1 ? "row" : "rows"}`;
 }
@@ -341,7 +345,7 @@ function boundsSentence(input: BucketInput, bounds: UpperBounds, minSeconds: num
   const who = rate > input.ratePerSecond ? "the worst key's" : "a key's";
   const limits = `at ${who} ${formatRate(rate)} the limits allow at most ${formatSpan(Math.min(bounds.max, bounds.lifetime), "down")} of rows per partition (${parts.join("; ")})`;
   if (minSeconds <= 0 || !input.read) return `${limits}.`;
-  return `${limits}, while ${input.read.queryId} reads the newest ${formatCount(input.read.limit ?? 0)} rows, which takes at least ${formatSpan(minSeconds)} of rows.`;
+  return `${limits}, while ${input.read.queryId} reads the newest ${newest(input.read.limit ?? 0)}, which takes at least ${formatSpan(minSeconds)} of rows.`;
 }
 
 function explainWidth(input: BucketInput, width: CalendarWidth, bounds: UpperBounds, minSeconds: number): string {
@@ -367,7 +371,7 @@ function explainWidth(input: BucketInput, width: CalendarWidth, bounds: UpperBou
   sentences.push(`Bounds: ${boundsSentence(input, bounds, minSeconds)}`);
   sentences.push(
     "Chosen: the widest calendar width inside the bounds, so every read touches the fewest partitions" +
-      (input.read?.limit ? ` (${input.read.queryId}'s newest ${formatCount(input.read.limit)} rows sit in one or two).` : "."),
+      (input.read?.limit ? ` (${input.read.queryId}'s newest ${newest(input.read.limit)} ${input.read.limit === 1 ? "sits" : "sit"} in one or two).` : "."),
   );
   if (input.rangeQuery) sentences.push(rangeSentence(width));
   return sentences.join(" ");

@@ -236,7 +236,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
   const growth = rate ? (volume?.growthText ?? formatRate(rate)) : undefined;
   const retention = positive(volume?.retentionSeconds ?? undefined);
   const ttl = positive(table.defaultTtlSeconds);
-  const bucket = timeBucketOf(table);
+  const bucket = bucketThatBounds(timeBucketOf(table), volume);
   const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds } : undefined;
   const stated = volume?.rowsPerPartition;
 
@@ -325,6 +325,20 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
     unbounded: false,
     startRows: 0,
   };
+}
+
+/**
+ * A bucket of unreadable width (`bucket int`) bounds nothing when the manifest keeps rows for ever
+ * and states a fixed number of partitions: a time bucket would add partitions as time passes, so
+ * this one is a hash or a constant, and each partition takes its share of the rows for ever.
+ */
+function bucketThatBounds(
+  bucket: { column: string; widthSeconds: number | null } | undefined,
+  volume: TableVolume | undefined,
+): { column: string; widthSeconds: number | null } | undefined {
+  if (!bucket || bucket.widthSeconds !== null) return bucket;
+  const fixedPartitions = volume?.partitions !== undefined && Number.isFinite(volume.partitions) && volume.partitions > 0;
+  return fixedPartitions && volume?.retentionSeconds === null && volume.growthPerSecond ? undefined : bucket;
 }
 
 /**

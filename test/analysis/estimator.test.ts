@@ -419,6 +419,14 @@ describe("time buckets in the partition key", () => {
     expect(result.basisText).toContain("state rows_per_partition");
   });
 
+  it("takes a bucket of unknown width for a hash or a constant when rows are kept for ever in a fixed number of partitions", () => {
+    const spec: TableSpec = { name: "b", columns: { bucket: "int", at: "timestamp", data: "text" }, partitionKey: ["bucket"], clustering: ["at"] };
+    const forever = { ...volume({ growthPerSecond: 1 / 60, retentionSeconds: null as unknown as number }), partitions: 1 };
+    expect(estimate(spec, forever)).toMatchObject({ unbounded: true, basis: "growth-retention" });
+    // without a stated partition count the bucket may be a time bucket: no claim either way
+    expect(estimate(spec, volume({ growthPerSecond: 1 / 60, retentionSeconds: null as unknown as number }))).toMatchObject({ unbounded: false, basis: "type-default" });
+  });
+
   it("finds no bucket in a plain key", () => {
     expect(timeBucketOf(table(followers))).toBeUndefined();
   });
