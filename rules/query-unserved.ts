@@ -305,7 +305,8 @@ const queryUnserved: RuleModule = {
       const target = targetFile(model, query, qualifier.keyspace);
       const fix = target ? appendFix(target, suggestion, query.id) : undefined;
       if (target && fix) {
-        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path }, fix });
+        // The CREATE TABLE rides in the data as well, so a renderer can show it beside the finding.
+        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: suggestion }, fix });
       } else {
         context.report({ ...base, messageId: "unservedInline", data: { query: query.id, summary, table: suggestion } });
       }

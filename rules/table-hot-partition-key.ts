@@ -41,7 +41,7 @@ const tableHotPartitionKey: RuleModule<Options> = {
       timeBucketOnly:
         "The partition key of {table} is only the time bucket {columns}: every write of the current bucket goes to one partition, on one replica set, while the rest of the cluster idles; the hot spot moves with time but never goes away. Add the entity the rows belong to (a source, device or user id) to the partition key.",
       fewPartitions:
-        "{table} has {partitions} partitions for {rate} of writes ({writes}): {perPartition} per partition, over the {limit} a partition should take. A partition lives on one replica set, so those nodes take the load while the others idle. Add a column with more values, or a shard, to the partition key.",
+        "{table} has {partitions} partitions for {rate} of writes ({writes}): {perPartition} per partition, over the {limit} a partition should take. A partition lives on one replica set, so those nodes take the load while the others idle. Add a column of the rows' own with more values to the partition key; a hash shard only when none exists, and then every read of a key touches all its shards.",
     },
     options: optionsSchema,
     fixable: false,

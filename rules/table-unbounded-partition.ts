@@ -1,116 +1,120 @@
-// A time series whose partitions take every row for ever crosses every limit sooner or later; the
-// estimator says when, and which bucket keeps partitions bounded while serving the reads.
-import { asAdjective, DAY, formatCount, HOUR, MINUTE, WEEK } from "../src/analysis/estimator-text.js";
-import type { BucketSuggestion, PartitionEstimate } from "../src/analysis/types.js";
+// A time series whose partitions take every row for ever crosses the limits sooner or later; the
+// estimator says when, and which bucket keeps partitions bounded while serving the reads. A limit
+// crossed only after the horizon (default 3 years) is left unsaid: the manifest's rates are
+// today's, and a data model is revisited well before then.
+import { z } from "zod";
+import { bucketColumnFor, newColumnName } from "../src/analysis/buckets.js";
+import { formatSpan, YEAR } from "../src/analysis/estimator-text.js";
+import type { PartitionEstimate } from "../src/analysis/types.js";
 import { quoteName } from "../src/cql/index.js";
-import { createTableStatement, joinWords, rangeBetween, schemaFileOf, tableEntity, tableLabel, tableLocation } from "../src/rule-engine/helpers.js";
+import {
+  createTableStatement,
+
+  rangeBetween,
+  schemaFileOf,
+  tableEntity,
+  tableLabel,
+  tableLocation,
+  transactionScopeAdvice,
+} from "../src/rule-engine/helpers.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
 
+const optionsSchema = z
+  .object({
+    /** warn only when a limit is crossed within this many years of growth */
+    horizon_years: z.number().positive().max(100).default(3),
+  })
+  .strict();
+type Options = z.infer<typeof optionsSchema>;
+
 /**
- * The bucket column for a suggested width, named so the estimator reads its width back
- * (`day`, `week`, `month`, …) and typed as teams usually store it.
+ * Rewrites `PRIMARY KEY (…)` with the bucket in the partition key and declares the bucket column on
+ * a line of its own just before it, so that nothing else of the file moves (a trailing comment
+ * stays with its column).
  */
-function bucketColumnFor(bucket: BucketSuggestion): { unit: string; type: string; truncate: string } {
-  const seconds = bucket.widthSeconds ?? 0;
-  const named: [number, string, string, string][] = [
-    [MINUTE, "minute", "timestamp", "the time truncated to the minute"],
-    [HOUR, "hour", "timestamp", "the time truncated to the hour"],
-    [DAY, "day", "date", "the day"],
-    [WEEK, "week", "date", "the first day of the week"],
-    [31 * DAY, "month", "text", "'YYYY-MM'"],
-    [92 * DAY, "quarter", "text", "'YYYY-Qn'"],
-    [366 * DAY, "year", "int", "the year"],
-  ];
-  const exact = named.find(([width]) => width === seconds);
-  if (exact) return { unit: exact[1], type: exact[2], truncate: exact[3] };
-  return { unit: "bucket", type: "timestamp", truncate: `the start of the ${bucket.width ? asAdjective(bucket.width) : "bucket's"} window` };
-}
-
-function freeName(table: TableModel, unit: string): string {
-  const taken = new Set(table.columns.map((c) => c.name));
-  for (const candidate of [unit, `${unit}_bucket`, `time_${unit}`]) if (!taken.has(candidate)) return candidate;
-  let n = 2;
-  while (taken.has(`${unit}_bucket${n}`)) n += 1;
-  return `${unit}_bucket${n}`;
-}
-
-/** Rewrites `PRIMARY KEY (…)` with the bucket in the partition key and declares the bucket column. */
-function addBucketFix(model: AnalysedModel, table: TableModel, estimate: PartitionEstimate, existsAtBase: boolean): RuleFix | undefined {
+export function addBucketFix(model: AnalysedModel, table: TableModel, estimate: PartitionEstimate, existsAtBase: boolean): RuleFix | undefined {
   const bucket = estimate.bucket;
-  if (!bucket?.width) return undefined;
+  if (bucket?.kind !== "bucket" || !bucket.width || bucket.widthSeconds === undefined) return undefined;
   const statement = createTableStatement(table);
   const key = statement?.primaryKey;
-  const lastColumn = statement?.columns[statement.columns.length - 1];
   const file = schemaFileOf(model, table.source.file);
-  if (!statement || !key || !lastColumn || !file) return undefined;
+  if (!statement || !key || !file) return undefined;
 
-  const { unit, type, truncate } = bucketColumnFor(bucket);
-  const name = freeName(table, unit);
-  const partition = [...key.partitionKey.map((id) => id.text), name];
+  const { unit, type, truncate } = bucketColumnFor(bucket.widthSeconds, bucket.width);
+  const name = newColumnName(
+    table.columns.map((c) => c.name),
+    unit,
+  );
+  const partition = [...key.partitionKey.map((id) => id.text), quoteName(name)];
   const clustering = key.clustering.map((id) => id.text);
   const clause = `PRIMARY KEY ((${partition.join(", ")})${clustering.map((c) => `, ${c}`).join("")})`;
-  const lineStart = file.text.lastIndexOf("\n", lastColumn.range.start.offset - 1) + 1;
-  const indent = /^[ \t]*/.exec(file.text.slice(lineStart))![0];
-  const definition = `,\n${indent}${quoteName(name)} ${type}`;
+  const definition = `${quoteName(name)} ${type},`;
 
+  const text = file.text;
   const keyStart = key.range.start.offset;
   const keyEnd = key.range.end.offset;
-  const columnEnd = lastColumn.range.end.offset;
-  // The PRIMARY KEY clause usually follows the columns; Cassandra also accepts it among them.
-  const [start, end, replacement] =
-    keyStart > columnEnd
-      ? [columnEnd, keyEnd, `${definition}${file.text.slice(columnEnd, keyStart)}${clause}`]
-      : [keyStart, columnEnd, `${clause}${file.text.slice(keyEnd, columnEnd)}${definition}`];
+  const lineStart = text.lastIndexOf("\n", keyStart - 1) + 1;
+  const before = text.slice(lineStart, keyStart);
+  // PRIMARY KEY at the start of its line: the column goes on a new line above it, indented alike;
+  // otherwise it goes just before the clause on the same line.
+  const ownLine = /^[ \t]*$/.test(before);
+  const eol = lineStart >= 2 && text[lineStart - 2] === "\r" ? "\r\n" : "\n";
+  const [start, replacement] = ownLine ? [lineStart, `${before}${definition}${eol}${before}${clause}`] : [keyStart, `${definition} ${clause}`];
   return {
     description:
       `Add \`${name} ${type}\` (${truncate} of each row) to the partition key of ${quoteName(table.name)}. The writes must then compute it, and the reads name it (the newest rows are in the current ${unit === "bucket" ? "window" : unit}).` +
       (existsAtBase ? " The table already exists and a primary key cannot be altered: this means a new table, a backfill, and moving the reads and writes to it." : ""),
     file: file.path,
-    range: rangeBetween(file.text, start, end),
+    range: rangeBetween(text, start, keyEnd),
     replacement,
   };
 }
 
 function crossings(estimate: PartitionEstimate): string {
   const after = estimate.crossesLimitsAfter;
-  if (!after) return "";
-  const parts = [
-    after.values ? `the values limit ${after.values}` : "",
-    after.bytes ? `the bytes limit ${after.bytes}` : "",
-    after.rows ? `the rows limit ${after.rows}` : "",
-  ].filter(Boolean);
-  return parts.length > 0 ? ` A partition crosses ${joinWords(parts)}.` : "";
+  if (!after?.bytes) return "";
+  return ` A partition crosses the bytes limit ${after.bytes}.`;
 }
 
-const tableUnboundedPartition: RuleModule = {
+/** The first limit (bytes, or the hard cell limit) the worst partition crosses, in seconds; Infinity when none. */
+function firstCrossing(estimate: PartitionEstimate): number {
+  const after = estimate.crossesAfterSeconds;
+  return after ? Math.min(after.bytes, after.cells) : Infinity;
+}
+
+const tableUnboundedPartition: RuleModule<Options> = {
   meta: {
     id: "table-unbounded-partition",
     category: "table",
     defaultSeverity: "warning",
-    description: "Partitions grow for ever: rows keep arriving with no TTL, retention or time bucket to bound them.",
+    description: "Partitions grow for ever, with no TTL, retention or time bucket to bound them, and cross a limit within the horizon.",
     messages: {
-      unbounded:
-        "Partitions of {table} grow without bound: {basis}.{crossings} {advice}",
+      unbounded: "Partitions of {table} grow without bound: {basis}.{crossings} {advice}",
     },
     fixable: true,
+    options: optionsSchema,
   },
   check(context) {
     const { model } = context;
+    const horizonSeconds = (context.options.horizon_years ?? 3) * YEAR;
     for (const [name, estimate] of model.estimates) {
       if (!estimate.unbounded) continue;
       const table = model.schema.tables.get(name);
       if (!table) continue;
-      const fix = addBucketFix(model, table, estimate, context.base?.schema.tables.has(name) ?? false);
+      // A limit decades away is no finding: the rates will have changed long before.
+      if (firstCrossing(estimate) > horizonSeconds) continue;
+      const scope = transactionScopeAdvice(model, table);
+      const fix = scope ? undefined : addBucketFix(model, table, estimate, context.base?.schema.tables.has(name) ?? false);
       context.report({
         messageId: "unbounded",
         data: {
           table: tableLabel(model, name),
           basis: estimate.basisText,
           crossings: crossings(estimate),
-          advice: estimate.bucket?.explanation ?? "Add a time bucket to the partition key, a TTL, or a retention the application enforces.",
-          rowsAfterOneYear: formatCount(estimate.worst.rows),
+          advice: scope ?? estimate.bucket?.explanation ?? "Add a time bucket to the partition key, a TTL, or a retention the application enforces.",
+          crossesAfter: formatSpan(firstCrossing(estimate)),
         },
         ...tableLocation(table),
         entity: tableEntity(name),

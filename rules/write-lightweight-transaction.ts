@@ -1,6 +1,6 @@
 // A conditional write runs Paxos: prepare/promise, read, propose/accept, commit, four round trips
 // between the coordinator and the replicas instead of one, and it contends with other LWTs on the partition.
-import { formatCount } from "../src/analysis/estimator-text.js";
+import { formatFrequency } from "../src/analysis/estimator-text.js";
 import { isLightweightTransaction, tableLabel, writeEntity, writeStatements, type ModificationStatement } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
@@ -38,7 +38,7 @@ const writeLightweightTransaction: RuleModule = {
           owner,
           table: write.table ? tableLabel(model, write.table.qualifiedName) : write.statement.table.name.name,
           condition: condition(write.statement),
-          rate: rate !== undefined ? ` At ${formatCount(rate)} runs a second that is ${formatCount(rate * 4)} Paxos round trips a second.` : "",
+          rate: rate !== undefined ? ` At ${formatFrequency(rate)} that is ${formatFrequency(rate * 4)} Paxos round trips.` : "",
         },
         file: write.file,
         range: write.statement.range,

@@ -11,7 +11,7 @@ import type { SelectStatement } from "../cql/ast.js";
 import { quoteName } from "../cql/print.js";
 import type { ColumnSize, Manifest, TableVolume } from "../manifest/types.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
-import { suggestBucket, suggestShardsWithoutRate, type BucketRead } from "./buckets.js";
+import { HARD_CELL_LIMIT, suggestBucket, suggestSplitWithoutRate, type BucketRead } from "./buckets.js";
 import { describeEngineEstimate, enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
 import { sizeValue, type SizedValue } from "./type-sizes.js";
@@ -67,7 +67,11 @@ interface RowCounts {
   rate?: number;
   /** rows a partition already holds when growth starts counting (manifest figures) */
   startRows: number;
-  existingBucket?: { column: string; widthSeconds: number };
+  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean };
+  /** the worst key's rows a second: the average rate scaled by the manifest's worst over average partition */
+  worstRate?: number;
+  /** how long a row lives (TTL, retention), when bounded */
+  lifetimeSeconds?: number;
 }
 
 /** Estimates one table's partitions from its manifest volume figures (if any). */
@@ -113,8 +117,11 @@ export function estimatePartition(table: TableModel, volume: TableVolume | undef
     defaultedColumns: sized.defaultedColumns,
     engineNote: describeEngineEstimate(engineTable, context.version),
   };
-  if (counts.unbounded && counts.rate) estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
-  const bucket = bucketFor(table, sized, counts, worst, { ...context, limits });
+  if (counts.unbounded && counts.rate) {
+    estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
+    estimate.crossesAfterSeconds = crossingSeconds(sized, counts.rate, counts.startRows, limits);
+  }
+  const bucket = bucketFor(table, sized, counts, average, worst, { ...context, limits });
   if (bucket) estimate.bucket = bucket;
   return estimate;
 }
@@ -230,7 +237,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
   const growth = rate ? (volume?.growthText ?? formatRate(rate)) : undefined;
   const retention = positive(volume?.retentionSeconds ?? undefined);
   const ttl = positive(table.defaultTtlSeconds);
-  const bucket = timeBucketOf(table);
+  const bucket = bucketThatBounds(timeBucketOf(table), volume);
   const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds } : undefined;
   const stated = volume?.rowsPerPartition;
 
@@ -251,7 +258,13 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
         startRows: max,
       };
     }
-    return { avg, max, basis: "manifest", basisText: text, unbounded: false, rate, startRows: max, existingBucket: knownBucket };
+    const lifetime = Math.min(retention ?? Infinity, ttl ?? Infinity);
+    const counts: RowCounts = { avg, max, basis: "manifest", basisText: text, unbounded: false, rate, startRows: max };
+    const existing = knownBucket ?? inferredBucket(bucket, avg, rate, lifetime);
+    if (existing) counts.existingBucket = existing;
+    if (rate && avg > 0 && max > avg) counts.worstRate = rate * (max / avg);
+    if (Number.isFinite(lifetime)) counts.lifetimeSeconds = lifetime;
+    return counts;
   }
 
   if (rate) {
@@ -277,7 +290,8 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
         unbounded: false,
         rate,
         startRows: 0,
-        existingBucket: knownBucket,
+        ...(knownBucket ? { existingBucket: knownBucket } : {}),
+        ...(retention || ttl ? { lifetimeSeconds: Math.min(retention ?? Infinity, ttl ?? Infinity) } : {}),
       };
     }
     if (bucket) {
@@ -312,6 +326,37 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
     unbounded: false,
     startRows: 0,
   };
+}
+
+/**
+ * A bucket of unreadable width (`bucket int`) bounds nothing when the manifest keeps rows for ever
+ * and states a fixed number of partitions: a time bucket would add partitions as time passes, so
+ * this one is a hash or a constant, and each partition takes its share of the rows for ever.
+ */
+function bucketThatBounds(
+  bucket: { column: string; widthSeconds: number | null } | undefined,
+  volume: TableVolume | undefined,
+): { column: string; widthSeconds: number | null } | undefined {
+  if (!bucket || bucket.widthSeconds !== null) return bucket;
+  const fixedPartitions = volume?.partitions !== undefined && Number.isFinite(volume.partitions) && volume.partitions > 0;
+  return fixedPartitions && volume?.retentionSeconds === null && volume.growthPerSecond ? undefined : bucket;
+}
+
+/**
+ * The width of a bucket whose name does not tell it (`bucket int`), read from the manifest: a
+ * partition's rows over the rate they arrive at. A "bucket" whose partitions hold the rows' whole
+ * lifetime is no time bucket (a hash bucket, or a constant), so it gives none.
+ */
+function inferredBucket(
+  bucket: { column: string; widthSeconds: number | null } | undefined,
+  avgRows: number,
+  rate: number | undefined,
+  lifetime: number,
+): { column: string; widthSeconds: number; inferred: true } | undefined {
+  if (!bucket || bucket.widthSeconds !== null || !rate || avgRows <= 0) return undefined;
+  const width = avgRows / rate;
+  if (!(width > 0) || width >= 0.9 * lifetime) return undefined;
+  return { column: bucket.column, widthSeconds: width, inferred: true };
 }
 
 /** Units a bucket column's name gives away (`day`, `join_date`, `yyyymm`, `hour_bucket`). */
@@ -395,19 +440,29 @@ function crossingTimes(sized: SizedTable, rate: number, startRows: number, limit
   return crossings;
 }
 
-/** How far the worst partition is past its tightest limit (≤ 1: within all). */
-function overLimit(worst: PartitionFigures, limits: PartitionLimits): number {
-  return Math.max(
-    Math.max(worst.values, worst.cells) / limits.partitionValues,
-    worst.bytes / limits.partitionBytes,
-    worst.rows / limits.rowsPerPartition,
-  );
+/** Seconds until a growing partition crosses the bytes limit and the hard cell limit (0 when it already has). */
+function crossingSeconds(sized: SizedTable, rate: number, startRows: number, limits: PartitionLimits): { bytes: number; cells: number } {
+  const after = (limit: number, fixed: number, perRow: number) =>
+    perRow > 0 && Number.isFinite(limit) ? Math.max(0, ((limit - fixed) / perRow - startRows) / rate) : Infinity;
+  return {
+    bytes: after(limits.partitionBytes, fixedBytes(sized), bytesPerRow(sized)),
+    cells: after(HARD_CELL_LIMIT, fixedValues(sized), valuesPerRow(sized)),
+  };
+}
+
+/**
+ * How far a partition is past the limits that call for a split (≤ 1: within them): the bytes limit
+ * and Cassandra's hard cell limit. Value and row counts under the hard limit are informational.
+ */
+function overLimit(figures: PartitionFigures, limits: PartitionLimits): number {
+  return Math.max(Math.max(figures.values, figures.cells) / HARD_CELL_LIMIT, figures.bytes / limits.partitionBytes);
 }
 
 function bucketFor(
   table: TableModel,
   sized: SizedTable,
   counts: RowCounts,
+  average: PartitionFigures,
   worst: PartitionFigures,
   context: EstimateContext,
 ): BucketSuggestion | undefined {
@@ -416,14 +471,33 @@ function bucketFor(
   // Names as CQL writes them ("Sensor"), since the suggestion is meant to be written into a table.
   const partitionKey = table.partitionKey.map((c) => quoteName(c.name));
   const clustering = table.clustering.map((c) => quoteName(c.name));
+  const columns = table.columns.map((c) => quoteName(c.name));
+  const hasStatic = table.static.length > 0;
+  const pagedInOrderBy = orderedPartitionRead(table, context.queries);
   if (!counts.rate) {
-    const figures = `${formatCount(worst.rows)} rows, ${formatCount(Math.max(worst.values, worst.cells))} values, ${formatBytes(worst.bytes)}`;
-    return suggestShardsWithoutRate(over, { partition: partitionKey, clustering }, figures);
+    const describe = (f: PartitionFigures) => `${formatCount(f.rows)} rows, ${formatCount(Math.max(f.values, f.cells))} values, ${formatBytes(f.bytes)}`;
+    return suggestSplitWithoutRate({
+      overLimit: over,
+      averageOverLimit: overLimit(average, context.limits),
+      partitionKey,
+      clustering,
+      figures: describe(worst),
+      averageFigures: describe(average),
+      alwaysBound: alwaysBoundClustering(table, context.queries).map(quoteName),
+      hasStatic,
+      ...(pagedInOrderBy ? { pagedInOrderBy } : {}),
+      columns,
+    });
   }
   const timeColumn = table.clustering.find((c) => isTimeType(c.type));
   const read = commonRead(table, context.queries);
   return suggestBucket({
     ratePerSecond: counts.rate,
+    ...(counts.worstRate ? { worstRatePerSecond: counts.worstRate } : {}),
+    ...(counts.lifetimeSeconds ? { lifetimeSeconds: counts.lifetimeSeconds } : {}),
+    columns,
+    hasStatic,
+    ...(pagedInOrderBy ? { pagedInOrderBy } : {}),
     valuesPerRow: valuesPerRow(sized),
     bytesPerRow: bytesPerRow(sized),
     fixedValues: fixedValues(sized),
@@ -433,7 +507,7 @@ function bucketFor(
     timeColumn: timeColumn ? quoteName(timeColumn.name) : undefined,
     shardSource: `hash(${clustering.join(", ")})`,
     partitionKey,
-    existingBucket: counts.existingBucket && { ...counts.existingBucket, column: quoteName(counts.existingBucket.column) },
+    ...(counts.existingBucket ? { existingBucket: { ...counts.existingBucket, column: quoteName(counts.existingBucket.column) } } : {}),
     rangeQuery: context.queries.some((q) => readsClusteringRange(table, q.select)),
   });
 }
@@ -453,6 +527,34 @@ function commonRead(table: TableModel, queries: QueryAnalysis[]): BucketRead | u
   const limit = queryLimit(common);
   if (limit !== undefined) read.limit = limit;
   return read;
+}
+
+/** The clustering prefix every query of the table binds with `=` (none when no query reads it). */
+function alwaysBoundClustering(table: TableModel, queries: QueryAnalysis[]): string[] {
+  const selects = queries.map((q) => q.select).filter((s): s is SelectStatement => s !== undefined);
+  if (selects.length === 0) return [];
+  const bound: string[] = [];
+  for (const column of table.clustering) {
+    const everywhere = selects.every((select) =>
+      (select.where?.relations ?? []).some((r) => r.kind === "column" && r.operator === "=" && r.column.name === column.name),
+    );
+    if (!everywhere) break;
+    bound.push(column.name);
+  }
+  return bound;
+}
+
+/** A query that reads a partition's rows in clustering order (ORDER BY or LIMIT without the whole primary key). */
+function orderedPartitionRead(table: TableModel, queries: QueryAnalysis[]): string | undefined {
+  for (const query of queries) {
+    const select = query.select;
+    if (!select || query.plan.verdict !== "single-partition") continue;
+    if ((select.orderBy?.length ?? 0) === 0 && queryLimit(query) === undefined) continue;
+    const equal = new Set((select.where?.relations ?? []).flatMap((r) => (r.kind === "column" && r.operator === "=" ? [r.column.name] : [])));
+    if (table.clustering.every((c) => equal.has(c.name))) continue;
+    return query.id;
+  }
+  return undefined;
 }
 
 function queryLimit(query: QueryAnalysis): number | undefined {

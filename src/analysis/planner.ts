@@ -28,16 +28,18 @@ import { distinctCount, integerLiteral, unwrapHint } from "./planner-terms.js";
 import type { PlanStep, QueryPlan } from "./types.js";
 
 /**
- * A plan's reason without the planner's rule codes it cites (`B1: `, `(C1: …)`,
- * ` (T3)`), and without its final period: for sentences written to users, who do not know those
- * codes. Plans keep the codes (the JSON report and explain show them).
+ * A sentence without the planner's internal rule codes (`B1: `, `(C1: …)`, ` (T3)`): people read
+ * reasons and notes, and the codes mean nothing to them; they stay in the plan's `ruleIds`.
  */
-export function reasonWithoutRuleCodes(reason: string): string {
-  return reason
+export function withoutRuleCodes(text: string): string {
+  return text
     .replace(/ \([A-Z]\d{1,2}\)(?=\.|$)/g, "")
-    .replace(/(^|\(|[;.:] )[A-Z]\d{1,2}: /g, "$1")
-    .trim()
-    .replace(/\.$/, "");
+    .replace(/(^|\(|[;.:] )[A-Z]\d{1,2}: /g, "$1");
+}
+
+/** A plan's reason without rule codes and without its final period, to quote inside a finding's sentence. */
+export function reasonWithoutRuleCodes(reason: string): string {
+  return withoutRuleCodes(reason).trim().replace(/\.$/, "");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -45,7 +47,11 @@ export function reasonWithoutRuleCodes(reason: string): string {
 
 export function planSelect(select: SelectStatement, table: TableModel, version: CassandraVersion): QueryPlan {
   try {
-    return planOrThrow(select, table, version);
+    const plan = planOrThrow(select, table, version);
+    // Reasons and notes are read by people: the rule codes live in `ruleIds` only.
+    plan.reason = withoutRuleCodes(plan.reason);
+    plan.notes = plan.notes.map(withoutRuleCodes);
+    return plan;
   } catch (error) {
     // Never throw on input: an unexpected shape becomes an honest "cannot judge" plan.
     return {

@@ -169,6 +169,24 @@ function printsAsCql(type: ColumnType): boolean {
   }
 }
 
+/**
+ * A table is named after what it serves: `videos_by_tag`; when that name is taken (a table keyed
+ * alike, ordered otherwise), after what sets it apart (`videos_by_tag_and_added_date`), then after
+ * the pattern (`videos_for_latest_by_tag`); a number only when every such name is taken.
+ */
+function productName(schema: SchemaModel, keyspace: string, entity: string, byPart: string, shapedBy: readonly string[], queryId: string): string {
+  const free = (name: string) => !schema.tables.has(`${keyspace}.${name}`);
+  const base = `${entity}_by_${byPart}`;
+  const candidates = [base];
+  if (shapedBy.length > 0) candidates.push(`${base}_and_${shapedBy.map(identifierPart).join("_and_")}`);
+  candidates.push(`${entity}_for_${identifierPart(queryId)}`);
+  const found = candidates.find(free);
+  if (found) return found;
+  let n = 2;
+  while (!free(`${base}_${n}`)) n += 1;
+  return `${base}_${n}`;
+}
+
 export function suggestTable(query: AbstractQuery, schema: SchemaModel, options: SuggestOptions = {}): string {
   return suggestTableFor(query, schema, options).text;
 }
@@ -204,6 +222,8 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
     if (RANGE_OPERATORS.has(w.operator) && take(w.column)) clustering.push({ name: w.column, order: orderDirection.get(w.column) ?? "asc" });
   }
   for (const o of query.orderBy) if (take(o.column)) clustering.push({ name: o.column, order: o.direction });
+  // The columns the pattern ranges over or sorts by: what sets this table apart from one keyed alike.
+  const shapedBy = clustering.map((c) => c.name);
 
   const bucketed = partitionKey.length === 0;
   if (bucketed) partitionKey.push("bucket");
@@ -245,8 +265,7 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
   const entityName = entity ? entity.name.replace(/_by_.*$/, "") : identifierPart(query.id);
   const byPart = bucketed ? "bucket" : partitionKey.map(identifierPart).join("_");
   const keyspace = options.keyspace ?? entity?.keyspace ?? "";
-  let name = `${entityName}_by_${byPart}`;
-  for (let n = 2; schema.tables.has(`${keyspace}.${name}`); n++) name = `${entityName}_by_${byPart}_${n}`;
+  const name = productName(schema, keyspace, entityName, byPart, shapedBy, query.id);
   const qualified = keyspace ? `${quoteName(keyspace)}.${quoteName(name)}` : quoteName(name);
 
   const lines: string[] = [];

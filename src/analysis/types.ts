@@ -90,6 +90,11 @@ export interface PartitionFigures {
 }
 
 export interface BucketSuggestion {
+  /**
+   * what the advice does: change or add a time `bucket`, `promote` clustering columns into the
+   * partition key, add a hash `shard`, or `none` (no split helps: bound the rows instead)
+   */
+  kind?: "bucket" | "promote" | "shard" | "none";
   /** e.g. `4 days`, `1 hour`; absent when a hash shard is suggested instead */
   width?: string;
   widthSeconds?: number;
@@ -111,6 +116,11 @@ export interface PartitionEstimate {
   unbounded: boolean;
   /** for unbounded partitions: when each limit is crossed, e.g. { values: "after 11 months" } */
   crossesLimitsAfter?: { values?: string; bytes?: string; rows?: string };
+  /**
+   * for unbounded partitions: seconds until the worst partition crosses the bytes limit and
+   * Cassandra's hard cell limit, from the manifest's figures (Infinity when it never does)
+   */
+  crossesAfterSeconds?: { bytes: number; cells: number };
   bucket?: BucketSuggestion;
   /** counters (engine size ≈ 3× classic) and key-only tables (Nv = 0) */
   flags: ("counter" | "key-only" | "static-only")[];

@@ -48,7 +48,10 @@ export interface JsonQuery {
   candidates: string[];
   verdict: QueryAnalysis["plan"]["verdict"];
   partitions: number | "all" | null;
+  /** why, in words */
   reason: string;
+  /** the planner's rule codes behind the verdict: machine facts, kept out of the sentences */
+  ruleIds: string[];
 }
 
 export interface JsonReport {
@@ -133,6 +136,7 @@ function queryToJson(query: QueryAnalysis): JsonQuery {
     verdict: query.plan.verdict,
     partitions: typeof query.plan.partitions === "number" ? finiteOrNull(query.plan.partitions) : query.plan.partitions,
     reason: query.plan.reason,
+    ruleIds: [...query.plan.ruleIds],
   };
 }
 

@@ -591,3 +591,26 @@ export function tableChanges(model: AnalysedModel, base: AnalysedModel | undefin
   tableChangesCache.set(model, { base, changes });
   return changes;
 }
+
+/**
+ * Advice for a table whose partition is a transaction's scope: a write path runs a conditional
+ * batch (BATCH with IF) over several of its rows. Cassandra applies such a batch as one Paxos
+ * transaction and only inside one partition, so no change to the partition key keeps it valid; the
+ * levers are how many partitions the key's own domain has and how long rows stay.
+ */
+export function transactionScopeAdvice(model: AnalysedModel, table: TableModel): string | undefined {
+  const owners: string[] = [];
+  for (const batch of writeBatches(model)) {
+    const onTable = batch.statements.filter((s) => s.table === table);
+    if (onTable.length < 2 || !batch.statements.some((s) => isLightweightTransaction(s.statement))) continue;
+    const owner = batch.write?.id ?? "a batch of the schema files";
+    if (!owners.includes(owner)) owners.push(owner);
+  }
+  if (owners.length === 0) return undefined;
+  const key = table.partitionKey.map((c) => `\`${c.name}\``);
+  return (
+    `${joinWords(owners)} write${owners.length === 1 ? "s" : ""} several rows of ${table.name} in one conditional batch (BATCH … IF), which Cassandra applies as one Paxos transaction and only inside one partition: ` +
+    "the partition is that transaction's scope, so splitting it would break the batch. " +
+    `Bound what one partition holds instead: more distinct values of ${joinWords(key)} (where the application chooses how many), or a shorter retention.`
+  );
+}

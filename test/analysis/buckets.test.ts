@@ -3,9 +3,12 @@ import {
   CALENDAR_WIDTHS,
   bucketUpperBounds,
   partitionsForWindow,
+  HARD_CELL_LIMIT,
+  newColumnName,
   suggestBucket,
-  suggestShardsWithoutRate,
+  suggestSplitWithoutRate,
   type BucketInput,
+  type SplitWithoutRate,
 } from "../../src/analysis/buckets.js";
 import { DEFAULT_CONFIG } from "../../src/config.js";
 
@@ -45,79 +48,79 @@ function groups(overrides: Partial<BucketInput> = {}): BucketInput {
 }
 
 describe("bucket bounds", () => {
-  it("bounds a 1-row-a-second sensor at 50,000 s by values and 2,500,000 s by bytes", () => {
+  it("bounds a 1-row-a-second sensor at 2,500,000 s by bytes, and by the hard cell limit far later", () => {
     const bounds = bucketUpperBounds(sensor());
-    expect(bounds.values).toBe(50_000);
     expect(bounds.bytes).toBeCloseTo(2_500_000, -1);
-    expect(bounds.rows).toBe(100_000);
-    expect(bounds.max).toBe(50_000);
+    expect(bounds.values).toBeCloseTo(HARD_CELL_LIMIT / 2, -1);
+    expect(bounds.max).toBe(bounds.bytes);
+    expect(bounds.lifetime).toBe(Infinity);
   });
 
-  it("subtracts the static values and fixed bytes from the limits", () => {
-    const bounds = bucketUpperBounds(sensor({ fixedValues: 1_000, fixedBytes: 50_000_000 }));
-    expect(bounds.values).toBe(49_500);
-    expect(bounds.bytes).toBeCloseTo(1_250_000, -1);
+  it("subtracts the fixed bytes from the limit and sizes from the worst key's rate", () => {
+    expect(bucketUpperBounds(sensor({ fixedBytes: 50_000_000 })).bytes).toBeCloseTo(1_250_000, -1);
+    expect(bucketUpperBounds(sensor({ worstRatePerSecond: 100 })).bytes).toBeCloseTo(25_000, -1);
   });
 
-  it("follows configured limits", () => {
-    const bounds = bucketUpperBounds(sensor({ limits: { ...DEFAULT_CONFIG.limits, partitionValues: 10_000 } }));
-    expect(bounds.max).toBe(5_000);
-    expect(suggestBucket(sensor({ limits: { ...DEFAULT_CONFIG.limits, partitionValues: 10_000 } })).width).toBe("1 hour");
+  it("follows the configured bytes limit", () => {
+    const limits = { ...DEFAULT_CONFIG.limits, partitionBytes: 10_000_000 };
+    expect(bucketUpperBounds(sensor({ limits })).bytes).toBeCloseTo(250_000, -1);
+    expect(suggestBucket(sensor({ limits })).width).toBe("2 days");
   });
 
-  it("puts no values bound on rows without values", () => {
+  it("puts no cells bound on rows without values", () => {
     expect(bucketUpperBounds(sensor({ valuesPerRow: 0 })).values).toBe(Infinity);
   });
 });
 
-describe("bucket widths", () => {
-  it("gives the seed article's answer: ten newest users at three joins a day → 4 days", () => {
-    const bucket = suggestBucket(groups());
-    expect(bucket.width).toBe("4 days");
-    expect(bucket.widthSeconds).toBe(4 * DAY);
-    expect(bucket.shards).toBeUndefined();
+describe("bucket widths: one rule, the widest calendar width inside the bounds", () => {
+  it("takes the widest width under the bytes limit", () => {
+    // 2,500,000 s: two weeks fit, a 31-day month does not.
+    expect(suggestBucket(sensor()).width).toBe("2 weeks");
   });
 
-  it("takes an exact natural width when the read bound lands on one", () => {
-    expect(suggestBucket(groups({ read: { queryId: "Q1", limit: 3, range: false } })).width).toBe("1 day");
-    expect(suggestBucket(groups({ read: { queryId: "Q1", limit: 21, range: false } })).width).toBe("1 week");
+  it("stays narrower than the rows' lifetime", () => {
+    expect(suggestBucket(sensor({ lifetimeSeconds: 7 * DAY })).width).toBe("6 days");
   });
 
-  it("takes the largest width inside the limits when nothing reads the newest rows", () => {
-    expect(suggestBucket(sensor()).width).toBe("12 hours");
-    expect(suggestBucket(groups({ read: undefined })).width).toBe("1 year");
+  it("sizes from the worst key, so a skewed table gets a narrower bucket than its average asks", () => {
+    expect(suggestBucket(sensor({ worstRatePerSecond: 100 })).width).toBe("6 hours");
+    expect(suggestBucket(sensor({ worstRatePerSecond: 100 })).explanation).toContain("At 100 rows/s for the worst key a bucket holds 2,160,000 rows");
+  });
+
+  it("gives a newest-rows read and a time-range read the same width", () => {
+    const newest = suggestBucket(sensor({ worstRatePerSecond: 100, read: { queryId: "Q7", limit: 500, range: false } }));
+    const range = suggestBucket(sensor({ worstRatePerSecond: 100, read: { queryId: "Q7", limit: 500, range: true }, rangeQuery: true }));
+    expect(newest.width).toBe(range.width);
+    expect(range.explanation).toContain("⌈Q / 6 hours⌉ + 1");
+    expect(range.explanation).toContain("1 day → 5");
   });
 
   it("sizes months by their longest instance against the limits", () => {
-    // 100,000 rows ÷ 2,500 rows a day = 40 days: a month fits, three do not.
-    const bucket = suggestBucket(sensor({ ratePerSecond: 2_500 / DAY, valuesPerRow: 1 }));
-    expect(bucket.width).toBe("1 month");
-    expect(bucket.widthSeconds).toBe(31 * DAY);
-    // 30.5 days: a 31-day month would overflow, so two weeks.
-    expect(suggestBucket(sensor({ ratePerSecond: 100_000 / (30.5 * DAY), valuesPerRow: 1 })).width).toBe("2 weeks");
+    // 30.5 days of bytes: a 31-day month would overflow, so two weeks; 40 days: a month.
+    const perDay = (days: number) => (100_000_000 - 14) / 40 / (days * DAY);
+    expect(suggestBucket(sensor({ ratePerSecond: perDay(30.5) })).width).toBe("2 weeks");
+    const month = suggestBucket(sensor({ ratePerSecond: perDay(40) }));
+    expect(month.width).toBe("1 month");
+    expect(month.widthSeconds).toBe(31 * DAY);
   });
 
-  it("prefers the largest width for a time-range read and counts the partitions a window touches", () => {
-    const bucket = suggestBucket(sensor({ read: { queryId: "Q7", limit: 500, range: true }, rangeQuery: true }));
-    expect(bucket.width).toBe("12 hours");
-    expect(bucket.explanation).toContain("⌈Q / 12 hours⌉ + 1");
-    expect(bucket.explanation).toContain("1 day → 3");
-    expect(bucket.explanation).toContain("1 week → 15");
+  it("explains the bucket: what it holds, the bounds, and why this width, naming the column apart from the table's", () => {
+    const bucket = suggestBucket(groups({ ratePerSecond: 100, columns: ["groupname", "joined", "day"] }));
+    expect(bucket.explanation).toMatch(/Bucket by \d+ hours?: partition by \(groupname, (hour|bucket)\)/);
+    expect(bucket.explanation).toContain("Chosen: the widest calendar width inside the bounds");
+    expect(bucket.explanation).toContain("Q1's newest 10 rows sit in one or two");
   });
 
-  it("explains the bucket: what it holds, the bounds, and why this width", () => {
-    const bucket = suggestBucket(groups());
-    expect(bucket.explanation).toContain("partition by (groupname, bucket) with bucket = a 4-day bucket of `joined`");
-    expect(bucket.explanation).toContain("At 3 rows/day per key a bucket holds 12 rows, 36 values");
-    expect(bucket.explanation).toContain("Q1 reads the newest 10 rows, which takes at least 3.3 days");
-    expect(bucket.explanation).toContain("smallest calendar width");
+  it("changes the width of an existing bucket instead of adding a second one", () => {
+    const bucket = suggestBucket(sensor({ worstRatePerSecond: 100, partitionKey: ["sensor_id", "day"], existingBucket: { column: "day", widthSeconds: DAY } }));
+    expect(bucket.explanation).toContain("Narrow the existing bucket `day` from 1 day to 6 hours of `reading_time`; the partition key stays (sensor_id, day)");
+    expect(bucket.explanation).not.toMatch(/partition by \(/);
   });
 
-  it("states the bounds rounded down, as the limits are crossed: 333 days of rows is at most 10 months, not 11", () => {
-    // 300 rows a day, one value a row: the rows and values limits are reached after 333.3 days (10.95 months).
-    const bucket = suggestBucket(sensor({ ratePerSecond: 300 / DAY, valuesPerRow: 1, read: { queryId: "Q1", limit: 50, range: false } }));
-    expect(bucket.explanation).toContain("the limits allow at most 10 months of rows per partition (values 10 months; bytes ");
-    expect(bucket.explanation).toContain("; rows 10 months)");
+  it("states the bounds rounded down, as the limits are crossed", () => {
+    // 300 rows a day of 40 bytes: 100 MB after 22.8 years, so at most 22 years.
+    const bucket = suggestBucket(sensor({ ratePerSecond: 300 / DAY, read: { queryId: "Q1", limit: 50, range: false } }));
+    expect(bucket.explanation).toContain("(bytes 22 years)");
   });
 
   it("counts ⌈Q/W⌉ + 1 partitions for a window of length Q", () => {
@@ -131,28 +134,64 @@ describe("bucket widths", () => {
     expect([...longest].sort((a, b) => a - b)).toEqual(longest);
     for (let days = 1; days <= 7; days++) expect(CALENDAR_WIDTHS.some((w) => w.shortest === days * DAY)).toBe(true);
   });
+
+  it("names a new column apart from the table's own", () => {
+    expect(newColumnName(["id", "bucket"], "bucket")).toBe("time_bucket");
+    expect(newColumnName(["id", "day"], "day")).toBe("day_bucket");
+    expect(newColumnName(["id"], "hour")).toBe("hour");
+  });
 });
 
 describe("hash shards", () => {
-  it("shards a key too hot for a minute's bucket so each shard fits the limits", () => {
-    // 100,000 values ÷ (1,000 rows/s × 2 values) = 50 s: under the smallest width.
-    const bucket = suggestBucket(sensor({ ratePerSecond: 1_000 }));
+  it("shards a key too hot for a minute's bucket and says what each read costs", () => {
+    // 100 MB ÷ (1,000,000 rows/s × 40 bytes) = 2.5 s: under the smallest width.
+    const bucket = suggestBucket(sensor({ ratePerSecond: 1_000_000 }));
+    expect(bucket).toMatchObject({ kind: "shard", maxSeconds: 2 });
     expect(bucket.width).toBeUndefined();
-    expect(bucket.shards).toBe(2);
-    expect(bucket.maxSeconds).toBe(50);
-    expect(bucket.explanation).toContain("1,000 rows/s ÷ 2 shards");
+    expect(bucket.shards).toBe(25);
+    expect(bucket.explanation).toContain("reads 25 partitions");
+    expect(bucket.explanation).toContain("a read that binds the whole primary key computes the shard and reads one");
   });
 
-  it("shards when the read wants more rows than a partition may hold", () => {
-    const bucket = suggestBucket(sensor({ read: { queryId: "Q1", limit: 120_000, range: false } }));
-    // The read needs 120,000 s of rows; the smallest width above is 2 days; 2 days ÷ 50,000 s → 4 shards.
-    expect(bucket).toMatchObject({ shards: 4, minSeconds: 120_000, maxSeconds: 50_000 });
-    expect(bucket.explanation).toContain("bucket each shard by a 2-day bucket of `reading_time`");
+  it("offers no shard to a table with static columns or a read paged in clustering order", () => {
+    expect(suggestBucket(sensor({ ratePerSecond: 1_000_000, hasStatic: true }))).toMatchObject({ kind: "none" });
+    const paged = suggestBucket(sensor({ ratePerSecond: 1_000_000, pagedInOrderBy: "Q1" }));
+    expect(paged.kind).toBe("none");
+    expect(paged.explanation).not.toContain("Add a hash shard");
   });
+});
 
-  it("shards a partition with no growth rate by how far it is past the limit", () => {
-    const bucket = suggestShardsWithoutRate(2.3, { partition: ["user_id"], clustering: ["follower_id"] }, "230,000 rows");
-    expect(bucket).toMatchObject({ shards: 3, minSeconds: 0, maxSeconds: 0 });
+describe("splits without a growth rate", () => {
+  const base: SplitWithoutRate = {
+    overLimit: 2.3,
+    averageOverLimit: 1.5,
+    partitionKey: ["user_id"],
+    clustering: ["follower_id"],
+    figures: "230,000 rows, 230 MB",
+    averageFigures: "150,000 rows, 150 MB",
+    alwaysBound: [],
+  };
+
+  it("shards by how far the partition is past the limit, with the read's cost", () => {
+    const bucket = suggestSplitWithoutRate(base);
+    expect(bucket).toMatchObject({ kind: "shard", shards: 3, minSeconds: 0, maxSeconds: 0 });
     expect(bucket.explanation).toContain("((user_id, shard)) with shard = hash(follower_id) % 3");
+    expect(bucket.explanation).toContain("reads 3 partitions");
+  });
+
+  it("promotes an always-bound clustering column before any shard", () => {
+    const bucket = suggestSplitWithoutRate({ ...base, alwaysBound: ["follower_id"] });
+    expect(bucket.kind).toBe("promote");
+    expect(bucket.explanation).toContain("PRIMARY KEY ((user_id, follower_id))");
+  });
+
+  it("leaves a rare outlier alone", () => {
+    const bucket = suggestSplitWithoutRate({ ...base, averageOverLimit: 0.01 });
+    expect(bucket.kind).toBe("none");
+    expect(bucket.explanation).not.toMatch(/shard/i);
+  });
+
+  it("offers no shard to a table with static columns", () => {
+    expect(suggestSplitWithoutRate({ ...base, hasStatic: true }).explanation).not.toContain("Add a hash shard");
   });
 });

@@ -55,7 +55,7 @@ tables:
     expect(v4.get("hotel.hotels")?.worst.engineBytes).toBe(260);
   });
 
-  it("buckets the seed's groups by four days from its query's LIMIT", () => {
+  it("buckets slow groups by the widest width, naming the query whose LIMIT it serves", () => {
     const cql = `
 CREATE KEYSPACE app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
 CREATE TABLE app.group_join_dates (
@@ -78,8 +78,9 @@ queries:
     const estimate = estimates(cql, manifest).get("app.group_join_dates")!;
     expect(estimate.unbounded).toBe(true);
     expect(estimate.basisText).toContain("3/day with no retention or TTL");
-    expect(estimate.bucket?.width).toBe("4 days");
-    expect(estimate.bucket?.explanation).toContain("Q1 reads the newest 10 rows");
+    // A group's partition takes centuries to reach 100 MB: the widest calendar width, a year.
+    expect(estimate.bucket?.width).toBe("1 year");
+    expect(estimate.bucket?.explanation).toContain("Q1's newest 10 rows");
   });
 
   it("bounds growth by default_time_to_live and counts a time-range query's partitions", () => {
@@ -95,16 +96,17 @@ version: 1
 keyspace: iot
 tables:
   readings_by_sensor:
-    growth: 1/s
+    growth: 100/s
 queries:
   - id: Q1
     cql: SELECT reading_time, temperature FROM readings_by_sensor WHERE sensor_id = ? AND reading_time > ?
 `;
     const estimate = estimates(cql, manifest).get("iot.readings_by_sensor")!;
     expect(estimate.basis).toBe("growth-ttl");
-    expect(estimate.worst).toMatchObject({ rows: 604_800, values: 1_209_600 });
-    expect(estimate.bucket?.width).toBe("12 hours");
-    expect(estimate.bucket?.explanation).toContain("Q1 reads a time range");
-    expect(estimate.bucket?.explanation).toContain("1 day → 3");
+    expect(estimate.worst).toMatchObject({ rows: 60_480_000, values: 120_960_000 });
+    // 100 rows/s of about 40 bytes: 100 MB in under 7 hours, inside the week the rows live.
+    expect(estimate.bucket?.width).toBe("6 hours");
+    expect(estimate.bucket?.explanation).toContain("narrower than the rows' 1 week lifetime");
+    expect(estimate.bucket?.explanation).toContain("1 day → 5");
   });
 });

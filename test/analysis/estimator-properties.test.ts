@@ -87,7 +87,9 @@ describe("estimator properties", () => {
         checkFigures(result.worst);
         expect(result.worst.rows).toBeGreaterThanOrEqual(result.average.rows);
         expect(result.basisText.length).toBeGreaterThan(0);
-        if (result.bucket) expect(result.bucket.width !== undefined || (result.bucket.shards ?? 0) >= 2).toBe(true);
+        if (result.bucket?.kind === "bucket") expect(result.bucket.width).toBeDefined();
+        if (result.bucket?.kind === "shard") expect(result.bucket.shards).toBeGreaterThanOrEqual(2);
+        if (result.bucket) expect(result.bucket.explanation).not.toBe("");
       }),
       { numRuns: 200 },
     );

@@ -109,9 +109,8 @@ describe("classic estimate (the Cassandra docs' formula)", () => {
     expect(result.average.values).toBe(300 * 2 + 1);
     expect(result.worst.values).toBe(50_000 * 2 + 1);
     expect(result.basisText).toBe("300 rows per partition, worst 50,000 (manifest)");
-    // 100,001 values: over the values limit, no growth rate, so a hash shard is suggested.
-    expect(result.bucket?.shards).toBe(2);
-    expect(result.bucket?.width).toBeUndefined();
+    // 100,001 values but a few MB: value counts under the hard cell limit ask for no split.
+    expect(result.bucket).toBeUndefined();
   });
 
   it("counts a non-frozen set as one value but one cell per element", () => {
@@ -336,71 +335,65 @@ describe("bucket suggestions", () => {
     clustering: ["joined"],
   };
 
-  it("splits the seed's groups by four-day ranges: ten newest users, three joins a day", () => {
+  it("asks nothing of three joins a day: a group's partition stays small for centuries", () => {
     const queries = [query({ id: "Q1", table: "ks.users_by_group", limit: 10, rate: 50 })];
     const result = estimate(usersByGroup, volume({ growthPerSecond: 3 / DAY, growthText: "3/day" }), { queries });
     expect(result.unbounded).toBe(true);
-    expect(result.bucket?.width).toBe("4 days");
-    expect(result.bucket?.widthSeconds).toBe(4 * DAY);
-    expect(result.bucket?.minSeconds).toBeCloseTo((10 / 3) * DAY);
-    expect(result.bucket?.explanation).toContain("smallest calendar width");
-    expect(result.bucket?.explanation).toContain("Q1");
+    expect(result.crossesAfterSeconds!.bytes).toBeGreaterThan(100 * 365 * DAY);
   });
 
-  it("takes the read bound from the query with the highest rate", () => {
-    const queries = [
-      query({ id: "Q1", table: "ks.users_by_group", limit: 100, rate: 1 }),
-      query({ id: "Q2", table: "ks.users_by_group", limit: 10, rate: 300 }),
-    ];
-    const result = estimate(usersByGroup, volume({ growthPerSecond: 3 / DAY }), { queries });
-    expect(result.bucket?.width).toBe("4 days");
+  it("narrows the table's own day bucket for a hot sensor: the widest width under 100 MB", () => {
+    // 100 rows/s × 40 bytes: 100 MB (less the key) in just under 25,000 s, so 6 hours
+    const result = estimate(sensorByDay, volume({ growthPerSecond: 100, columns: { sensor_id: 10 } }));
+    expect(result.bucket).toMatchObject({ kind: "bucket", width: "6 hours", maxSeconds: 24_999 });
+    expect(result.bucket?.explanation).toContain("Narrow the existing bucket `day` from 1 day to 6 hours of `reading_time`");
   });
 
-  it("keeps a 1-row-a-second sensor under the values limit with 12-hour buckets", () => {
-    const result = estimate(sensorByDay, volume({ growthPerSecond: 1, columns: { sensor_id: 10 } }));
-    expect(result.bucket?.maxSeconds).toBe(50_000);
-    expect(result.bucket?.width).toBe("12 hours");
-    expect(result.bucket?.explanation).toContain("Replace the 1-day bucket `day` with a 12-hour bucket of `reading_time`");
+  it("takes the same width for a newest-rows query and for a time-range query, and counts a range's partitions", () => {
+    const newest = estimate(sensorByDay, volume({ growthPerSecond: 100, columns: { sensor_id: 10 } }), {
+      queries: [query({ id: "Q7", table: "ks.sensor_readings_by_day", limit: 500 })],
+    });
+    const range = estimate(sensorByDay, volume({ growthPerSecond: 100, columns: { sensor_id: 10 } }), {
+      queries: [query({ id: "Q7", table: "ks.sensor_readings_by_day", limit: 500, rangeOn: "reading_time" })],
+    });
+    expect(newest.bucket?.width).toBe("6 hours");
+    expect(range.bucket?.width).toBe("6 hours");
+    expect(newest.bucket?.explanation).toContain("Q7's newest 500 rows sit in one or two");
+    expect(range.bucket?.explanation).toContain("1 day → 5");
   });
 
-  it("picks the smallest width above the read bound for a newest-rows query", () => {
-    const queries = [query({ id: "Q7", table: "ks.sensor_readings_by_day", limit: 500 })];
-    const result = estimate(sensorByDay, volume({ growthPerSecond: 1, columns: { sensor_id: 10 } }), { queries });
-    expect(result.bucket?.width).toBe("10 minutes");
+  it("sizes from the worst partition's rate, stated as the manifest's worst over its average", () => {
+    const even = estimate(sensorByDay, volume({ rows: { avg: 8_640_000, max: 8_640_000 }, growthPerSecond: 100, columns: { sensor_id: 10 } }));
+    const skewed = estimate(sensorByDay, volume({ rows: { avg: 864_000, max: 8_640_000 }, growthPerSecond: 10, columns: { sensor_id: 10 } }));
+    expect(skewed.bucket?.width).toBe(even.bucket?.width);
+    expect(skewed.bucket?.explanation).toContain("100 rows/s for the worst key");
   });
 
-  it("picks the largest width inside the limits for a time-range query, and counts its partitions", () => {
-    const queries = [query({ id: "Q7", table: "ks.sensor_readings_by_day", limit: 500, rangeOn: "reading_time" })];
-    const result = estimate(sensorByDay, volume({ growthPerSecond: 1, columns: { sensor_id: 10 } }), { queries });
-    expect(result.bucket?.width).toBe("12 hours");
-    expect(result.bucket?.explanation).toContain("1 day → 3");
-  });
-
-  it("suggests a hash shard when even a minute's bucket is too big", () => {
+  it("suggests a hash shard when even a minute's bucket is too big, and says what a read costs", () => {
     const hot: TableSpec = {
       name: "ticks",
       columns: { symbol: "text", at: "timestamp", a: "int", b: "int", c: "int", d: "int", e: "int", f: "int", g: "int", h: "int", i: "int", j: "int" },
       partitionKey: ["symbol"],
       clustering: ["at"],
     };
-    const result = estimate(hot, volume({ growthPerSecond: 1_000 }));
+    const result = estimate(hot, volume({ growthPerSecond: 1_000_000 }));
+    expect(result.bucket?.kind).toBe("shard");
     expect(result.bucket?.width).toBeUndefined();
-    // 100,000 values ÷ (1,000 rows/s × 10 values) = 10 s; a one-minute bucket needs 6 shards.
-    expect(result.bucket?.shards).toBe(6);
-    expect(result.bucket?.maxSeconds).toBe(10);
-    expect(result.bucket?.explanation).toContain("1,000 rows/s ÷ 6 shards");
+    expect(result.bucket?.shards).toBeGreaterThan(1);
+    expect(result.bucket?.explanation).toContain(`reads ${result.bucket?.shards} partitions`);
   });
 
-  it("suggests a hash shard when the read wants more rows than a partition may hold", () => {
-    const queries = [query({ id: "Q9", table: "ks.events", limit: 200_000 })];
+  it("offers no shard when the read pages through a partition in clustering order", () => {
+    const queries = [query({ id: "Q9", table: "ks.events", limit: 5_000_000 })];
     const events: TableSpec = {
       name: "events",
       columns: { source: "text", at: "timestamp", value: "double" },
       partitionKey: ["source"],
       clustering: ["at"],
     };
-    const result = estimate(events, volume({ growthPerSecond: 1 }), { queries });
-    expect(result.bucket).toMatchObject({ minSeconds: 200_000, maxSeconds: 100_000, shards: 3 });
+    const result = estimate(events, volume({ growthPerSecond: 100 }), { queries });
+    expect(result.bucket?.kind).toBe("none");
+    expect(result.bucket?.explanation).toContain("Q9 pages through a partition in clustering order");
   });
 
   it("suggests nothing for partitions inside the limits", () => {
@@ -424,6 +417,14 @@ describe("time buckets in the partition key", () => {
     const result = estimate(spec, volume({ growthPerSecond: 1 }));
     expect(result).toMatchObject({ unbounded: false, basis: "type-default" });
     expect(result.basisText).toContain("state rows_per_partition");
+  });
+
+  it("takes a bucket of unknown width for a hash or a constant when rows are kept for ever in a fixed number of partitions", () => {
+    const spec: TableSpec = { name: "b", columns: { bucket: "int", at: "timestamp", data: "text" }, partitionKey: ["bucket"], clustering: ["at"] };
+    const forever = { ...volume({ growthPerSecond: 1 / 60, retentionSeconds: null as unknown as number }), partitions: 1 };
+    expect(estimate(spec, forever)).toMatchObject({ unbounded: true, basis: "growth-retention" });
+    // without a stated partition count the bucket may be a time bucket: no claim either way
+    expect(estimate(spec, volume({ growthPerSecond: 1 / 60, retentionSeconds: null as unknown as number }))).toMatchObject({ unbounded: false, basis: "type-default" });
   });
 
   it("finds no bucket in a plain key", () => {
@@ -481,8 +482,9 @@ describe("estimateTables", () => {
     });
     const schema = schemaOf(groups, table(followers));
     const queries = [query({ id: "Q1", table: "ks.users_by_group", limit: 10 }), query({ id: "Q2", table: "ks.followers", limit: 1_000_000 })];
-    const estimates = estimateTables(schema, manifest([volume({ name: "users_by_group", growthPerSecond: 3 / DAY })]), queries, options);
-    expect(estimates.get("ks.users_by_group")?.bucket?.width).toBe("4 days");
+    const estimates = estimateTables(schema, manifest([volume({ name: "users_by_group", growthPerSecond: 1_000 })]), queries, options);
+    expect(estimates.get("ks.users_by_group")?.bucket?.explanation).toContain("Q1's newest 10 rows");
+    expect(estimates.get("ks.users_by_group")?.bucket?.explanation).not.toContain("Q2");
   });
 
   it("sees tables written only by UPDATE in the manifest's write paths", () => {

@@ -49,6 +49,6 @@ describe("per-table state shared between plans", () => {
     expect(plan(12).errorGist).toBe("Invalid null value in condition for column id");
     // Restrictions of earlier queries are not left behind for a query without a WHERE clause.
     expect(plan(9).verdict).toBe("index");
-    expect(plan(1)).toMatchObject({ verdict: "scan", partitions: "all", reason: "B1: no partition key restriction, so every partition is read." });
+    expect(plan(1)).toMatchObject({ verdict: "scan", partitions: "all", reason: "no partition key restriction, so every partition is read." });
   });
 });

@@ -150,3 +150,27 @@ describe("suggestTableFor", () => {
     expect(named).toBeGreaterThan(100);
   });
 });
+
+describe("suggested table names say what the table serves", () => {
+  const text: ColumnType = { kind: "native", name: "text" };
+  const uuid: ColumnType = { kind: "native", name: "uuid" };
+  const timestamp: ColumnType = { kind: "native", name: "timestamp" };
+  const videos = table("shop", "videos", [
+    { name: "videoid", type: uuid },
+    { name: "name", type: text },
+    { name: "tag", type: text },
+    { name: "added_date", type: timestamp },
+  ]);
+  const newestByTag = pattern(["videoid", "name"], [["tag", "="], ["added_date", ">"]], [["added_date", "desc"]]);
+
+  it("names a new table after its key", () => {
+    expect(suggestTableFor(newestByTag, schemaWith(videos)).name?.name).toBe("videos_by_tag");
+  });
+
+  it("names it after what sets it apart when a table keyed alike exists, never with a bare number", () => {
+    const taken = table("shop", "videos_by_tag", [{ name: "tag", type: text }, { name: "videoid", type: uuid }]);
+    expect(suggestTableFor(newestByTag, schemaWith(videos, taken)).name?.name).toBe("videos_by_tag_and_added_date");
+    const alsoTaken = table("shop", "videos_by_tag_and_added_date", [{ name: "tag", type: text }, { name: "added_date", type: timestamp }]);
+    expect(suggestTableFor(newestByTag, schemaWith(videos, taken, alsoTaken)).name?.name).toBe("videos_for_q1");
+  });
+});

@@ -174,11 +174,11 @@ describe("what the deliberate problems say", () => {
     return found[0]!.message;
   };
 
-  it("the tag partition grows by the stated 300 a day and is bucketed, with the fix in the CREATE TABLE", () => {
+  it("the tag partition grows by the stated 3,000 a day and is bucketed, with the fix in the CREATE TABLE", () => {
     const reviewed = reviewOf(MODELS.killrvideo!.directory);
     const finding = reviewed.findings.find((f) => f.rule === "table-unbounded-partition")!;
-    expect(finding.message).toMatch(/^Partitions of videos_by_tag grow without bound: 300\/day kept forever \(retention: forever\) with no TTL \(/);
-    expect(finding.fix?.replacement).toContain("PRIMARY KEY ((tag, bucket), videoid)");
+    expect(finding.message).toMatch(/^Partitions of videos_by_tag grow without bound: 3000\/day kept forever \(retention: forever\) with no TTL \(/);
+    expect(finding.fix?.replacement).toContain("PRIMARY KEY ((tag, quarter), videoid)");
   });
 
   it("the retried counter names the write path and the counter", () => {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { editDistance, explain, nearestFirst, parseExplainRequest, type ExplainAnswer } from "../../src/explain.js";
 import type { Finding } from "../../src/findings.js";
+import { renderExplainText } from "../../src/report/explain-text.js";
 import { renderExplainJson } from "../../src/report/json.js";
 import { review, type Review } from "../../src/review.js";
 
@@ -195,5 +196,24 @@ describe("nearest names", () => {
 
   it("orders by distance, ignoring case, then naturally", () => {
     expect(nearestFirst("q9", ["Q10", "Q2", "Q9", "users"])).toEqual(["Q9", "Q2", "Q10", "users"]);
+  });
+});
+
+describe("explain speaks in words", () => {
+  it("shows no planner rule codes (B1:, N1:, E10:) where people read, and keeps them in the JSON's ruleIds", () => {
+    const shop = shopReview();
+    const requests = [
+      { kind: "query", id: "recent-orders" },
+      { kind: "query", id: "orders-by-status" },
+      { kind: "select", cql: "SELECT * FROM orders_by_customer" },
+      { kind: "select", cql: "SELECT * FROM orders_by_customer WHERE status = 'x' ALLOW FILTERING" },
+    ] as const;
+    for (const request of requests) {
+      const answer = explain(shop, request);
+      const text = renderExplainText(answer, { color: false });
+      expect(text, JSON.stringify(request)).not.toMatch(/(^|[\s(])[A-Z]\d{1,2}: /m);
+      const json = JSON.parse(renderExplainJson(answer)) as { answer: { plan: { ruleIds: string[] } } };
+      expect(json.answer.plan.ruleIds.length, JSON.stringify(request)).toBeGreaterThan(0);
+    }
   });
 });

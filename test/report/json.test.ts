@@ -31,7 +31,7 @@ describe("renderJson (docs/cli.md, --format json)", () => {
     expect(Object.keys(report.files[0])).toEqual(["path", "kind", "statements"]);
     expect(Object.keys(report.tables[0])).toEqual(["keyspace", "name", "file", "line", "partitionKey", "clustering", "static", "regular", "estimate"]);
     expect(Object.keys(report.tables[0].estimate)).toEqual(["rowsPerPartition", "values", "bytes", "engineBytes", "basis", "unbounded"]);
-    expect(Object.keys(report.queries[0])).toEqual(["id", "file", "line", "table", "candidates", "verdict", "partitions", "reason"]);
+    expect(Object.keys(report.queries[0])).toEqual(["id", "file", "line", "table", "candidates", "verdict", "partitions", "reason", "ruleIds"]);
     expect(Object.keys(report.findings[0])).toEqual(["rule", "severity", "file", "line", "column", "endLine", "endColumn", "message", "fix"]);
     expect(Object.keys(report.findings.find((entry: { fix: unknown }) => entry.fix !== null).fix)).toEqual(["description", "replacement"]);
     expect(Object.keys(report.summary)).toEqual(["errors", "warnings", "infos"]);

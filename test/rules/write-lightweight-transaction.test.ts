@@ -26,7 +26,13 @@ ruleTester.run("write-lightweight-transaction", rule, {
       name: "a compare-and-set with its rate",
       cql: schema,
       manifest: write("UPDATE users_by_email SET status = 'active' WHERE email = ? IF status = 'pending'", "50/s"),
-      findings: [{ messageId: "lwt", line: 7, data: { condition: "IF status …", rate: " At 50 runs a second that is 200 Paxos round trips a second." } }],
+      findings: [{ messageId: "lwt", line: 7, data: { condition: "IF status …", rate: " At 50/s that is 200/s Paxos round trips." } }],
+    },
+    {
+      name: "a rare compare-and-set: its rate is not rounded to 0 a second",
+      cql: schema,
+      manifest: write("UPDATE users_by_email SET status = 'active' WHERE email = ? IF status = 'pending'", "1/min"),
+      findings: [{ messageId: "lwt", line: 7, data: { rate: " At 1/minute that is 4/minute Paxos round trips." } }],
     },
     {
       name: "IF EXISTS on a delete",
