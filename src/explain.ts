@@ -111,13 +111,37 @@ export type ExplainAnswer = QueryExplanation | SelectExplanation | TableExplanat
 
 export const EXPLAIN_USAGE = "explain a query id (`Q1`), a statement (`SELECT … FROM …`) or a table (`table videos_by_user`)";
 
+/** How many times `char` repeats from `from` forward (step 1) or backward (step -1). */
+function runLength(text: string, char: string, from: number, step: 1 | -1): number {
+  let length = 0;
+  for (let at = from; at >= 0 && at < text.length && text[at] === char; at += step) length++;
+  return length;
+}
+
+/**
+ * A code span's content: `` `x` `` or ``` ``x`` ``` → `x`, trimmed; other text as it is. A scan, not
+ * a backreference pattern, so thousands of backticks cost linear time.
+ */
+export function unwrapCodeSpan(text: string): string {
+  const fence = Math.min(runLength(text, "`", 0, 1), runLength(text, "`", text.length - 1, -1), Math.floor(text.length / 2));
+  return fence > 0 ? text.slice(fence, text.length - fence).trim() : text;
+}
+
+/** A fenced block's content (``` or ~~~, info string dropped), trimmed; undefined when `text` is not one. */
+function unwrapFence(text: string): string | undefined {
+  const char = text[0];
+  if (char !== "`" && char !== "~") return undefined;
+  const end = text.trimEnd().length;
+  const bodyStart = text.indexOf("\n") + 1;
+  // The closing fence may be shorter than the opening one (the rest then reads as the info string), never under three.
+  const fence = Math.min(runLength(text, char, 0, 1), runLength(text, char, end - 1, -1));
+  if (fence < 3 || bodyStart === 0 || end - fence < bodyStart) return undefined;
+  return text.slice(bodyStart, end - fence).trim();
+}
+
 /** Strips the quoting people put around a statement in a comment: a fenced block or a code span. */
 function unwrapCode(text: string): string {
-  const fenced = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1\s*$/.exec(text);
-  if (fenced) return fenced[2].trim();
-  const span = /^(`+)([\s\S]*?)\1$/.exec(text);
-  if (span) return span[2].trim();
-  return text;
+  return unwrapFence(text) ?? unwrapCodeSpan(text);
 }
 
 // a table name: `name`, `ks.name`, either part possibly double-quoted with "" escapes
