@@ -34,6 +34,7 @@ import { parseDurationSeconds, parseRatePerSecond } from "./units.js";
 import { plainQueryDocuments } from "./plain-query.js";
 import { plainTableDocuments, plainWriteDocuments } from "./plain-entries.js";
 import { formatPath, readYamlWithPositions, type PathSegment, type PositionedYaml } from "./yaml-positions.js";
+import { append } from "../arrays.js";
 
 export const MANIFEST_RULE = "manifest-invalid";
 
@@ -85,7 +86,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
   };
   const parsed = manifestSchemaLeaving(plain).safeParse(data, { error: plainIssueMessage });
   if (!parsed.success) {
-    findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
+    append(findings, issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
   const { keyspace, cassandra, tables, queries, writes } = parsed.success
