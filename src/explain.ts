@@ -174,6 +174,13 @@ export function parseExplainRequest(text: string): ExplainRequest | { error: str
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Bounds of the "did you mean" lists: a comment may name a 60,000-character table, and a schema
+ * may hold 20,000 tables, so the edit distances are taken on names cut to a length, over at most
+ * so many names, and only the nearest few are returned. Worst case a few million steps.
+ */
+export const NEAREST_LIMITS = { nameLength: 64, candidates: 2_000, shown: 10 } as const;
+
 /** Edit distance (insert, delete, substitute), for "did you mean" lists. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
@@ -187,16 +194,21 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** `names` ordered by closeness to `wanted` (case-insensitive); `aliases` lets a table match by its bare name too. */
+/**
+ * The names nearest to `wanted` (case-insensitive), nearest first, at most NEAREST_LIMITS.shown of
+ * them, among the first NEAREST_LIMITS.candidates names; `aliases` lets a table match by its bare name too.
+ */
 export function nearestFirst(wanted: string, names: readonly string[], aliases: (name: string) => string[] = (name) => [name]): string[] {
-  const target = wanted.toLowerCase();
-  const scored = names.map((name) => ({
+  const cut = (text: string) => text.slice(0, NEAREST_LIMITS.nameLength).toLowerCase();
+  const target = cut(wanted);
+  const scored = names.slice(0, NEAREST_LIMITS.candidates).map((name) => ({
     name,
-    distance: Math.min(...aliases(name).map((alias) => editDistance(target, alias.toLowerCase()))),
+    distance: Math.min(...aliases(name).map((alias) => editDistance(target, cut(alias)))),
   }));
   return scored
     // ties in natural order, so Q2 comes before Q10
     .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name, "en", { numeric: true }))
+    .slice(0, NEAREST_LIMITS.shown)
     .map((entry) => entry.name);
 }
 

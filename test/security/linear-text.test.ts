@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { suggestTableFor } from "../../src/analysis/suggest-table.js";
 import { parseCql } from "../../src/cql/index.js";
-import { parseExplainRequest, unwrapCodeSpan } from "../../src/explain.js";
+import { NEAREST_LIMITS, nearestFirst, parseExplainRequest, unwrapCodeSpan } from "../../src/explain.js";
 import { parseCommand } from "../../src/github/commands.js";
 import type { AbstractQuery } from "../../src/manifest/types.js";
 import { review } from "../../src/review.js";
@@ -44,6 +44,17 @@ describe("comment text", () => {
     for (const attack of [`~~~${"~".repeat(LONG)}`, `${"`".repeat(LONG)}\u0000`, `\`\`\`\n${"`".repeat(LONG)}\u0000`, `table ${"`".repeat(LONG)}x`]) {
       expect(timed(() => parseExplainRequest(attack))).toHaveProperty("error");
     }
+  });
+});
+
+describe("explain's did-you-mean", () => {
+  it("is bounded in names compared, their length and the names returned", () => {
+    const names = Array.from({ length: 20_000 }, (_, i) => `shop.table_${"x".repeat(40)}_${i}`);
+    let compared = 0;
+    const near = timed(() => nearestFirst("q".repeat(LONG), names, (name) => (compared++, [name])));
+    expect(compared).toBe(NEAREST_LIMITS.candidates);
+    expect(near).toHaveLength(NEAREST_LIMITS.shown);
+    expect(nearestFirst("shop.table_x", ["shop.table_y", "other", "shop.table_x"])).toEqual(["shop.table_x", "shop.table_y", "other"]);
   });
 });
 
