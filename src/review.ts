@@ -87,6 +87,8 @@ export const REVIEW_LIMITS = {
   bytesPerReview: 4 * 1024 * 1024,
   /** schema statements of one commit, all files together: one full file and a few small ones */
   statementsPerReview: 25_000,
+  /** queries of the manifests times tables of the schema: the planner weighs every query against every table */
+  queryPlansPerReview: 40_000,
 } as const;
 
 /** The rules whose findings say that part of the input was not reviewed, so a finding may hide behind them. */
@@ -181,11 +183,7 @@ export function analyse(input: ReviewInput): AnalysedModel {
  * config findings, but no schema, plans or estimates. Rules over a half-read model would be
  * wrong (a query whose table sits in an unread file would look unserved).
  */
-function stoppedModel(model: Pick<AnalysedModel, "version" | "config" | "configFile" | "manifestFiles" | "inputFindings">, at: SourceLocation, what: string): AnalysedModel {
-  const finding: Finding = {
-    ...limitFinding(at.file, `The review ran out of time ${what}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "time-budget"),
-    location: at,
-  };
+function stoppedModel(model: Pick<AnalysedModel, "version" | "config" | "configFile" | "manifestFiles" | "inputFindings">, finding: Finding): AnalysedModel {
   return { ...model, schemaFiles: [], schema: emptySchema(), queries: [], estimates: new Map(), inputFindings: [...model.inputFindings, finding] };
 }
 
@@ -211,10 +209,15 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   const manifestFiles = selected.manifests.map((f) => f.path);
   const configFile = input.configFile ? { path: input.configFile.path, ruleLocations } : undefined;
   const pastDeadline = input.pastDeadline ?? (() => false);
-  const stop = (at: SourceLocation, what: string) => ({
-    model: stoppedModel({ version: input.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION, config, configFile, manifestFiles, inputFindings }, at, what),
+  const stopWith = (finding: Finding) => ({
+    model: stoppedModel({ version: input.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION, config, configFile, manifestFiles, inputFindings }, finding),
     stopped: true,
   });
+  const stop = (at: SourceLocation, what: string) =>
+    stopWith({
+      ...limitFinding(at.file, `The review ran out of time ${what}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "time-budget"),
+      location: at,
+    });
   const atFile = (file: string): SourceLocation => ({ file, range: FILE_START });
   const andLater = (count: number, one: string, many: string) => (count === 0 ? "" : ` and the ${count} ${count === 1 ? one : many} after it`);
 
@@ -273,6 +276,19 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   const built = buildSchema(schemaFiles, { defaultKeyspace: keyspace });
   append(inputFindings, built.findings);
   if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
+
+  const plans = (manifest?.queries.length ?? 0) * built.schema.tables.size;
+  if (plans > REVIEW_LIMITS.queryPlansPerReview) {
+    const at = manifest!.queries[0]!.location;
+    return stopWith({
+      ...limitFinding(
+        at.file,
+        `${manifest!.queries.length} queries over ${built.schema.tables.size} tables are ${plans} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+        "query-plans",
+      ),
+      location: at,
+    });
+  }
 
   // Query by query, so the deadline is asked between them.
   const queries: QueryAnalysis[] = [];

@@ -212,3 +212,22 @@ describe("review-wide limits", () => {
     }
   });
 });
+
+describe("query plans per review", () => {
+  it("more queries times tables than the limit: nothing is planned, the manifest says why, and the gate fails", () => {
+    const tables = 101;
+    const queries = Math.floor(REVIEW_LIMITS.queryPlansPerReview / tables) + 1;
+    const schema = { path: "schema/020_many.cql", content: Array.from({ length: tables - 1 }, (_, i) => `CREATE TABLE shop.t${i} (id uuid PRIMARY KEY, v int);\n`).join("") };
+    const entries = Array.from({ length: queries }, (_, i) => `  - id: Q${i}\n    select: [v]\n    where: { id: "=" }`);
+    const manifestFile = { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` };
+    const result = review({ files: [keyspace, orders, schema, manifestFile] });
+    const [finding, ...others] = limitFindings(result.findings);
+    expect(others).toEqual([]);
+    expect(finding).toMatchObject({ fingerprint: "input-limit-exceeded:query-plans", location: { file: "access-patterns.yaml", range: { start: { line: 4 } } } });
+    expect(finding!.message).toBe(
+      `${queries} queries over ${tables} tables are ${queries * tables} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+    );
+    expect(result.queries).toEqual([]);
+    expect(result.gateFails).toBe(true);
+  });
+});
