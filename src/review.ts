@@ -85,8 +85,8 @@ export const REVIEW_LIMITS = {
   filesPerReview: 2_000,
   /** bytes of all schema and manifest files of one commit */
   bytesPerReview: 4 * 1024 * 1024,
-  /** schema statements of one commit, all files together: one full file and a few small ones */
-  statementsPerReview: 25_000,
+  /** schema statements of one commit, all files together (each table costs every table rule, at both commits) */
+  statementsPerReview: 20_000,
   /** queries of the manifests times tables of the schema: the planner weighs every query against every table */
   queryPlansPerReview: 40_000,
 } as const;

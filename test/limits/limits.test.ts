@@ -93,8 +93,9 @@ describe("statements per file", () => {
   });
 
   it("a file of exactly the limit is reviewed", () => {
-    const full = { path: "schema/020_full.cql", content: `CREATE TABLE shop.full_house (id uuid PRIMARY KEY);\n${"USE shop;\n".repeat(REVIEW_LIMITS.statementsPerFile - 1)}` };
-    const result = review({ files: [keyspace, full] });
+    // the keyspace in the same file: the statements per review are no more than per file
+    const full = { path: "schema/020_full.cql", content: `${keyspace.content}CREATE TABLE shop.full_house (id uuid PRIMARY KEY);\n${"USE shop;\n".repeat(REVIEW_LIMITS.statementsPerFile - 2)}` };
+    const result = review({ files: [full] });
     expect(limitFindings(result.findings)).toEqual([]);
     expect(result.schema.tables.has("shop.full_house")).toBe(true);
   });
@@ -173,7 +174,7 @@ describe("manifest size", () => {
 
 describe("review-wide limits", () => {
   it("statements past the limit per review leave the next file out, named, and fail the gate", () => {
-    const perFile = REVIEW_LIMITS.statementsPerFile;
+    const perFile = Math.min(REVIEW_LIMITS.statementsPerFile, REVIEW_LIMITS.statementsPerReview - 1);
     const full = (name: string) => ({ path: `schema/${name}.cql`, content: `CREATE TABLE shop.${name} (id uuid PRIMARY KEY);\n${"USE shop;\n".repeat(perFile - 1)}` });
     const result = review({ files: [keyspace, full("a_first"), full("b_second")] });
     const [finding, ...others] = limitFindings(result.findings);

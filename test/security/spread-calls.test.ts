@@ -18,7 +18,7 @@ const ALLOWED: Record<string, string> = {
   "src/explain.ts: Math.min": "one or two aliases per name",
   "src/rule-engine/rule-index.ts: lines.push": "constant text of the rule index",
   "src/report/explain-text.ts: lines.push":
-    "one explain answer: lines per plan step, candidate table, query of a table or finding of one entity, each bounded by the review limits (25k statements) well below the ~100k arguments a call takes",
+    "one explain answer: lines per plan step, candidate table, query of a table or finding of one entity, each bounded by the review limits (20k statements) well below the ~100k arguments a call takes",
   "src/report/markdown.ts: blocks.push": "one explain answer: an estimate's few blocks, or the findings of one query or table, bounded by the review limits",
 };
 
