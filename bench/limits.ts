@@ -43,7 +43,7 @@ function manyTables(): ReviewInput {
  * query plans per review allow, and as fit in one manifest.
  */
 function unservedManifest(tables: number): ReviewInput {
-  const most = Math.floor(REVIEW_LIMITS.queryPlansPerReview / tables);
+  const most = Math.min(REVIEW_LIMITS.queriesPerReview, Math.floor(REVIEW_LIMITS.queryPlansPerReview / tables));
   const columns = Array.from({ length: 40 }, (_, i) => `c${i} int`).join(", ");
   const schema = [KEYSPACE, ...Array.from({ length: tables }, (_, t) => `CREATE TABLE shop.t${t} (id int PRIMARY KEY, ${columns});\n`)].join("");
   const lines = ["version: 1", "keyspace: shop", "queries:"];
@@ -83,7 +83,7 @@ function deepNesting(): ReviewInput {
 
 const CASES: Record<string, { describe: string; input: () => ReviewInput }> = {
   "many-tables": { describe: `${REVIEW_LIMITS.statementsPerReview - 1} tables, head and base, every column type changed`, input: manyTables },
-  "unserved-manifest": { describe: "a 1 MiB manifest of unserved abstract queries over 4 tables, head and base", input: () => unservedManifest(4) },
+  "unserved-manifest": { describe: `${REVIEW_LIMITS.queriesPerReview} unserved abstract queries over 8 tables, head and base`, input: () => unservedManifest(8) },
   "query-plans": { describe: "unserved abstract queries over 200 tables, as many as the query plans allow, head and base", input: () => unservedManifest(200) },
   "many-files": { describe: `${REVIEW_LIMITS.filesPerReview} schema files, head and base`, input: manyFiles },
   "deep-nesting": { describe: "a column type and a manifest nested 5,000 deep", input: deepNesting },

@@ -87,6 +87,8 @@ export const REVIEW_LIMITS = {
   bytesPerReview: 4 * 1024 * 1024,
   /** schema statements of one commit, all files together (each table costs every table rule, at both commits) */
   statementsPerReview: 20_000,
+  /** queries of the manifests, all together */
+  queriesPerReview: 5_000,
   /** queries of the manifests times tables of the schema: the planner weighs every query against every table */
   queryPlansPerReview: 40_000,
 } as const;
@@ -277,15 +279,16 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   append(inputFindings, built.findings);
   if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
 
-  const plans = (manifest?.queries.length ?? 0) * built.schema.tables.size;
-  if (plans > REVIEW_LIMITS.queryPlansPerReview) {
+  const queryCount = manifest?.queries.length ?? 0;
+  const plans = queryCount * built.schema.tables.size;
+  const overQueries = queryCount > REVIEW_LIMITS.queriesPerReview;
+  if (overQueries || plans > REVIEW_LIMITS.queryPlansPerReview) {
     const at = manifest!.queries[0]!.location;
+    const why = overQueries
+      ? `${queryCount} queries, over the limit of ${REVIEW_LIMITS.queriesPerReview} per review`
+      : `${queryCount} queries over ${built.schema.tables.size} tables are ${plans} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review`;
     return stopWith({
-      ...limitFinding(
-        at.file,
-        `${manifest!.queries.length} queries over ${built.schema.tables.size} tables are ${plans} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
-        "query-plans",
-      ),
+      ...limitFinding(at.file, `The manifests hold ${why}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "query-plans"),
       location: at,
     });
   }

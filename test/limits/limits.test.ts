@@ -226,9 +226,21 @@ describe("query plans per review", () => {
     expect(others).toEqual([]);
     expect(finding).toMatchObject({ fingerprint: "input-limit-exceeded:query-plans", location: { file: "access-patterns.yaml", range: { start: { line: 4 } } } });
     expect(finding!.message).toBe(
-      `${queries} queries over ${tables} tables are ${queries * tables} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+      `The manifests hold ${queries} queries over ${tables} tables are ${queries * tables} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
     );
     expect(result.queries).toEqual([]);
     expect(result.gateFails).toBe(true);
+  });
+
+  it("more queries than the limit, whatever the tables: nothing is planned", () => {
+    const queries = REVIEW_LIMITS.queriesPerReview + 1;
+    const entries = Array.from({ length: queries }, (_, i) => `  - id: Q${i}\n    cql: SELECT total FROM orders_by_customer WHERE customer_id = ?`);
+    const manifestFile = { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` };
+    const result = review({ files: [keyspace, orders, manifestFile] });
+    const [finding] = limitFindings(result.findings);
+    expect(finding!.message).toBe(
+      `The manifests hold ${queries} queries, over the limit of ${REVIEW_LIMITS.queriesPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+    );
+    expect(result.queries).toEqual([]);
   });
 });
