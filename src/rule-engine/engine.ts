@@ -14,7 +14,7 @@ export interface RunRulesOptions {
   base?: AnalysedModel;
   /** the rules to run instead of the whole registry (the rule tester runs one) */
   rules?: RuleModule[];
-  /** asked before each rule; once true, the rules left are skipped and an `input-limit-exceeded` finding names them */
+  /** asked before each rule but the input ones; once true, the rules left are skipped and an `input-limit-exceeded` finding names them */
   pastDeadline?: () => boolean;
 }
 
@@ -214,7 +214,9 @@ export function runRules(model: AnalysedModel, options: RunRulesOptions = {}): F
   const skipped: string[] = [];
   for (const rule of catalogue) {
     if (rule.meta.id === SUPPRESSION_UNUSED) continue;
-    if (skipped.length > 0 || pastDeadline()) skipped.push(rule.meta.id);
+    // Input rules only re-report what the stages found (which files were not read, and why): always run.
+    const skippable = rule.meta.category !== "input" && collector.severityOf(rule.meta.id) !== "off";
+    if (skippable && (skipped.length > 0 || pastDeadline())) skipped.push(rule.meta.id);
     else collector.run(rule, { base: options.base });
   }
   if (skipped.length > 0) {

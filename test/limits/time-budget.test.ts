@@ -57,8 +57,8 @@ describe("the review's deadline", () => {
   it("asks between every file, query, stage and rule", () => {
     const deadline = deadlineAt(Number.POSITIVE_INFINITY);
     review({ files, pastDeadline: deadline.pastDeadline });
-    // suppression-unused judges the other rules' findings after them, and is never skipped
-    expect(deadline.asked()).toBe(8 + rules.length - 1);
+    // input rules (re-reporting the stages' findings) and suppression-unused (judging the others after them) are never skipped
+    expect(deadline.asked()).toBe(8 + rules.filter((rule) => rule.meta.category !== "input").length);
   });
 
   it("stopped between rules: the rules that ran keep their findings, one finding names the rest, and the gate fails", () => {
@@ -94,6 +94,16 @@ describe("the review's deadline", () => {
     // what was not reviewed fails the gate (fail closed) and is named
     expect(result.gateFails).toBe(true);
     expect(result.unreviewed).toEqual([{ file, reason: finding!.message }]);
+  });
+
+  it("stopped before the first rule, the files left unread are still named", () => {
+    const huge = { path: "schema/900_dump.cql", content: "-".repeat(2 * 1024 * 1024) };
+    const result = review({ files: [...files, huge], pastDeadline: deadlineAt(9).pastDeadline });
+    expect(budgetFindings(result.findings).map((f) => f.fingerprint).sort()).toEqual([
+      "input-limit-exceeded:file-size:schema/900_dump.cql",
+      "input-limit-exceeded:time-budget:rules",
+    ]);
+    expect(result.unreviewed.map((u) => u.file).sort()).toEqual(["access-patterns.yaml", "schema/900_dump.cql"]);
   });
 
   it.each(STOPS)("stopped at question %i with `unreviewed: warn`: only a syntax error already read fails the gate", (n) => {
