@@ -7,7 +7,7 @@ const inputLimitExceeded: RuleModule = {
     id: "input-limit-exceeded",
     category: "input",
     defaultSeverity: "warning",
-    description: "A file was too large, binary, or had too many statements, or the review had too many files; what is past the limit was not reviewed.",
+    description: "A file was too large, binary or truncated, or the review was past a limit or out of time; what is past the limit was not reviewed.",
     // The input stage writes the text; `input` names it for renderers and the rule tester.
     messages: { input: "{message}" },
     fixable: false,

@@ -4,6 +4,29 @@ import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
 
+const isSpace = (char: string | undefined): boolean => char !== undefined && /\s/.test(char);
+const isWordChar = (char: string | undefined): boolean => char !== undefined && /\w/.test(char);
+
+/**
+ * The `AND` or `WITH` that ends `text` before `at`, with the whitespace around it: where that
+ * begins, or undefined. A backward scan: `/\s+AND\s+$/` retries every whitespace run it meets.
+ */
+function joinBefore(text: string, at: number): { keyword: "AND" | "WITH"; from: number } | undefined {
+  let wordEnd = at;
+  while (isSpace(text[wordEnd - 1])) wordEnd--;
+  if (wordEnd === at) return undefined;
+  for (const keyword of ["AND", "WITH"] as const) {
+    const wordStart = wordEnd - keyword.length;
+    if (wordStart < 0 || text.slice(wordStart, wordEnd).toUpperCase() !== keyword) continue;
+    let from = wordStart;
+    while (isSpace(text[from - 1])) from--;
+    // `AND` needs whitespace before it; `WITH` only a word boundary.
+    if (keyword === "AND" ? from === wordStart : isWordChar(text[wordStart - 1])) continue;
+    return { keyword, from };
+  }
+  return undefined;
+}
+
 /** Removes `COMPACT STORAGE` with the `WITH` or `AND` that joins it to the other properties. */
 function dropClauseFix(model: AnalysedModel, table: TableModel, existsAtBase: boolean): RuleFix | undefined {
   const statement = table.statement;
@@ -12,11 +35,13 @@ function dropClauseFix(model: AnalysedModel, table: TableModel, existsAtBase: bo
   if (!file) return undefined;
   const start = statement.compactStorageRange.start.offset;
   const end = statement.compactStorageRange.end.offset;
-  const after = /^\s+AND\s+/i.exec(file.text.slice(end));
-  const before = /\s+AND\s+$/i.exec(file.text.slice(0, start)) ?? /\s*\bWITH\s+$/i.exec(file.text.slice(0, start));
+  const andAfter = /\s+AND\s+/iy;
+  andAfter.lastIndex = end;
+  const after = andAfter.exec(file.text);
+  const before = joinBefore(file.text, start);
   let range: [number, number] | undefined;
-  if (after && (!before || /WITH\s+$/i.test(before[0]))) range = [start, end + after[0].length];
-  else if (before) range = [start - before[0].length, end];
+  if (after && (!before || before.keyword === "WITH")) range = [start, end + after[0].length];
+  else if (before) range = [before.from, end];
   if (!range) return undefined;
   return {
     description: existsAtBase

@@ -9,6 +9,7 @@ import { issuesToFindings, plainIssueMessage } from "./manifest/issues.js";
 import { readYamlWithPositions } from "./manifest/yaml-positions.js";
 import type { SourceFile } from "./source-file.js";
 import type { CassandraVersion } from "./schema/model.js";
+import { append } from "./arrays.js";
 
 export interface RuleSetting {
   severity: Severity | "off";
@@ -23,6 +24,8 @@ export interface ReviewConfig {
   /** semantics to apply; when absent the manifest's `cassandra`, else 5.0 */
   cassandra?: CassandraVersion;
   failOn: "error" | "warning" | "never";
+  /** whether anything left unreviewed (too large, binary, out of time, internal error) fails the gate, or only warns */
+  unreviewed: "fail" | "warn";
   limits: PartitionLimits;
   /** by rule id */
   rules: Record<string, RuleSetting>;
@@ -40,6 +43,7 @@ export const DEFAULT_CONFIG: ReviewConfig = {
   schema: ["**/*.cql"],
   manifest: ["**/access-patterns.y{,a}ml"],
   failOn: "error",
+  unreviewed: "fail",
   limits: {
     partitionValues: 100_000,
     partitionBytes: 100_000_000,
@@ -93,7 +97,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
       rule: CONFIG_RULE,
       severity: "error",
       location: { file: file.path, range: yaml.locate([]) },
-      message: `the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, limits, rules, comments, ignore), but it holds ${Array.isArray(data) ? "a list" : "a single value"}; the defaults are used`,
+      message: `the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, unreviewed, limits, rules, comments, ignore), but it holds ${Array.isArray(data) ? "a list" : "a single value"}; the defaults are used`,
       fingerprint: `${CONFIG_RULE}:${file.path}#not-a-mapping`,
     });
     return { config, findings, ruleLocations };
@@ -101,7 +105,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
 
   const parsed = configSchema.safeParse(data, { error: plainIssueMessage });
   if (!parsed.success) {
-    findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: CONFIG_RULE, schema: configSchema, data }));
+    append(findings, issuesToFindings(parsed.error.issues, { yaml, rule: CONFIG_RULE, schema: configSchema, data }));
   }
   const valid = parsed.success ? parsed.data : salvage(data);
   applySettings(config, valid);
@@ -118,7 +122,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
 function salvage(data: Record<string, unknown>): ConfigDocument {
   const valid: ConfigDocument = {};
   const shape = configSchema.shape;
-  for (const key of ["schema", "manifest", "cassandra", "fail_on", "ignore"] as const) {
+  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore"] as const) {
     const result = shape[key].safeParse(data[key]);
     if (result.success && result.data !== undefined) (valid as Record<string, unknown>)[key] = result.data;
   }
@@ -157,6 +161,7 @@ function applySettings(config: ReviewConfig, valid: ConfigDocument): void {
   if (valid.manifest) config.manifest = valid.manifest;
   if (valid.cassandra) config.cassandra = valid.cassandra;
   if (valid.fail_on) config.failOn = valid.fail_on;
+  if (valid.unreviewed) config.unreviewed = valid.unreviewed;
   if (valid.ignore) config.ignore = valid.ignore;
   const limits = valid.limits ?? {};
   if (limits.partition_values !== undefined) config.limits.partitionValues = limits.partition_values;

@@ -111,13 +111,37 @@ export type ExplainAnswer = QueryExplanation | SelectExplanation | TableExplanat
 
 export const EXPLAIN_USAGE = "explain a query id (`Q1`), a statement (`SELECT … FROM …`) or a table (`table videos_by_user`)";
 
+/** How many times `char` repeats from `from` forward (step 1) or backward (step -1). */
+function runLength(text: string, char: string, from: number, step: 1 | -1): number {
+  let length = 0;
+  for (let at = from; at >= 0 && at < text.length && text[at] === char; at += step) length++;
+  return length;
+}
+
+/**
+ * A code span's content: `` `x` `` or ``` ``x`` ``` → `x`, trimmed; other text as it is. A scan, not
+ * a backreference pattern, so thousands of backticks cost linear time.
+ */
+export function unwrapCodeSpan(text: string): string {
+  const fence = Math.min(runLength(text, "`", 0, 1), runLength(text, "`", text.length - 1, -1), Math.floor(text.length / 2));
+  return fence > 0 ? text.slice(fence, text.length - fence).trim() : text;
+}
+
+/** A fenced block's content (``` or ~~~, info string dropped), trimmed; undefined when `text` is not one. */
+function unwrapFence(text: string): string | undefined {
+  const char = text[0];
+  if (char !== "`" && char !== "~") return undefined;
+  const end = text.trimEnd().length;
+  const bodyStart = text.indexOf("\n") + 1;
+  // The closing fence may be shorter than the opening one (the rest then reads as the info string), never under three.
+  const fence = Math.min(runLength(text, char, 0, 1), runLength(text, char, end - 1, -1));
+  if (fence < 3 || bodyStart === 0 || end - fence < bodyStart) return undefined;
+  return text.slice(bodyStart, end - fence).trim();
+}
+
 /** Strips the quoting people put around a statement in a comment: a fenced block or a code span. */
 function unwrapCode(text: string): string {
-  const fenced = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1\s*$/.exec(text);
-  if (fenced) return fenced[2].trim();
-  const span = /^(`+)([\s\S]*?)\1$/.exec(text);
-  if (span) return span[2].trim();
-  return text;
+  return unwrapFence(text) ?? unwrapCodeSpan(text);
 }
 
 // a table name: `name`, `ks.name`, either part possibly double-quoted with "" escapes
@@ -150,6 +174,13 @@ export function parseExplainRequest(text: string): ExplainRequest | { error: str
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Bounds of the "did you mean" lists: a comment may name a 60,000-character table, and a schema
+ * may hold 20,000 tables, so the edit distances are taken on names cut to a length, over at most
+ * so many names, and only the nearest few are returned. Worst case a few million steps.
+ */
+export const NEAREST_LIMITS = { nameLength: 64, candidates: 2_000, shown: 10 } as const;
+
 /** Edit distance (insert, delete, substitute), for "did you mean" lists. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
@@ -163,16 +194,21 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** `names` ordered by closeness to `wanted` (case-insensitive); `aliases` lets a table match by its bare name too. */
+/**
+ * The names nearest to `wanted` (case-insensitive), nearest first, at most NEAREST_LIMITS.shown of
+ * them, among the first NEAREST_LIMITS.candidates names; `aliases` lets a table match by its bare name too.
+ */
 export function nearestFirst(wanted: string, names: readonly string[], aliases: (name: string) => string[] = (name) => [name]): string[] {
-  const target = wanted.toLowerCase();
-  const scored = names.map((name) => ({
+  const cut = (text: string) => text.slice(0, NEAREST_LIMITS.nameLength).toLowerCase();
+  const target = cut(wanted);
+  const scored = names.slice(0, NEAREST_LIMITS.candidates).map((name) => ({
     name,
-    distance: Math.min(...aliases(name).map((alias) => editDistance(target, alias.toLowerCase()))),
+    distance: Math.min(...aliases(name).map((alias) => editDistance(target, cut(alias)))),
   }));
   return scored
     // ties in natural order, so Q2 comes before Q10
     .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name, "en", { numeric: true }))
+    .slice(0, NEAREST_LIMITS.shown)
     .map((entry) => entry.name);
 }
 

@@ -1,6 +1,7 @@
 // The pure core: files in → Review out. No network, no clock, no environment.
 // files → parse → model → plan/estimate → rules → findings (CONTRIBUTING.md, "Architecture").
 import { estimateTables } from "./analysis/estimator.js";
+import { append } from "./arrays.js";
 import { analyseQuery } from "./analysis/queries.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
@@ -56,21 +57,44 @@ export interface Review {
   /** sorted with compareFindings; `existing` set when a base was given */
   findings: Finding[];
   summary: { errors: number; warnings: number; infos: number };
-  /** whether the gate (`failOn`) fails, counting only findings new in this change */
+  /** whether the gate fails: a new finding at `failOn`, or anything not reviewed unless `unreviewed: warn` */
   gateFails: boolean;
+  /** what was not reviewed and why (too large, binary, out of time, internal error): each could hide a finding */
+  unreviewed: Unreviewed[];
   /** the analysed model, for explain */
   model: AnalysedModel;
 }
 
-/** Explicit limits (docs/configuration.md, `limits`): a file or a review past them is reported, never parsed half-way. */
+/** A part of the change the review could not look at; `file` is "" when it is the review as a whole. */
+export interface Unreviewed {
+  file: string;
+  reason: string;
+}
+
+/**
+ * Explicit limits: a file or a review past them is reported, never parsed half-way. The review
+ * limits bound the worst accepted input to the time and memory budgets (docs/limits.md).
+ */
 export const REVIEW_LIMITS = {
-  /** bytes of one schema file or manifest */
+  /** bytes of one schema file, manifest or config file */
   fileBytes: 1024 * 1024,
   /** statements of one schema file */
   statementsPerFile: 20_000,
   /** schema + manifest files in one review */
   filesPerReview: 2_000,
+  /** bytes of all schema and manifest files of one commit */
+  bytesPerReview: 4 * 1024 * 1024,
+  /** schema statements of one commit, all files together (each table costs every table rule, at both commits) */
+  statementsPerReview: 20_000,
+  /** queries of the manifests, all together */
+  queriesPerReview: 5_000,
+  /** queries of the manifests times tables of the schema: the planner weighs every query against every table */
+  queryPlansPerReview: 40_000,
 } as const;
+
+/** The rules whose findings say that part of the input was not reviewed, so a finding may hide behind them. */
+export const UNREVIEWED_RULES: ReadonlySet<string> = new Set(["input-limit-exceeded", "internal-error"]);
+
 
 interface SelectedFiles {
   schema: SourceFile[];
@@ -94,6 +118,7 @@ function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: st
   const schema: SourceFile[] = [];
   const manifests: SourceFile[] = [];
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  let bytes = 0;
   for (const file of sorted) {
     if (matchesAny(file.path, config.ignore)) continue;
     const isManifest = manifestPath !== undefined ? file.path === manifestPath : matchesAny(file.path, config.manifest);
@@ -115,6 +140,17 @@ function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: st
       limitFindings.push(limitFinding(file.path, `${file.path} looks binary (it contains NUL bytes); it was not parsed.`, `binary:${file.path}`));
       continue;
     }
+    if (bytes + file.content.length > REVIEW_LIMITS.bytesPerReview) {
+      limitFindings.push(
+        limitFinding(
+          file.path,
+          `${file.path} would take the schema and manifest files past ${REVIEW_LIMITS.bytesPerReview} bytes, the limit per review; it was not parsed.`,
+          `review-size:${file.path}`,
+        ),
+      );
+      continue;
+    }
+    bytes += file.content.length;
     (isManifest ? manifests : schema).push(file);
   }
   return { schema, manifests, limitFindings };
@@ -148,25 +184,41 @@ export function analyse(input: ReviewInput): AnalysedModel {
  * config findings, but no schema, plans or estimates. Rules over a half-read model would be
  * wrong (a query whose table sits in an unread file would look unserved).
  */
-function stoppedModel(model: Pick<AnalysedModel, "version" | "config" | "configFile" | "manifestFiles" | "inputFindings">, at: SourceLocation, what: string): AnalysedModel {
-  const finding: Finding = {
-    ...limitFinding(at.file, `The review ran out of time ${what}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "time-budget"),
-    location: at,
-  };
+function stoppedModel(model: Pick<AnalysedModel, "version" | "config" | "configFile" | "manifestFiles" | "inputFindings">, finding: Finding): AnalysedModel {
   return { ...model, schemaFiles: [], schema: emptySchema(), queries: [], estimates: new Map(), inputFindings: [...model.inputFindings, finding] };
 }
 
+/**
+ * The config as written, unless it is binary or too large: then the defaults, and a finding
+ * saying the file was not read (a half-read config could turn rules off or change the gate).
+ */
+function readConfig(file: SourceFile | undefined): ReturnType<typeof loadConfig> & { unread?: Finding } {
+  if (file && (file.content.length > REVIEW_LIMITS.fileBytes || file.content.includes("\u0000"))) {
+    const why = file.content.includes("\u0000") ? "looks binary (it contains NUL bytes)" : `is ${file.content.length} bytes, over the ${REVIEW_LIMITS.fileBytes}-byte limit per file`;
+    const loaded = loadConfig(undefined);
+    return { ...loaded, unread: limitFinding(file.path, `${file.path} ${why}; it was not read, and the default settings were used.`, `config:${file.path}`) };
+  }
+  return loadConfig(file);
+}
+
 function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stopped: boolean } {
-  const { config, findings: configFindings, ruleLocations } = loadConfig(input.configFile);
+  const { config, findings: configFindings, ruleLocations, unread } = readConfig(input.configFile);
   const selected = selectFiles(input.files, config, input.manifestPath);
-  const inputFindings: Finding[] = [...configFindings, ...selected.limitFindings];
+  const inputFindings: Finding[] = [...configFindings];
+  if (unread) inputFindings.push(unread);
+  append(inputFindings, selected.limitFindings);
   const manifestFiles = selected.manifests.map((f) => f.path);
   const configFile = input.configFile ? { path: input.configFile.path, ruleLocations } : undefined;
   const pastDeadline = input.pastDeadline ?? (() => false);
-  const stop = (at: SourceLocation, what: string) => ({
-    model: stoppedModel({ version: input.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION, config, configFile, manifestFiles, inputFindings }, at, what),
+  const stopWith = (finding: Finding) => ({
+    model: stoppedModel({ version: input.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION, config, configFile, manifestFiles, inputFindings }, finding),
     stopped: true,
   });
+  const stop = (at: SourceLocation, what: string) =>
+    stopWith({
+      ...limitFinding(at.file, `The review ran out of time ${what}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "time-budget"),
+      location: at,
+    });
   const atFile = (file: string): SourceLocation => ({ file, range: FILE_START });
   const andLater = (count: number, one: string, many: string) => (count === 0 ? "" : ` and the ${count} ${count === 1 ? one : many} after it`);
 
@@ -174,12 +226,13 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   for (const [index, file] of selected.manifests.entries()) {
     if (pastDeadline()) return stop(atFile(file.path), `before reading ${file.path}${andLater(selected.manifests.length - index - 1, "manifest", "manifests")}`);
     const loaded = loadManifest(file);
-    inputFindings.push(...loaded.findings);
+    append(inputFindings, loaded.findings);
     if (loaded.manifest) manifests.push(loaded.manifest);
   }
   const manifest = mergeManifests(manifests);
 
   const schemaFiles: ParsedSchemaFile[] = [];
+  let statements = 0;
   for (const [index, file] of selected.schema.entries()) {
     if (pastDeadline()) return stop(atFile(file.path), `before parsing ${file.path}${andLater(selected.schema.length - index - 1, "schema file", "schema files")}`);
     const parse = parseCql(file.content);
@@ -189,6 +242,17 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
       );
       continue;
     }
+    if (statements + parse.statements.length > REVIEW_LIMITS.statementsPerReview) {
+      inputFindings.push(
+        limitFinding(
+          file.path,
+          `${file.path} would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements, the limit per review; it was not reviewed.`,
+          `review-statements:${file.path}`,
+        ),
+      );
+      continue;
+    }
+    statements += parse.statements.length;
     // The n-th occurrence of a message keeps its fingerprint when unrelated lines move.
     const occurrences = new Map<string, number>();
     for (const diagnostic of parse.diagnostics) {
@@ -211,8 +275,22 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   const firstFile = atFile(selected.schema[0]?.path ?? manifestFiles[0] ?? input.configFile?.path ?? "");
   if (pastDeadline()) return stop(firstFile, "before building the schema model");
   const built = buildSchema(schemaFiles, { defaultKeyspace: keyspace });
-  inputFindings.push(...built.findings);
-  if (manifest) inputFindings.push(...checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
+  append(inputFindings, built.findings);
+  if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
+
+  const queryCount = manifest?.queries.length ?? 0;
+  const plans = queryCount * built.schema.tables.size;
+  const overQueries = queryCount > REVIEW_LIMITS.queriesPerReview;
+  if (overQueries || plans > REVIEW_LIMITS.queryPlansPerReview) {
+    const at = manifest!.queries[0]!.location;
+    const why = overQueries
+      ? `${queryCount} queries, over the limit of ${REVIEW_LIMITS.queriesPerReview} per review`
+      : `${queryCount} queries over ${built.schema.tables.size} tables are ${plans} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review`;
+    return stopWith({
+      ...limitFinding(at.file, `The manifests hold ${why}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "query-plans"),
+      location: at,
+    });
+  }
 
   // Query by query, so the deadline is asked between them.
   const queries: QueryAnalysis[] = [];
@@ -237,7 +315,26 @@ function reviewedFiles(model: AnalysedModel): ReviewedFile[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function gateFails(findings: Finding[], failOn: ReviewConfig["failOn"]): boolean {
+/**
+ * What was not reviewed, from the findings that say so. A file left out stays left out at every
+ * push, so these count whether or not the base had them too.
+ */
+export function unreviewedOf(findings: readonly Finding[]): Unreviewed[] {
+  const unreviewed: Unreviewed[] = [];
+  for (const finding of findings) {
+    if (UNREVIEWED_RULES.has(finding.rule)) unreviewed.push({ file: finding.location.file, reason: finding.message });
+  }
+  return unreviewed;
+}
+
+/**
+ * The gate: it fails on a new finding at `failOn`, and, unless the config says `unreviewed: warn`,
+ * on anything left unreviewed (fail closed: what was not read may hide an error). Shells that add
+ * findings of their own (files the collector could not fetch) call it again on the whole list.
+ */
+export function gateFails(findings: readonly Finding[], config: Pick<ReviewConfig, "failOn" | "unreviewed">): boolean {
+  if (config.unreviewed === "fail" && findings.some((f) => UNREVIEWED_RULES.has(f.rule))) return true;
+  const { failOn } = config;
   if (failOn === "never") return false;
   return findings.some((f) => !f.existing && (f.severity === "error" || (failOn === "warning" && f.severity === "warning")));
 }
@@ -261,10 +358,11 @@ export function review(input: ReviewInput): Review {
       );
     } else {
       base = analysedBase.model;
-      baseFingerprints = new Set(runRules(base).map((f) => f.fingerprint));
+      baseFingerprints = new Set(runRules(base, { pastDeadline: input.pastDeadline }).map((f) => f.fingerprint));
     }
   }
-  const findings = runRules(model, { base })
+  // A stopped model is nearly empty and already says it stopped: its rules run in full.
+  const findings = runRules(model, { base, ...(head.stopped ? {} : { pastDeadline: input.pastDeadline }) })
     // Object.assign, not `{ ...f, existing }`: such objects are slow to build and read on Node 20.
     .map((f) => (base ? Object.assign({}, f, { existing: baseFingerprints.has(f.fingerprint) }) : f))
     .sort(compareFindings);
@@ -284,7 +382,8 @@ export function review(input: ReviewInput): Review {
       warnings: findings.filter((f) => f.severity === "warning").length,
       infos: findings.filter((f) => f.severity === "info").length,
     },
-    gateFails: gateFails(findings, config.failOn),
+    gateFails: gateFails(findings, config),
+    unreviewed: unreviewedOf(findings),
     model,
   };
 }

@@ -33,6 +33,7 @@ import {
   type Restriction,
 } from "./planner-restrictions.js";
 import { assignmentError, containsNullLiteral, integerLiteral, isZeroVector, unwrapHint } from "./planner-terms.js";
+import { append } from "../arrays.js";
 
 // ---------------------------------------------------------------------------------------------
 // Per-table lookups, computed once per TableModel (the bench plans thousands of queries).
@@ -769,9 +770,9 @@ function checkAnnRestrictions(
 
 function filterRestrictionList(ev: Evaluation, clusteringRestrictions: Restriction[]): Restriction[] {
   const list: Restriction[] = [];
-  if (ev.partitionInFilter) list.push(...restrictionsOf(ev.partition));
-  if (ev.clusteringInFilter) list.push(...clusteringRestrictions);
-  list.push(...restrictionsOf(ev.nonKey));
+  if (ev.partitionInFilter) append(list, restrictionsOf(ev.partition));
+  if (ev.clusteringInFilter) append(list, clusteringRestrictions);
+  append(list, restrictionsOf(ev.nonKey));
   return list;
 }
 

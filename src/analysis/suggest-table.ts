@@ -78,8 +78,17 @@ function elementColumnName(collection: string, key: boolean): string {
   return collection.length > 1 && collection.endsWith("s") && !collection.endsWith("ss") ? collection.slice(0, -1) : `${collection}_value`;
 }
 
+/** `text` without leading and trailing underscores; a scan, as `/_+$/` is quadratic on `a___…b`. */
+function trimUnderscores(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === "_") start++;
+  while (end > start && text[end - 1] === "_") end--;
+  return text.slice(start, end);
+}
+
 function identifierPart(text: string): string {
-  const cleaned = text.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+  const cleaned = trimUnderscores(text.toLowerCase().replace(/[^a-z0-9_]+/g, "_"));
   return /^[a-z]/.test(cleaned) ? cleaned : `q_${cleaned}`;
 }
 
@@ -262,7 +271,7 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
     return printed(type);
   };
 
-  const entityName = entity ? entity.name.replace(/_by_.*$/, "") : identifierPart(query.id);
+  const entityName = entity ? entity.name.split("_by_", 1)[0]! : identifierPart(query.id);
   const byPart = bucketed ? "bucket" : partitionKey.map(identifierPart).join("_");
   const keyspace = options.keyspace ?? entity?.keyspace ?? "";
   const name = productName(schema, keyspace, entityName, byPart, shapedBy, query.id);

@@ -120,6 +120,10 @@ export const configSchema = z
       .enum(["error", "warning", "never"], says("expected error, warning or never"))
       .describe("Which new findings fail the check run: error (default), warning (errors and warnings), or never.")
       .optional(),
+    unreviewed: z
+      .enum(["fail", "warn"], says("expected fail or warn"))
+      .describe("What the gate does when part of the change could not be reviewed (a file too large or binary, the time budget spent, an internal error): fail (default) or warn, which leaves it to fail_on.")
+      .optional(),
     limits: limitsSchema.optional(),
     rules: z
       .record(

@@ -21,6 +21,7 @@ import { AstSyntaxError, type AstContext } from "./grammar/api.js";
 import { parseStatementTokens, withoutStackTraces, type StatementParse } from "./parser.js";
 import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, TokenStream, vendorStatementAt, type TokenSource } from "./split.js";
 import * as T from "./tokens.js";
+import { append } from "../arrays.js";
 
 export type { ParseResult } from "./ast.js";
 export { formatTerm, formatType, isReservedKeyword, quoteName } from "./print.js";
@@ -178,7 +179,7 @@ function nextStatementStart(tokens: TokenStream, index: number, bound: number): 
 
 function keep(statement: Statement, context: AstContext, result: ParseResult): void {
   result.statements.push(statement);
-  result.diagnostics.push(...context.notes);
+  append(result.diagnostics, context.notes);
 }
 
 /** Only single-token repairs (a `)` inserted, a stray token skipped), and no re-synchronisation. */

@@ -5,7 +5,7 @@
 // reviews that still request changes.
 import { DEFAULT_CONFIG, type ReviewConfig } from "../config.js";
 import { FILE_START, type Finding } from "../findings.js";
-import type { SourceFile } from "../review.js";
+import { REVIEW_LIMITS, type SourceFile } from "../review.js";
 import { parsePatch, type Hunk } from "./diff-hunks.js";
 import type { GitHubPort, PullRequestRef, ReviewCore } from "./port.js";
 import { isOurReviewBody } from "./review-comments.js";
@@ -81,6 +81,8 @@ interface Blob {
 interface TreeEntry {
   path: string;
   size?: number;
+  /** the blob's id: paths with the same id hold the same bytes, read once */
+  sha?: string;
 }
 
 export async function collectPullRequest(
@@ -120,12 +122,18 @@ export async function collectPullRequest(
     return { head, base };
   };
 
+  // Caps counted before anything is fetched, from the tree's sizes, over both fetches.
+  const budget = { files: 0, bytes: 0, baseFiles: 0 };
+  /** head paths whose blob another path already reads, by that blob's id */
+  const sameBlob = new Map<string, string[]>();
+
   const fetchCandidates = async (
     candidates: ReturnType<typeof candidatesFor>,
     extras: { config: boolean; pullRequest: boolean },
   ) => {
     const requests: BlobRequest[] = [];
-    for (const entry of candidates.head) {
+    const head = [...candidates.head].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const entry of head) {
       if (requested.has(`head:${entry.path}`) || skipped.has(entry.path)) continue;
       if (entry.size !== undefined && entry.size > MAX_FILE_BYTES) {
         skipped.add(entry.path);
@@ -134,22 +142,66 @@ export async function collectPullRequest(
         );
         continue;
       }
-      requests.push({ side: "head", path: entry.path, expression: `${pr.headSha}:${entry.path}`, size: entry.size });
+      if (budget.files >= REVIEW_LIMITS.filesPerReview) {
+        skipped.add(entry.path);
+        findings.push(limitFinding(entry.path, `is past the ${REVIEW_LIMITS.filesPerReview} schema and manifest files read per review`, "review-files"));
+        continue;
+      }
+      if (budget.bytes + (entry.size ?? 0) > REVIEW_LIMITS.bytesPerReview) {
+        skipped.add(entry.path);
+        findings.push(limitFinding(entry.path, `would take the files read past ${formatBytes(REVIEW_LIMITS.bytesPerReview)}, the limit per review`, "review-size"));
+        continue;
+      }
+      budget.files++;
+      requested.add(`head:${entry.path}`);
+      const copies = entry.sha === undefined ? undefined : sameBlob.get(entry.sha);
+      if (copies) {
+        // The same bytes as a path already requested: read once, counted once against the bytes.
+        const original = copies[0]!;
+        const text = headText.get(original);
+        if (text !== undefined) headText.set(entry.path, text);
+        else if (skipped.has(original)) {
+          skipped.add(entry.path);
+          findings.push(limitFinding(entry.path, `holds the same bytes as ${original}, which could not be read`, "unreadable"));
+        } else copies.push(entry.path);
+        continue;
+      }
+      budget.bytes += entry.size ?? 0;
+      if (entry.sha !== undefined) sameBlob.set(entry.sha, [entry.path]);
+      requests.push({ side: "head", path: entry.path, expression: `${pr.headSha}:${entry.path}`, size: entry.size, sha: entry.sha });
     }
     for (const file of candidates.base) {
       const path = file.previousPath ?? file.path;
-      if (!requested.has(`base:${path}`)) requests.push({ side: "base", path, expression: `${pr.baseSha}:${path}` });
+      if (requested.has(`base:${path}`)) continue;
+      if (budget.baseFiles >= REVIEW_LIMITS.filesPerReview) {
+        findings.push(limitFinding("", `More than ${REVIEW_LIMITS.filesPerReview} changed schema and manifest files: the base versions of the later ones were not read, so their findings count as new.`, "review-files"));
+        break;
+      }
+      budget.baseFiles++;
+      requests.push({ side: "base", path, expression: `${pr.baseSha}:${path}` });
     }
     for (const request of requests) requested.add(`${request.side}:${request.path}`);
     const result = await reader.read(requests, extras);
-    for (const { request, blob } of result.blobs) {
+    for (const { request, blob, failed } of result.blobs) {
+      const paths = request.side === "head" && request.sha !== undefined ? (sameBlob.get(request.sha) ?? [request.path]) : [request.path];
+      if (failed) {
+        if (request.side === "head") {
+          for (const path of paths) {
+            skipped.add(path);
+            findings.push(limitFinding(path, "could not be read: GitHub answered the query with an error for it", "unreadable"));
+          }
+        }
+        continue;
+      }
       if (blob === null) continue; // not at that commit
       const problem = unreadable(blob);
-      if (problem === undefined) {
-        (request.side === "head" ? headText : baseText).set(request.path, blob.text ?? "");
-      } else if (request.side === "head") {
-        skipped.add(request.path);
-        findings.push(limitFinding(request.path, problem.message, problem.kind));
+      for (const path of paths) {
+        if (problem === undefined) {
+          (request.side === "head" ? headText : baseText).set(path, blob.text ?? "");
+        } else if (request.side === "head") {
+          skipped.add(path);
+          findings.push(limitFinding(path, problem.message, problem.kind));
+        }
       }
     }
     return result;
@@ -158,8 +210,15 @@ export async function collectPullRequest(
   // One query: blobs picked by the default globs, plus the config, the posted comments and change
   // requests. Only a config whose globs reach beyond the defaults costs a second query for the files it adds.
   const first = await fetchCandidates(candidatesFor(DEFAULT_CONFIG), { config: true, pullRequest: options.forReview });
+  // A binary, truncated or unanswered config is reported and not used: half a config could turn rules off.
+  const configProblem = first.configFailed
+    ? "could not be read: GitHub answered the query with an error for it"
+    : first.config
+      ? unreadable(first.config)?.message
+      : undefined;
+  if (configProblem) findings.push(limitFinding(CONFIG_PATH, `${configProblem}; the default settings were used`, "config"));
   const configFile: SourceFile | undefined =
-    first.config?.text != null ? { path: CONFIG_PATH, content: first.config.text } : undefined;
+    !configProblem && first.config?.text != null ? { path: CONFIG_PATH, content: first.config.text } : undefined;
   const { config } = core.loadConfig(configFile);
   const candidates = candidatesFor(config);
   const unfetched = {
@@ -191,13 +250,13 @@ export async function collectPullRequest(
     changeRequests: ourChangeRequests(first.changeRequests),
     ...(first.headSha !== undefined ? { currentHeadSha: first.headSha } : {}),
     // A file picked by the default globs but not by the repository's config is no concern of the review.
-    findings: findings.filter((finding) => finding.location.file === "" || headPaths.has(finding.location.file)),
+    findings: findings.filter((finding) => finding.location.file === "" || finding.location.file === CONFIG_PATH || headPaths.has(finding.location.file)),
   };
 }
 
 const byPath = (a: SourceFile, b: SourceFile) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
-function unreadable(blob: Blob): { message: string; kind: "binary" | "file-size" } | undefined {
+function unreadable(blob: Blob): { message: string; kind: LimitKind } | undefined {
   if (blob.isBinary) return { message: "is a binary file", kind: "binary" };
   if (blob.byteSize > MAX_FILE_BYTES) {
     return { message: `is ${formatBytes(blob.byteSize)}, over the ${formatBytes(MAX_FILE_BYTES)} limit`, kind: "file-size" };
@@ -234,7 +293,7 @@ async function readTree(
   const entries = new Map<string, TreeEntry>();
   for (const entry of data.tree) {
     if (entry.type !== "blob" || !entry.path) continue;
-    entries.set(entry.path, { path: entry.path, ...(entry.size !== undefined ? { size: entry.size } : {}) });
+    entries.set(entry.path, { path: entry.path, ...(entry.size !== undefined ? { size: entry.size } : {}), ...(entry.sha ? { sha: entry.sha } : {}) });
   }
   return { entries, truncated: data.truncated };
 }
@@ -244,6 +303,7 @@ interface BlobRequest {
   path: string;
   expression: string;
   size?: number | undefined;
+  sha?: string | undefined;
 }
 
 interface ThreadsPage {
@@ -273,8 +333,10 @@ interface PullRequestState {
 }
 
 interface ReadResult {
-  blobs: Array<{ request: BlobRequest; blob: Blob | null }>;
+  /** `failed`: GitHub answered with an error for this blob (a partial answer) */
+  blobs: Array<{ request: BlobRequest; blob: Blob | null; failed?: boolean }>;
   config?: Blob | null;
+  configFailed?: boolean;
   threads: ThreadComment[];
   changeRequests: ReviewNode[];
   headSha?: string;
@@ -293,12 +355,17 @@ class BlobReader {
     for (const [index, requestsOfChunk] of chunks.entries()) {
       const withExtras = index === 0;
       if (!withExtras && requestsOfChunk.length === 0) continue;
-      const { data, pullRequest } = await this.query(requestsOfChunk, {
-        config: withExtras && extras.config,
-        pullRequest: withExtras && extras.pullRequest,
-      });
-      requestsOfChunk.forEach((request, i) => result.blobs.push({ request, blob: data[`f${i}`] ?? null }));
-      if (withExtras && extras.config) result.config = data.config ?? null;
+      const wanted = { config: withExtras && extras.config, pullRequest: withExtras && extras.pullRequest };
+      // Never an empty query: GitHub rejects it, and nothing is asked.
+      if (requestsOfChunk.length === 0 && !wanted.config && !wanted.pullRequest) continue;
+      const { data, pullRequest, failed } = await this.query(requestsOfChunk, wanted);
+      requestsOfChunk.forEach((request, i) =>
+        result.blobs.push({ request, blob: data[`f${i}`] ?? null, ...(failed.has(`f${i}`) ? { failed: true } : {}) }),
+      );
+      if (wanted.config) {
+        result.config = data.config ?? null;
+        if (failed.has("config")) result.configFailed = true;
+      }
       if (pullRequest) {
         result.threads = await this.allThreads(pullRequest.reviewThreads);
         result.changeRequests = (pullRequest.reviews?.nodes ?? []).filter((node): node is ReviewNode => node !== null);
@@ -311,7 +378,7 @@ class BlobReader {
   private async query(
     requests: BlobRequest[],
     extras: { config: boolean; pullRequest: boolean },
-  ): Promise<{ data: Record<string, Blob | null>; pullRequest?: PullRequestState }> {
+  ): Promise<{ data: Record<string, Blob | null>; pullRequest?: PullRequestState; failed: Set<string> }> {
     const variables: Record<string, unknown> = { owner: this.pr.owner, repo: this.pr.repo };
     const declarations = ["$owner: String!", "$repo: String!"];
     const selections: string[] = [];
@@ -336,11 +403,23 @@ class BlobReader {
   }
 }
 ${BLOB_FRAGMENT}`;
-    const response = await this.github.graphql<{
-      repository: Record<string, Blob | null> & { pullRequest?: PullRequestState | null };
-    }>(query, variables);
+    type Answer = { repository: Record<string, Blob | null> & { pullRequest?: PullRequestState | null } };
+    let response: Answer;
+    const failed = new Set<string>();
+    try {
+      response = await this.github.graphql<Answer>(query, variables);
+    } catch (error) {
+      // A partial answer (some fields failed): use what came back, and report the fields that failed.
+      const partial = partialAnswer<Answer>(error);
+      if (!partial?.data?.repository) throw error;
+      response = partial.data;
+      for (const problem of partial.errors) {
+        const [root, field] = problem.path ?? [];
+        if (root === "repository" && typeof field === "string") failed.add(field);
+      }
+    }
     const { pullRequest, ...data } = response.repository;
-    return { data, ...(pullRequest ? { pullRequest } : {}) };
+    return { data, ...(pullRequest ? { pullRequest } : {}), failed };
   }
 
   /** Pages beyond the first 100 threads cost one query each; ordinary PRs never need them. */
@@ -417,14 +496,23 @@ function ourChangeRequests(reviews: readonly ReviewNode[]): ChangeRequest[] {
   return ours;
 }
 
+/** What Octokit's GraphqlResponseError carries when GitHub answered with data and errors. */
+function partialAnswer<T>(error: unknown): { data?: T; errors: Array<{ path?: unknown[] }> } | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { data, errors } = error as { data?: T; errors?: unknown };
+  return data !== undefined && Array.isArray(errors) ? { data, errors: errors as Array<{ path?: unknown[] }> } : undefined;
+}
+
+type LimitKind = "file-size" | "binary" | "tree" | "review-files" | "review-size" | "unreadable" | "config";
+
 /** Same rule and fingerprint scheme as the core's own limit findings (src/review.ts). */
-function limitFinding(path: string, problem: string, kind: "file-size" | "binary" | "tree"): Finding {
+function limitFinding(path: string, problem: string, kind: LimitKind): Finding {
   return {
     rule: LIMIT_RULE,
     severity: "warning",
     location: { file: path, range: FILE_START },
     message: path ? `${path} ${problem}; it was not reviewed.` : problem,
-    fingerprint: kind === "tree" ? `${LIMIT_RULE}:tree` : `${LIMIT_RULE}:${kind}:${path}`,
+    fingerprint: path === "" ? `${LIMIT_RULE}:${kind}` : `${LIMIT_RULE}:${kind}:${path}`,
   };
 }
 

@@ -1,5 +1,6 @@
 // `/cql …` commands in pull-request comments: acknowledge with 👀 at once, then answer with
 // exactly one comment computed for the pull request's head commit.
+import { unwrapCodeSpan } from "../explain.js";
 import { collectPullRequest } from "./collect.js";
 import type { GitHubPort, Log, ReviewCore } from "./port.js";
 import { fetchPullRequest } from "./pull-request.js";
@@ -35,18 +36,13 @@ export function parseCommand(body: string): Command | undefined {
         }
         argument = [argument, ...continuation].join(" ");
       }
-      argument = stripCodeSpan(argument.trim());
+      // People often wrap the query in backticks; the parser should not see them.
+      argument = unwrapCodeSpan(argument.trim());
       return argument === "" ? { kind: "unknown", text: words } : { kind: "explain", argument };
     }
     default:
       return { kind: "unknown", text: words };
   }
-}
-
-/** People often wrap the query in backticks; the parser should not see them. */
-function stripCodeSpan(text: string): string {
-  const match = /^(`+)([\s\S]*)\1$/.exec(text);
-  return match ? match[2]!.trim() : text;
 }
 
 export const HELP_TEXT = [

@@ -2,8 +2,8 @@
 // as a check run and a review. Six GitHub requests for an ordinary pull request: check create,
 // listFiles, getTree, one GraphQL read, createReview, check update. The push that makes the gate
 // pass adds one request per earlier change request of ours it dismisses.
-import { compareFindings, SEVERITY_ORDER, type Finding } from "../findings.js";
-import type { Review } from "../review.js";
+import { compareFindings, type Finding } from "../findings.js";
+import { gateFails, unreviewedOf, type Review } from "../review.js";
 import { dismissFixedChangeRequests } from "./change-requests.js";
 import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
 import { collectPullRequest } from "./collect.js";
@@ -116,9 +116,8 @@ export function withCollectionFindings(review: Review, extra: readonly Finding[]
     else if (finding.severity === "warning") summary.warnings++;
     else summary.infos++;
   }
-  const threshold = review.config.failOn === "never" ? -1 : SEVERITY_ORDER[review.config.failOn];
-  const gateFails = review.gateFails || extra.some((finding) => SEVERITY_ORDER[finding.severity] <= threshold);
-  return { ...review, findings, summary, gateFails };
+  // The core's gate over the whole list: a file the collector could not read is left unreviewed too.
+  return { ...review, findings, summary, gateFails: gateFails(findings, review.config), unreviewed: unreviewedOf(findings) };
 }
 
 /** A readable sentence for the check run; GitHub errors name the request that failed. Never a credential. */

@@ -31,6 +31,7 @@ import type {
 } from "./types.js";
 import { parseDurationSeconds, parseRatePerSecond } from "./units.js";
 import { formatPath, readYamlWithPositions, type PathSegment, type PositionedYaml } from "./yaml-positions.js";
+import { append } from "../arrays.js";
 
 export const MANIFEST_RULE = "manifest-invalid";
 
@@ -74,7 +75,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
   const entityOf = (path: PathSegment[]): string => entityName(data, path);
   const parsed = manifestSchema.safeParse(data, { error: plainIssueMessage });
   if (!parsed.success) {
-    findings.push(...issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
+    append(findings, issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
   const { keyspace, cassandra, tables, queries, writes } = parsed.success

@@ -490,7 +490,7 @@ function errorText(error: unknown): string {
 
 /** Plain words for the `yaml` library's errors; its own text where it is already clear. */
 function yamlErrorMessage(error: YAMLError, key: string | undefined, noun: string): string {
-  const original = error.message.split("\n")[0]!.replace(/\s+at line \d+, column \d+:?$/, "").replace(/\.$/, "");
+  const original = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "").replace(/\.$/, "");
   switch (error.code) {
     case "DUPLICATE_KEY":
       return key !== undefined

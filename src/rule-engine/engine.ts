@@ -14,11 +14,14 @@ export interface RunRulesOptions {
   base?: AnalysedModel;
   /** the rules to run instead of the whole registry (the rule tester runs one) */
   rules?: RuleModule[];
+  /** asked before each rule but the input ones; once true, the rules left are skipped and an `input-limit-exceeded` finding names them */
+  pastDeadline?: () => boolean;
 }
 
 /** Rules whose findings the engine itself raises, besides re-reporting the input stages'. */
 export const CONFIG_INVALID = "config-invalid";
 export const INTERNAL_ERROR = "internal-error";
+export const INPUT_LIMIT_EXCEEDED = "input-limit-exceeded";
 const DEFAULT_CONFIG_PATH = ".github/cql-review.yml";
 
 interface ResolvedRule {
@@ -116,7 +119,8 @@ class FindingCollector {
     try {
       rule.check(context);
       const built = reports.map((report) => this.build(id, report, severity));
-      this.findings.push(...built);
+      // One by one: spreading a rule's hundred thousand findings into push() overflows the stack.
+      for (const finding of built) this.findings.push(finding);
     } catch (error) {
       this.raise(INTERNAL_ERROR, {
         messageId: "ruleFailed",
@@ -206,8 +210,25 @@ export function runRules(model: AnalysedModel, options: RunRulesOptions = {}): F
   }
 
   const judges = catalogue.filter((rule) => rule.meta.id === SUPPRESSION_UNUSED);
+  const pastDeadline = options.pastDeadline ?? (() => false);
+  const skipped: string[] = [];
   for (const rule of catalogue) {
-    if (rule.meta.id !== SUPPRESSION_UNUSED) collector.run(rule, { base: options.base });
+    if (rule.meta.id === SUPPRESSION_UNUSED) continue;
+    // Input rules only re-report what the stages found (which files were not read, and why): always run.
+    const skippable = rule.meta.category !== "input" && collector.severityOf(rule.meta.id) !== "off";
+    if (skippable && (skipped.length > 0 || pastDeadline())) skipped.push(rule.meta.id);
+    else collector.run(rule, { base: options.base });
+  }
+  if (skipped.length > 0) {
+    collector.raise(INPUT_LIMIT_EXCEEDED, {
+      messageId: "input",
+      data: {
+        message: `The review ran out of time while checking the rules: ${skipped.length} of them did not run (${skipped.join(", ")}), so their findings are missing.`,
+      },
+      file: anchorFile(model),
+      range: FILE_START,
+      entity: "time-budget:rules",
+    });
   }
 
   // A stage may report under an id the registry does not know yet: keep it, as the stage wrote it,

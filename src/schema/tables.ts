@@ -20,6 +20,7 @@ import { isMultiCell, referencesDuration, resolveColumnType, type TypeEnvironmen
 import type { ColumnKind, ColumnModel, ColumnType, OptionValue, TableModel } from "./model.js";
 import { compactionOf, defaultTtlOf, flattenOptions, numberOf } from "./options.js";
 import { containsCounter, formatColumnType } from "./resolve.js";
+import { append } from "../arrays.js";
 
 interface DeclaredKey {
   partition: Identifier[];
@@ -456,12 +457,12 @@ function addColumns(ctx: BuildContext, table: TableModel, action: Extract<AlterT
     });
   }
   if (rejected || added.length === 0) return;
-  table.columns.push(...added);
+  append(table.columns, added);
   arrangeColumns(table);
   // Views declared with SELECT * follow the base table's new regular columns.
   for (const view of viewsOf(ctx, table)) {
     if (view.statement.kind !== "create-materialized-view" || !view.statement.star) continue;
-    view.columns.push(...added.filter((c) => c.kind === "regular").map((c) => ({ ...c })));
+    append(view.columns, added.filter((c) => c.kind === "regular").map((c) => ({ ...c })));
     arrangeColumns(view);
   }
 }
@@ -517,7 +518,8 @@ function dropColumns(ctx: BuildContext, table: TableModel, action: Extract<Alter
     // The last drop of a name is the one Cassandra remembers.
     const kept = history.filter((d) => d.name !== column.name);
     kept.push({ name: column.name, type: column.type, source: ctx.location(id.range) });
-    history.splice(0, history.length, ...kept);
+    history.length = 0;
+    append(history, kept);
   }
   ctx.schema.droppedColumns.set(table.qualifiedName, history);
 }

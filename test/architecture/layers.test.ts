@@ -11,7 +11,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Lowest first. A path is matched by its first prefix in this list. */
 const LAYERS: { name: string; prefixes: string[] }[] = [
-  { name: "shared vocabulary", prefixes: ["src/cql/", "src/findings.ts", "src/globs.ts", "src/source-file.ts"] },
+  { name: "shared vocabulary", prefixes: ["src/cql/", "src/findings.ts", "src/globs.ts", "src/source-file.ts", "src/arrays.ts"] },
   { name: "schema model", prefixes: ["src/schema/"] },
   // The JSON Schema export is a build step over both zod schemas (manifest and config), not part
   // of the review's data flow: it sits with the config it also exports.

@@ -40,6 +40,7 @@ describe("loadConfig", () => {
       manifest: ["docs/access-patterns.yaml"],
       cassandra: "4.1",
       failOn: "warning",
+      unreviewed: "warn",
       limits: { partitionValues: 50_000, partitionBytes: 64 * 1024 * 1024, partitionsPerQuery: 4, rowsPerPartition: 20_000 },
       rules: {
         "query-needs-allow-filtering": { severity: "error" },
@@ -117,7 +118,7 @@ describe("loadConfig", () => {
     const { config, findings } = loadConfig(fixture("list.yml"));
     expect(config).toEqual(DEFAULT_CONFIG);
     expect(findings.map(where)).toEqual([
-      "1:1 the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, limits, rules, comments, ignore), but it holds a list; the defaults are used",
+      "1:1 the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, unreviewed, limits, rules, comments, ignore), but it holds a list; the defaults are used",
     ]);
   });
 

@@ -386,7 +386,8 @@ describe("pull_request", () => {
         },
       ]
     `);
-    expect(completed.conclusion).toBe("neutral");
+    // A file left unread could hide an error: the gate fails closed.
+    expect(completed.conclusion).toBe("failure");
     // The file is new in this change, so its first line can carry the comment.
     expect(capture.bodiesOf("POST", "/reviews")[0].comments.map((c: { path: string; line: number }) => [c.path, c.line])).toEqual([
       ["schema/900_seed_data.cql", 1],

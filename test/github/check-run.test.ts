@@ -65,11 +65,23 @@ describe("the gate", () => {
     expect(conclusionOf(review([]))).toBe("success");
   });
 
-  it("files that could not be read count, and gate by their severity", () => {
+  it("files that could not be read count, fail the gate, and are named as not reviewed", () => {
     const unreadable = finding({ rule: "input-limit-exceeded", severity: "warning", fingerprint: "input-limit-exceeded:binary:a" });
-    expect(withCollectionFindings(review([]), [unreadable])).toMatchObject({ gateFails: false, summary: { warnings: 1 } });
-    expect(withCollectionFindings(review([], "warning"), [unreadable]).gateFails).toBe(true);
-    expect(withCollectionFindings(review([], "never"), [unreadable]).gateFails).toBe(false);
+    for (const failOn of ["error", "warning", "never"] as const) {
+      expect(withCollectionFindings(review([], failOn), [unreadable])).toMatchObject({
+        gateFails: true,
+        summary: { warnings: 1 },
+        unreviewed: [{ file: unreadable.location.file, reason: unreadable.message }],
+      });
+    }
+  });
+
+  it("with `unreviewed: warn`, files that could not be read gate by their severity", () => {
+    const unreadable = finding({ rule: "input-limit-exceeded", severity: "warning", fingerprint: "input-limit-exceeded:binary:a" });
+    const warnOnly = (failOn: "error" | "warning" | "never") => ({ ...review([], failOn), config: { ...DEFAULT_CONFIG, failOn, unreviewed: "warn" as const } }) as Review;
+    expect(withCollectionFindings(warnOnly("error"), [unreadable]).gateFails).toBe(false);
+    expect(withCollectionFindings(warnOnly("warning"), [unreadable]).gateFails).toBe(true);
+    expect(withCollectionFindings(warnOnly("never"), [unreadable]).gateFails).toBe(false);
   });
 });
 

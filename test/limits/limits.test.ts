@@ -93,8 +93,9 @@ describe("statements per file", () => {
   });
 
   it("a file of exactly the limit is reviewed", () => {
-    const full = { path: "schema/020_full.cql", content: `CREATE TABLE shop.full_house (id uuid PRIMARY KEY);\n${"USE shop;\n".repeat(REVIEW_LIMITS.statementsPerFile - 1)}` };
-    const result = review({ files: [keyspace, full] });
+    // the keyspace in the same file: the statements per review are no more than per file
+    const full = { path: "schema/020_full.cql", content: `${keyspace.content}CREATE TABLE shop.full_house (id uuid PRIMARY KEY);\n${"USE shop;\n".repeat(REVIEW_LIMITS.statementsPerFile - 2)}` };
+    const result = review({ files: [full] });
     expect(limitFindings(result.findings)).toEqual([]);
     expect(result.schema.tables.has("shop.full_house")).toBe(true);
   });
@@ -168,5 +169,78 @@ describe("manifest size", () => {
     expect(refused).toHaveLength(1);
     expect(refused[0]!.message).toContain("alias bomb");
     expect(refused[0]!.location.range.start).toMatchObject({ line: 3, column: 8 });
+  });
+});
+
+describe("review-wide limits", () => {
+  it("statements past the limit per review leave the next file out, named, and fail the gate", () => {
+    const perFile = Math.min(REVIEW_LIMITS.statementsPerFile, REVIEW_LIMITS.statementsPerReview - 1);
+    const full = (name: string) => ({ path: `schema/${name}.cql`, content: `CREATE TABLE shop.${name} (id uuid PRIMARY KEY);\n${"USE shop;\n".repeat(perFile - 1)}` });
+    const result = review({ files: [keyspace, full("a_first"), full("b_second")] });
+    const [finding, ...others] = limitFindings(result.findings);
+    expect(others).toEqual([]);
+    expect(finding).toMatchObject({ location: { file: "schema/b_second.cql" }, fingerprint: "input-limit-exceeded:review-statements:schema/b_second.cql" });
+    expect(finding!.message).toBe(`schema/b_second.cql would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements, the limit per review; it was not reviewed.`);
+    expect(result.schema.tables.has("shop.a_first")).toBe(true);
+    expect(result.schema.tables.has("shop.b_second")).toBe(false);
+    expect(result.gateFails).toBe(true);
+    expect(result.unreviewed).toEqual([{ file: "schema/b_second.cql", reason: finding!.message }]);
+  });
+
+  it("bytes past the limit per review leave the next files out, each named", () => {
+    const count = Math.floor(REVIEW_LIMITS.bytesPerReview / REVIEW_LIMITS.fileBytes) + 2;
+    const big = (i: number) => ({ path: `schema/big${i}.cql`, content: `CREATE TABLE shop.big${i} (id uuid PRIMARY KEY);\n${"-".repeat(REVIEW_LIMITS.fileBytes - 100)}\n` });
+    const result = review({ files: [keyspace, ...Array.from({ length: count }, (_, i) => big(i))] });
+    const left = limitFindings(result.findings);
+    expect(left.length).toBeGreaterThanOrEqual(2);
+    for (const finding of left) expect(finding.message).toMatch(/^schema\/big\d\.cql would take the schema and manifest files past \d+ bytes, the limit per review; it was not parsed\.$/);
+    const reviewedBytes = result.files.reduce((sum, f) => sum + (f.path.startsWith("schema/big") ? REVIEW_LIMITS.fileBytes : 0), 0);
+    expect(reviewedBytes).toBeLessThanOrEqual(REVIEW_LIMITS.bytesPerReview);
+  });
+
+  it("a binary or oversized config file is reported, not read half-way: the defaults apply and the gate fails", () => {
+    const configs = [
+      { path: ".github/cql-review.yml", content: "fail_on: never\nrules:\n  table-unread: off\n\u0000\u0001" },
+      { path: ".github/cql-review.yml", content: `fail_on: never\n#${"x".repeat(REVIEW_LIMITS.fileBytes)}\n` },
+    ];
+    for (const configFile of configs) {
+      const result = review({ files: [keyspace, orders], configFile });
+      const [finding] = limitFindings(result.findings);
+      expect(finding).toMatchObject({ location: { file: ".github/cql-review.yml" }, fingerprint: "input-limit-exceeded:config:.github/cql-review.yml" });
+      expect(finding!.message).toMatch(/^\.github\/cql-review\.yml (looks binary|is \d+ bytes).*; it was not read, and the default settings were used\.$/);
+      expect(result.config.failOn).toBe("error");
+      expect(result.gateFails).toBe(true);
+    }
+  });
+});
+
+describe("query plans per review", () => {
+  it("more queries times tables than the limit: nothing is planned, the manifest says why, and the gate fails", () => {
+    const tables = 101;
+    const queries = Math.floor(REVIEW_LIMITS.queryPlansPerReview / tables) + 1;
+    const schema = { path: "schema/020_many.cql", content: Array.from({ length: tables - 1 }, (_, i) => `CREATE TABLE shop.t${i} (id uuid PRIMARY KEY, v int);\n`).join("") };
+    const entries = Array.from({ length: queries }, (_, i) => `  - id: Q${i}\n    select: [v]\n    where: { id: "=" }`);
+    const manifestFile = { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` };
+    const result = review({ files: [keyspace, orders, schema, manifestFile] });
+    const [finding, ...others] = limitFindings(result.findings);
+    expect(others).toEqual([]);
+    expect(finding).toMatchObject({ fingerprint: "input-limit-exceeded:query-plans", location: { file: "access-patterns.yaml", range: { start: { line: 4 } } } });
+    expect(finding!.message).toBe(
+      `The manifests hold ${queries} queries over ${tables} tables are ${queries * tables} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+    );
+    expect(result.queries).toEqual([]);
+    expect(result.gateFails).toBe(true);
+  });
+
+  it("more queries than the limit, whatever the tables: nothing is planned", () => {
+    const queries = REVIEW_LIMITS.queriesPerReview + 1;
+    const entries = Array.from({ length: queries }, (_, i) => `  - id: Q${i}\n    cql: SELECT total FROM orders_by_customer WHERE customer_id = ?`);
+    const manifestFile = { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` };
+    const result = review({ files: [keyspace, orders, manifestFile] });
+    const [finding] = limitFindings(result.findings);
+    expect(finding!.message).toBe(
+      `The manifests hold ${queries} queries, over the limit of ${REVIEW_LIMITS.queriesPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+    );
+    expect(result.queries).toEqual([]);
   });
 });

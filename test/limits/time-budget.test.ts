@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";
 import { review, type ReviewInput, type SourceFile } from "../../src/review.js";
+import { rules } from "../../rules/index.js";
 
 const files: SourceFile[] = [
   { path: "access-patterns.yaml", content: [
@@ -33,6 +34,12 @@ function deadlineAt(n: number): { pastDeadline: () => boolean; asked: () => numb
   return { pastDeadline: () => ++asked >= n, asked: () => asked };
 }
 
+/** A deadline that is past only at its `n`-th question: the stage asking then stops, the later ones go on. */
+function deadlineOnlyAt(n: number): { pastDeadline: () => boolean; asked: () => number } {
+  let asked = 0;
+  return { pastDeadline: () => ++asked === n, asked: () => asked };
+}
+
 const budgetFindings = (findings: Finding[]) => findings.filter((f) => f.rule === "input-limit-exceeded");
 
 // Questions of one commit's analysis, in order: 1 manifest, 2 schema files, the model, 3 queries, the estimates.
@@ -47,10 +54,27 @@ const STOPS: Array<[number, string, string]> = [
 ];
 
 describe("the review's deadline", () => {
-  it("asks between every file, query and stage", () => {
+  it("asks between every file, query, stage and rule", () => {
     const deadline = deadlineAt(Number.POSITIVE_INFINITY);
     review({ files, pastDeadline: deadline.pastDeadline });
-    expect(deadline.asked()).toBe(8);
+    // input rules (re-reporting the stages' findings) and suppression-unused (judging the others after them) are never skipped
+    expect(deadline.asked()).toBe(8 + rules.filter((rule) => rule.meta.category !== "input").length);
+  });
+
+  it("stopped between rules: the rules that ran keep their findings, one finding names the rest, and the gate fails", () => {
+    const complete = review({ files });
+    const result = review({ files, pastDeadline: deadlineAt(8 + 11).pastDeadline });
+    const [finding, ...others] = budgetFindings(result.findings);
+    expect(others).toEqual([]);
+    expect(finding).toMatchObject({ fingerprint: "input-limit-exceeded:time-budget:rules", location: { file: "access-patterns.yaml" } });
+    expect(finding!.message).toMatch(/^The review ran out of time while checking the rules: \d+ of them did not run \(/);
+    expect(result.queries.map((q) => q.id)).toEqual(["Q1", "Q2", "Q3"]);
+    // what ran is a subset of the complete review
+    const completeFingerprints = new Set(complete.findings.map((f) => f.fingerprint));
+    for (const other of result.findings) if (other !== finding) expect(completeFingerprints.has(other.fingerprint)).toBe(true);
+    expect(result.findings.length).toBeLessThan(complete.findings.length + 1);
+    expect(result.gateFails).toBe(true);
+    expect(result.unreviewed).toEqual([{ file: "access-patterns.yaml", reason: finding!.message }]);
   });
 
   it.each(STOPS)("stopped at question %i: one finding in %s saying where, no plans, nothing else from the rules", (n, file, message) => {
@@ -67,7 +91,25 @@ describe("the review's deadline", () => {
     expect(result.schema.tables.size).toBe(0);
     // only input findings: no query or table rule ran over a half-read model
     for (const other of result.findings) expect(["input-limit-exceeded", "cql-syntax-error", "manifest-invalid", "config-invalid"]).toContain(other.rule);
-    // the stop itself is a warning: only a syntax error already read can fail the gate
+    // what was not reviewed fails the gate (fail closed) and is named
+    expect(result.gateFails).toBe(true);
+    expect(result.unreviewed).toEqual([{ file, reason: finding!.message }]);
+  });
+
+  it("stopped before the first rule, the files left unread are still named", () => {
+    const huge = { path: "schema/900_dump.cql", content: "-".repeat(2 * 1024 * 1024) };
+    const result = review({ files: [...files, huge], pastDeadline: deadlineAt(9).pastDeadline });
+    expect(budgetFindings(result.findings).map((f) => f.fingerprint).sort()).toEqual([
+      "input-limit-exceeded:file-size:schema/900_dump.cql",
+      "input-limit-exceeded:time-budget:rules",
+    ]);
+    expect(result.unreviewed.map((u) => u.file).sort()).toEqual(["access-patterns.yaml", "schema/900_dump.cql"]);
+  });
+
+  it.each(STOPS)("stopped at question %i with `unreviewed: warn`: only a syntax error already read fails the gate", (n) => {
+    const configFile = { path: ".github/cql-review.yml", content: "unreviewed: warn\n" };
+    const result = review({ files, configFile, pastDeadline: deadlineAt(n).pastDeadline });
+    expect(result.unreviewed).toHaveLength(1);
     expect(result.gateFails).toBe(result.findings.some((f) => f.rule === "cql-syntax-error"));
   });
 
@@ -97,7 +139,7 @@ describe("the review's deadline", () => {
     const complete = review(input);
     expect(complete.findings.every((f) => f.existing)).toBe(true);
 
-    const result = review({ ...input, pastDeadline: deadlineAt(9).pastDeadline });
+    const result = review({ ...input, pastDeadline: deadlineOnlyAt(9).pastDeadline });
     expect(result.queries.map((q) => q.id)).toEqual(["Q1", "Q2", "Q3"]);
     const [finding] = budgetFindings(result.findings);
     expect(finding).toMatchObject({ fingerprint: "input-limit-exceeded:time-budget:base", location: { file: "access-patterns.yaml" } });

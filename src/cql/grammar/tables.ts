@@ -23,6 +23,7 @@ import * as T from "../tokens.js";
 import { AstSyntaxError, defineRule, ifExistsClause, ifNotExistsClause, isRealToken, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, nativeType, noteVendorOptions, statementBase } from "./build.js";
 import { functionCall } from "./terms.js";
+import { append } from "../../arrays.js";
 
 export type ColumnMask = NonNullable<ColumnDefinition["mask"]>;
 type AddColumnsAction = Extract<AlterTableAction, { kind: "add" }>;
@@ -345,7 +346,7 @@ export function defineTableRules(grammar: Grammar): void {
         result.compactStorage = true;
         result.compactStorageRange = property.range;
       } else {
-        result.clusteringOrder.push(...property.orderings);
+        append(result.clusteringOrder, property.orderings);
         result.clusteringOrderRange = property.range;
       }
     }

@@ -1,6 +1,7 @@
 // nock scope helpers per endpoint family. Every helper records the request it answers in one
 // `Capture`, so tests assert the exact bodies afterwards (nock body matchers would also run for
 // unrelated requests) and every body can be checked against GitHub's OpenAPI description.
+import { createHash } from "node:crypto";
 import nock from "nock";
 import { afterEach, beforeEach, expect } from "vitest";
 import { unifiedPatch } from "./unified-diff.js";
@@ -182,7 +183,8 @@ export function nockTree(capture: Capture, files: Record<string, string>, option
             path,
             mode: "100644",
             type: "blob",
-            sha: "b",
+            // git's blob id: paths with the same content share it
+            sha: createHash("sha1").update(`blob ${Buffer.byteLength(files[path]!)}\0${files[path]!}`).digest("hex"),
             size: options.sizes?.[path] ?? Buffer.byteLength(files[path]!),
           })),
         ],
