@@ -10,6 +10,8 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "./config.js";
 import { explain, parseExplainRequest, type ExplainAnswer, type ExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
+import { isCodeFile, readCode } from "./code/read.js";
+import { grammars } from "./code/grammars.js";
 import { renderExplainText } from "./report/explain-text.js";
 import { renderExplainJson, renderJson } from "./report/json.js";
 import { renderCheckSummary, renderExplainMarkdown } from "./report/markdown.js";
@@ -320,7 +322,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   }
   const { config } = loadConfig(configFile);
   const wanted = (relative: string) =>
-    !matchesAny(relative, config.ignore) && (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest));
+    !matchesAny(relative, config.ignore) && (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest) || isCodeFile(relative, config));
 
   const toRead = new Map<string, number | undefined>();
   const walk = async (directory: string): Promise<void> => {
@@ -371,12 +373,16 @@ async function runReview(io: CliIo, options: CommonOptions): Promise<Review | nu
     io.stderr("cql-review: nothing could be read\n");
     return EXIT.usage;
   }
-  if (inputs.files.length === 0) {
+  const { config } = loadConfig(inputs.configFile);
+  if (inputs.files.every((file) => isCodeFile(file.path, config))) {
     io.stderr(`cql-review: no schema (.cql) or manifest files found under ${options.paths.join(", ")}\n`);
   }
   const now = io.now ?? (() => performance.now());
   const deadline = now() + REVIEW_TIME_BUDGET_MS;
+  // Application code is read before the review: its grammars load asynchronously.
+  const code = await readCode(inputs.files, config, (language) => grammars.parser(language));
   return review({
+    code,
     files: inputs.files,
     configFile: inputs.configFile,
     manifestPath: inputs.manifestPath,
