@@ -271,14 +271,17 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     return n === 1 ? base : `${base}~${n}`;
   };
 
+  // A file that imports no driver may still run statements on a session it is handed (a DAO
+  // given its session by a helper module): there, only session-like receivers count.
+  const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));
   for (const file of parsed) {
-    if (!file.cassandra) continue;
+    if (!file.cassandra && !driverLanguages.has(file.language)) continue;
     const { syntax } = file;
     for (const node of file.tree.rootNode.descendantsOfType(syntax.callTypes)) {
       if (!node) continue;
       const call = syntax.call(node);
       const api = call && driverApi(file.language, call);
-      if (!call || !api || (file.otherDatabase && !looksLikeCassandraCall(call))) continue;
+      if (!call || !api || ((file.otherDatabase || !file.cassandra) && !looksLikeCassandraCall(call))) continue;
       for (const argument of api.arguments) {
         const value = project.evaluate(file, argument);
         const [first] = value.pieces;

@@ -233,3 +233,20 @@ export class Orders {
     expect(result.dynamicAt).toEqual(["src/users.js:12 a template literal fills values in at run time"]);
   });
 });
+
+describe("a file handed its session by another module", () => {
+  it("reads calls on a session-like receiver when another file of the language imports the driver", async () => {
+    const result = await read({
+      "src/db.js": `const cassandra = require("cassandra-driver");\nmodule.exports.session = new cassandra.Client({ contactPoints: ["db"] });\n`,
+      "src/videos.js": `const { session } = require("./db");
+const http = require("./http");
+
+async function latest(user) {
+  await http.execute("SELECT id FROM audit WHERE day = ?");
+  return session.execute("SELECT video_id FROM videos_by_user WHERE user_id = ?", [user]);
+}
+`,
+    });
+    expect(result.at).toEqual(["src/videos.js:6 SELECT video_id FROM videos_by_user WHERE user_id = ?"]);
+  });
+});
