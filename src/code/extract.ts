@@ -277,20 +277,34 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   for (const file of parsed) {
     if (!file.cassandra && !driverLanguages.has(file.language)) continue;
     const { syntax } = file;
+    const uses: { node: Node; api: string; argument: Node }[] = [];
     for (const node of file.tree.rootNode.descendantsOfType(syntax.callTypes)) {
       if (!node) continue;
       const call = syntax.call(node);
       const api = call && driverApi(file.language, call);
       if (!call || !api || ((file.otherDatabase || !file.cassandra) && !looksLikeCassandraCall(call))) continue;
-      for (const argument of api.arguments) {
+      for (const argument of api.arguments) uses.push({ node, api: api.name, argument });
+    }
+    if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
+    uses.sort((a, b) => a.node.startIndex - b.node.startIndex);
+    for (const { node, api, argument } of uses) {
+      {
         const value = project.evaluate(file, argument);
         const [first] = value.pieces;
         if (!first) continue;
         if ("text" in value) {
-          const cql = file.language === "python" ? pythonPlaceholders(value.text) : value.text;
+          // Spring Data numbers its bind markers (`?0`, `?1`); to the plan they are plain markers.
+          const cql = file.language === "python" ? pythonPlaceholders(value.text) : api === "@Query" ? value.text.replace(/\?\d+/g, "?") : value.text;
           const at = project.anchor(file, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
-          if (!isCqlStatement(cql) || seen.has(key)) continue;
+          if (seen.has(key)) continue;
+          if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
+            // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity's table.
+            seen.add(key);
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "the mapper fills ${…} in from the entity", start: clip(cql.trim()) });
+            continue;
+          }
+          if (!isCqlStatement(cql)) continue;
           seen.add(key);
           const callLine = positionAt(file, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
@@ -300,7 +314,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
             cql: cql.trim(),
             file: at.file.path,
             range,
-            api: api.name,
+            api,
             ...(at.file !== file || range.start.line !== callLine ? { call: { file: file.path, line: callLine } } : {}),
           });
         } else {
@@ -316,7 +330,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
             language: file.language,
             file: first.file.path,
             range: rangeOf(first.file, first.node),
-            api: api.name,
+            api,
             reason: value.dynamic,
             start: clip(startText.trim()),
           });

@@ -44,7 +44,12 @@ export interface Syntax {
   functionTypes: string[];
   /** the file's imports, as written */
   imports(root: Node): string[];
+  /** annotations that carry a statement (`@Query("…")`): the annotation's name and its value */
+  statementAnnotations?(root: Node): { name: string; node: Node; value: Node }[];
 }
+
+/** Spring Data Cassandra's and the DataStax mapper's `@Query`: the statement is the annotation's value. */
+const STATEMENT_ANNOTATIONS = new Set(["Query"]);
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
@@ -202,6 +207,16 @@ const java: Syntax = {
   functionTypes: JAVA_FUNCTIONS,
   imports(root) {
     return root.descendantsOfType("import_declaration").map((node) => node?.text ?? "");
+  },
+  statementAnnotations(root) {
+    return root.descendantsOfType("annotation").flatMap((node) => {
+      const name = node && field(node, "name")?.text.split(".").pop();
+      if (!node || !name || !STATEMENT_ANNOTATIONS.has(name)) return [];
+      const args = field(node, "arguments")?.namedChildren.filter((c): c is Node => c !== null) ?? [];
+      const pair = args.find((c) => c.type === "element_value_pair" && field(c, "key")?.text === "value");
+      const value = pair ? field(pair, "value") : args.find((c) => c.type !== "element_value_pair");
+      return value ? [{ name: `@${name}`, node, value }] : [];
+    });
   },
 };
 

@@ -250,3 +250,47 @@ async function latest(user) {
     expect(result.at).toEqual(["src/videos.js:6 SELECT video_id FROM videos_by_user WHERE user_id = ?"]);
   });
 });
+
+describe("Java annotations", () => {
+  it("reads Spring Data Cassandra's and the DataStax mapper's @Query, with named arguments and constants", async () => {
+    const result = await read({
+      "src/main/java/com/example/VideoRepository.java": `package com.example;
+
+import org.springframework.data.cassandra.repository.CassandraRepository;
+import org.springframework.data.cassandra.repository.Query;
+
+public interface VideoRepository extends CassandraRepository<Video, VideoKey> {
+    String BY_USER = "SELECT * FROM videos_by_user WHERE user_id = ?0";
+
+    @Query(BY_USER)
+    List<Video> findByUser(UUID user);
+
+    @Query(value = "SELECT * FROM videos_by_user "
+        + "WHERE user_id = ? AND added_date > ?", allowFiltering = false)
+    List<Video> findRecent(UUID user, Instant since);
+}
+`,
+      "src/main/java/com/example/VideoDao.java": `package com.example;
+
+import com.datastax.oss.driver.api.mapper.annotations.Dao;
+import com.datastax.oss.driver.api.mapper.annotations.Query;
+
+@Dao
+public interface VideoDao {
+    @Query("SELECT * FROM \${qualifiedTableId} WHERE user_id = :user")
+    PagingIterable<Video> byUser(UUID user);
+
+    @Query("DELETE FROM videos WHERE video_id = :id")
+    void delete(UUID id);
+}
+`,
+    });
+    expect(result.at).toEqual([
+      "src/main/java/com/example/VideoDao.java:11 DELETE FROM videos WHERE video_id = :id",
+      "src/main/java/com/example/VideoRepository.java:12 SELECT * FROM videos_by_user WHERE user_id = ? AND added_date > ?",
+      "src/main/java/com/example/VideoRepository.java:7 SELECT * FROM videos_by_user WHERE user_id = ?",
+    ]);
+    expect(result.statements.map((s) => `${s.api} ${s.id}`)).toContain("@Query src/main/java/com/example/VideoRepository.java#VideoRepository.findRecent");
+    expect(result.dynamicAt).toEqual(["src/main/java/com/example/VideoDao.java:8 the mapper fills ${…} in from the entity"]);
+  });
+});
