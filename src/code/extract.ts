@@ -11,7 +11,7 @@ import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
-import { SYNTAX, type Declaration, type Syntax } from "./syntax.js";
+import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -39,6 +39,7 @@ interface ParsedFile {
   lines: LineIndex;
   declarations: Declaration[];
   reassigned: Set<string>;
+  reassignments: Reassignment[];
   cassandra: boolean;
   /** also imports another database's client: only calls on a session-like receiver count */
   otherDatabase: boolean;
@@ -138,6 +139,24 @@ class Project {
     return this.anchor(found.file, found.declaration.value, depth + 1);
   }
 
+  /**
+   * A local variable set to one of several values (`q = A` in one branch, `q = B` in another):
+   * each value, when every assignment is a plain `=`; undefined otherwise.
+   */
+  alternatives(file: ParsedFile, at: Node): Node[] | undefined {
+    const reference = file.syntax.reference(at);
+    if (!reference || reference.owner) return undefined;
+    for (let scope: Node | null = at.parent; scope; scope = scope.parent) {
+      if (!file.syntax.functionTypes.includes(scope.type)) continue;
+      const declared = file.declarations.filter((d) => d.scope?.id === scope!.id && d.name === reference.name).map((d) => d.value);
+      const assigned = file.reassignments.filter((r) => r.scope?.id === scope!.id && r.name === reference.name);
+      if (declared.length + assigned.length === 0) continue;
+      if (assigned.some((r) => !r.value) || declared.length + assigned.length < 2) return undefined;
+      return [...declared, ...assigned.map((r) => r.value!)];
+    }
+    return undefined;
+  }
+
   evaluate(file: ParsedFile, node: Node, depth = 0, budget = { steps: CODE_LIMITS.evaluationSteps }): Value {
     if (depth > CODE_LIMITS.evaluationDepth || --budget.steps < 0) return { dynamic: "its constants nest too deeply to follow", pieces: [] };
     const { syntax } = file;
@@ -230,6 +249,7 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
     const root = tree.rootNode;
     const imports = syntax.imports(root);
     const lineStarts = lineStartsOf(source.content);
+    const reassignments = syntax.reassigned(root);
     parsed.push({
       path: source.path,
       language,
@@ -239,7 +259,8 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       lineStarts,
       lines: new LineIndex(lineStarts),
       declarations: syntax.declarations(root),
-      reassigned: new Set(syntax.reassigned(root).map((r) => scopeKey(r.name, r.scope))),
+      reassigned: new Set(reassignments.map((r) => scopeKey(r.name, r.scope))),
+      reassignments,
       cassandra: imports.some(mentionsCassandraDriver),
       otherDatabase: imports.some(mentionsOtherDatabase),
     });
@@ -283,7 +304,12 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       const call = syntax.call(node);
       const api = call && driverApi(file.language, call);
       if (!call || !api || ((file.otherDatabase || !file.cassandra) && !looksLikeCassandraCall(call))) continue;
-      for (const argument of api.arguments) uses.push({ node, api: api.name, argument });
+      for (const argument of api.arguments) {
+        // A statement chosen at run time among constants: each of them is a statement the call runs.
+        // Each choice on its own: a constant is a statement, a computed one is listed as dynamic.
+        const choices = project.alternatives(file, argument) ?? [argument];
+        for (const choice of choices) uses.push({ node, api: api.name, argument: choice });
+      }
     }
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
     uses.sort((a, b) => a.node.startIndex - b.node.startIndex);

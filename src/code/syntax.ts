@@ -22,6 +22,12 @@ export interface Declaration {
   scope?: Node;
 }
 
+export interface Reassignment {
+  name: string;
+  scope?: Node;
+  value?: Node;
+}
+
 export interface Syntax {
   /** the literal's value; `{ dynamic }` for an interpolated literal (f-string, `${}`); undefined when the node is no string literal */
   literal(node: Node): string | { dynamic: string } | undefined;
@@ -36,8 +42,8 @@ export interface Syntax {
   call(node: Node): CallParts | undefined;
   callTypes: string[];
   declarations(root: Node): Declaration[];
-  /** names assigned again after their declaration, by scope */
-  reassigned(root: Node): { name: string; scope?: Node }[];
+  /** names assigned again after their declaration, by scope; `value` only for a plain `=` of one value */
+  reassigned(root: Node): Reassignment[];
   /** the function, method or lambda-free enclosing definition and its class: `Class.method` */
   functionName(node: Node): string | undefined;
   /** node types that open a function scope */
@@ -194,7 +200,8 @@ const java: Syntax = {
   reassigned(root) {
     return root.descendantsOfType(["assignment_expression", "update_expression"]).flatMap((node) => {
       const left = node && (field(node, "left") ?? node.namedChildren[0]);
-      return left?.type === "identifier" ? [{ name: left.text, scope: enclosing(node!, JAVA_FUNCTIONS) }] : [];
+      const plain = node?.type === "assignment_expression" && field(node, "operator")?.text === "=";
+      return left?.type === "identifier" ? [{ name: left.text, scope: enclosing(node!, JAVA_FUNCTIONS), value: plain ? field(node!, "right") : undefined }] : [];
     });
   },
   functionName(node) {
@@ -283,9 +290,14 @@ const go: Syntax = {
     return [...specs, ...short];
   },
   reassigned(root) {
-    return root.descendantsOfType("assignment_statement").flatMap((node) =>
-      (field(node!, "left")?.namedChildren ?? []).flatMap((left) => (left?.type === "identifier" ? [{ name: left.text, scope: enclosing(node!, GO_FUNCTIONS) }] : [])),
-    );
+    return root.descendantsOfType("assignment_statement").flatMap((node) => {
+      const lefts = field(node!, "left")?.namedChildren ?? [];
+      const rights = field(node!, "right")?.namedChildren ?? [];
+      const plain = field(node!, "operator")?.text === "=" && lefts.length === rights.length;
+      return lefts.flatMap((left, index) =>
+        left?.type === "identifier" ? [{ name: left.text, scope: enclosing(node!, GO_FUNCTIONS), value: plain ? (rights[index] ?? undefined) : undefined }] : [],
+      );
+    });
   },
   functionName(node) {
     const fn = enclosing(node, ["function_declaration", "method_declaration"]);
@@ -466,7 +478,8 @@ const javascript: Syntax = {
   reassigned(root) {
     return root.descendantsOfType(["assignment_expression", "augmented_assignment_expression"]).flatMap((node) => {
       const left = field(node!, "left");
-      return left?.type === "identifier" ? [{ name: left.text, scope: enclosing(node!, JS_FUNCTIONS) }] : [];
+      const value = node!.type === "assignment_expression" ? field(node!, "right") : undefined;
+      return left?.type === "identifier" ? [{ name: left.text, scope: enclosing(node!, JS_FUNCTIONS), value }] : [];
     });
   },
   functionName(node) {

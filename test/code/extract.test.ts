@@ -294,3 +294,45 @@ public interface VideoDao {
     expect(result.dynamicAt).toEqual(["src/main/java/com/example/VideoDao.java:8 the mapper fills ${…} in from the entity"]);
   });
 });
+
+describe("a statement chosen among constants", () => {
+  it("reports each constant a variable may hold, and a variable that is also computed as dynamic", async () => {
+    const result = await read({
+      "store/requests.go": `package store
+
+import "github.com/gocql/gocql"
+
+const (
+	templateInsertRequest = "INSERT INTO requests (id, body) VALUES (?, ?) IF NOT EXISTS"
+	templateUpsertRequest = "INSERT INTO requests (id, body) VALUES (?, ?)"
+)
+
+func write(batch *gocql.Batch, upsert bool, id, body string) {
+	var query string
+	switch {
+	case upsert:
+		query = templateUpsertRequest
+	default:
+		query = templateInsertRequest
+	}
+	batch.Query(query, id, body)
+}
+
+func audit(batch *gocql.Batch, table, id string) {
+	query := "INSERT INTO audit (id) VALUES (?)"
+	if table != "" {
+		query = "INSERT INTO " + table + " (id) VALUES (?)"
+	}
+	batch.Query(query, id)
+}
+`,
+    });
+    expect(result.at).toEqual([
+      "store/requests.go:22 INSERT INTO audit (id) VALUES (?)",
+      "store/requests.go:6 INSERT INTO requests (id, body) VALUES (?, ?) IF NOT EXISTS",
+      "store/requests.go:7 INSERT INTO requests (id, body) VALUES (?, ?)",
+    ]);
+    expect(result.statements.map((s) => s.id)).toEqual(["store/requests.go#write", "store/requests.go#write~2", "store/requests.go#audit"]);
+    expect(result.dynamicAt).toEqual(["store/requests.go:24 table is not a constant of the code read"]);
+  });
+});
