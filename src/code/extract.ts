@@ -10,6 +10,7 @@ import type { Node, Parser, Tree } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
+import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
@@ -41,6 +42,8 @@ interface ParsedFile {
   reassigned: Set<string>;
   reassignments: Reassignment[];
   cassandra: boolean;
+  /** imports gocqlx: its table models and qb chains are read too */
+  gocqlx: boolean;
   /** also imports another database's client: only calls on a session-like receiver count */
   otherDatabase: boolean;
 }
@@ -157,6 +160,14 @@ class Project {
     return undefined;
   }
 
+  /** The value a plain name is declared with, followed through names; the node itself otherwise. */
+  follow(file: ParsedFile, node: Node, depth = 0): Node {
+    if (node.type !== "identifier" || depth > CODE_LIMITS.evaluationDepth) return node;
+    const found = this.resolve(file, node, { name: node.text });
+    if (!found || typeof found === "string" || found.file !== file) return node;
+    return this.follow(file, found.declaration.value, depth + 1);
+  }
+
   evaluate(file: ParsedFile, node: Node, depth = 0, budget = { steps: CODE_LIMITS.evaluationSteps }): Value {
     if (depth > CODE_LIMITS.evaluationDepth || --budget.steps < 0) return { dynamic: "its constants nest too deeply to follow", pieces: [] };
     const { syntax } = file;
@@ -263,6 +274,7 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       reassignments,
       cassandra: imports.some(mentionsCassandraDriver),
       otherDatabase: imports.some(mentionsOtherDatabase),
+      gocqlx: language === "go" && imports.some((text) => text.includes("gocqlx")),
     });
   }
   // A Go package is a directory: its files share the driver the package imports in one of them.
@@ -313,6 +325,27 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     }
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
     uses.sort((a, b) => a.node.startIndex - b.node.startIndex);
+    if (file.gocqlx) {
+      const context: BuilderContext = {
+        follow: (node) => project.follow(file, node),
+        text: (node) => {
+          const value = project.evaluate(file, node);
+          return "text" in value ? value.text : undefined;
+        },
+      };
+      for (const node of file.tree.rootNode.descendantsOfType("call_expression")) {
+        if (!node) continue;
+        const table = tableStatement(node, context);
+        const chain = table === undefined ? qbStatement(node, context) : undefined;
+        const cql = table ?? chain?.cql;
+        const at = chain?.root ?? node;
+        const key = `${file.path}:${at.startIndex}`;
+        if (cql === undefined || seen.has(key) || !isCqlStatement(cql)) continue;
+        seen.add(key);
+        const api = table !== undefined ? `gocqlx table.${(node.childForFieldName("function")?.childForFieldName("field")?.text ?? "")}` : "gocqlx qb";
+        statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
+      }
+    }
     for (const { node, api, argument } of uses) {
       {
         const value = project.evaluate(file, argument);

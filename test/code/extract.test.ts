@@ -336,3 +336,46 @@ func audit(batch *gocql.Batch, table, id string) {
     expect(result.dynamicAt).toEqual(["store/requests.go:24 table is not a constant of the code read"]);
   });
 });
+
+describe("Go: gocqlx table models and qb chains", () => {
+  it("writes out the statements of a table model's methods and of a fixed qb chain, at the call", async () => {
+    const result = await read({
+      "internal/videos/store.go": `package videos
+
+import (
+	"github.com/scylladb/gocqlx/v2"
+	"github.com/scylladb/gocqlx/v2/qb"
+	"github.com/scylladb/gocqlx/v2/table"
+)
+
+const videosTable = "videos_by_user"
+
+var videoMetadata = table.Metadata{
+	Name:    videosTable,
+	Columns: []string{"user_id", "added_date", "video_id", "title"},
+	PartKey: []string{"user_id"},
+	SortKey: []string{"added_date", "video_id"},
+}
+
+func statements(title string) {
+	videos := table.New(videoMetadata)
+	insert, _ := videos.Insert()
+	latest, _ := videos.Select("video_id", "title")
+	recent, _ := qb.Select(videoMetadata.Name).
+		Columns("video_id").
+		Where(qb.Eq("user_id"), qb.Gt("added_date")).
+		Limit(10).
+		ToCql()
+	custom, _ := qb.Select(videosTable).Where(qb.Eq(title)).ToCql()
+	_, _, _, _ = insert, latest, recent, custom
+}
+`,
+    });
+    expect(result.at).toEqual([
+      "internal/videos/store.go:20 INSERT INTO videos_by_user (user_id,added_date,video_id,title) VALUES (?,?,?,?)",
+      "internal/videos/store.go:21 SELECT video_id,title FROM videos_by_user WHERE user_id=?",
+      "internal/videos/store.go:22 SELECT video_id FROM videos_by_user WHERE user_id=? AND added_date>? LIMIT ?",
+    ]);
+    expect(result.statements.map((s) => s.api)).toEqual(["gocqlx table.Insert", "gocqlx table.Select", "gocqlx qb"]);
+  });
+});
