@@ -11,11 +11,13 @@ import type { CodeLanguage } from "./types.js";
  * gocql and gocqlx (and wrappers named after them), the Python `cassandra-driver` (`cassandra.`)
  * and the Node `cassandra-driver`.
  */
-const DRIVER_IMPORTS = ["datastax", "cassandra", "gocql", "scylla"];
+const DRIVER_IMPORTS = ["datastax", "cassandra", "gocql", "scylla", "dse-driver"];
+/** DataStax Enterprise's Python driver is the `dse` package (`from dse.cluster import …`). */
+const PYTHON_DSE = ["from dse.", "from dse ", "import dse"];
 
 export function mentionsCassandraDriver(importText: string): boolean {
   const lower = importText.toLowerCase();
-  return DRIVER_IMPORTS.some((name) => lower.includes(name));
+  return DRIVER_IMPORTS.some((name) => lower.includes(name)) || PYTHON_DSE.some((form) => lower.includes(form));
 }
 
 /**
@@ -34,10 +36,12 @@ export function mentionsOtherDatabase(importText: string): boolean {
 }
 
 /** Whether a call could be a Cassandra driver's in a file that also talks to another database. */
-export function looksLikeCassandraCall(call: CallParts): boolean {
+export function looksLikeCassandraCall(call: CallParts, language: CodeLanguage): boolean {
   if (STATEMENT_FACTORIES.has(call.name)) return true;
   const receiver = (call.receiver.split(".").pop() ?? "").toLowerCase();
-  return CASSANDRA_RECEIVERS.some((name) => receiver.includes(name));
+  // The Node driver's class is Client, and its instances are called so.
+  const names = language === "javascript" || language === "typescript" || language === "tsx" ? [...CASSANDRA_RECEIVERS, "client"] : CASSANDRA_RECEIVERS;
+  return names.some((name) => receiver.includes(name));
 }
 
 /** Methods whose first argument is the statement. */
@@ -49,10 +53,10 @@ const FIRST_ARGUMENT: Record<CodeLanguage, string[]> = {
   go: ["Query"],
   // cassandra-driver Session.execute/execute_async/prepare, SimpleStatement, BatchStatement.add
   python: ["execute", "execute_async", "prepare", "SimpleStatement", "add"],
-  // cassandra-driver Client.execute/eachRow/stream
-  javascript: ["execute", "eachRow", "stream"],
-  typescript: ["execute", "eachRow", "stream"],
-  tsx: ["execute", "eachRow", "stream"],
+  // cassandra-driver (and dse-driver) Client.execute/eachRow/stream, and their promisified `…Async` forms
+  javascript: ["execute", "eachRow", "stream", "executeAsync", "eachRowAsync"],
+  typescript: ["execute", "eachRow", "stream", "executeAsync", "eachRowAsync"],
+  tsx: ["execute", "eachRow", "stream", "executeAsync", "eachRowAsync"],
 };
 
 /** The receivers that make an otherwise common factory name a driver's: `SimpleStatement.newInstance`. */

@@ -315,7 +315,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       if (!node) continue;
       const call = syntax.call(node);
       const api = call && driverApi(file.language, call);
-      if (!call || !api || ((file.otherDatabase || !file.cassandra) && !looksLikeCassandraCall(call))) continue;
+      if (!call || !api || ((file.otherDatabase || !file.cassandra) && !looksLikeCassandraCall(call, file.language))) continue;
       for (const argument of api.arguments) {
         // A statement chosen at run time among constants: each of them is a statement the call runs.
         // Each choice on its own: a constant is a statement, a computed one is listed as dynamic.

@@ -379,3 +379,29 @@ func statements(title string) {
     expect(result.statements.map((s) => s.api)).toEqual(["gocqlx table.Insert", "gocqlx table.Select", "gocqlx qb"]);
   });
 });
+
+describe("DataStax Enterprise drivers", () => {
+  it("reads the dse Python package and a promisified Node client handed over by another module", async () => {
+    const result = await read({
+      "killr/comments.py": `from dse.cqlengine.models import Model
+
+
+class CommentsService:
+    def __init__(self, session):
+        self.latest = session.prepare('SELECT * FROM comments_by_video WHERE videoid = ?')
+`,
+      "src/common/cassandra.js": `const dse = require("dse-driver");\nmodule.exports.getClient = () => new dse.Client({});\n`,
+      "src/videos/get-video.js": `import { getClient } from "../common/cassandra";
+
+export function getVideo(id) {
+  const client = getClient();
+  return client.executeAsync("SELECT * FROM videos WHERE videoid = ?", [id]);
+}
+`,
+    });
+    expect(result.at).toEqual([
+      "killr/comments.py:6 SELECT * FROM comments_by_video WHERE videoid = ?",
+      "src/videos/get-video.js:5 SELECT * FROM videos WHERE videoid = ?",
+    ]);
+  });
+});
