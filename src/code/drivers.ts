@@ -54,9 +54,9 @@ const FIRST_ARGUMENT: Record<CodeLanguage, string[]> = {
   // cassandra-driver Session.execute/execute_async/prepare, SimpleStatement, BatchStatement.add
   python: ["execute", "execute_async", "prepare", "SimpleStatement", "add"],
   // cassandra-driver (and dse-driver) Client.execute/eachRow/stream, and their promisified `…Async` forms
-  javascript: ["execute", "eachRow", "stream", "executeAsync", "eachRowAsync"],
-  typescript: ["execute", "eachRow", "stream", "executeAsync", "eachRowAsync"],
-  tsx: ["execute", "eachRow", "stream", "executeAsync", "eachRowAsync"],
+  javascript: ["execute", "eachRow", "stream", "batch", "executeAsync", "eachRowAsync", "batchAsync"],
+  typescript: ["execute", "eachRow", "stream", "batch", "executeAsync", "eachRowAsync", "batchAsync"],
+  tsx: ["execute", "eachRow", "stream", "batch", "executeAsync", "eachRowAsync", "batchAsync"],
 };
 
 /** The receivers that make an otherwise common factory name a driver's: `SimpleStatement.newInstance`. */
@@ -80,6 +80,6 @@ export function driverApi(language: CodeLanguage, call: CallParts): DriverApi | 
   if (!statement) return undefined;
   const receiver = call.receiver.split(".").pop();
   const name = receiver ? `${receiver}.${call.name}` : call.name;
-  // A batch of the Node driver takes a list of statements, each a string or `{ query }`.
+  // A batch of the Node driver takes a list of statements, each a string or `{ query }`: extract.ts expands it.
   return { name, arguments: [statement] };
 }

@@ -160,6 +160,33 @@ class Project {
     return undefined;
   }
 
+  /**
+   * The statements one argument may stand for: both sides of `c ? A : B` (`A if c else B`), and
+   * each statement of a list given to a batch (`[{ query: A }, B]`); else the argument itself.
+   */
+  branches(file: ParsedFile, node: Node, depth = 0): Node[] {
+    if (depth > CODE_LIMITS.evaluationDepth) return [node];
+    const target = this.follow(file, node);
+    const field = (n: Node, name: string) => n.childForFieldName(name) ?? undefined;
+    if (target.type === "ternary_expression") {
+      const sides = [field(target, "consequence"), field(target, "alternative")].filter((n): n is Node => n !== undefined);
+      return sides.flatMap((side) => this.branches(file, side, depth + 1));
+    }
+    if (target.type === "conditional_expression" && target.namedChildren.length === 3) {
+      return [target.namedChildren[0]!, target.namedChildren[2]!].flatMap((side) => this.branches(file, side, depth + 1));
+    }
+    if (target.type === "array") {
+      return target.namedChildren.flatMap((element) => {
+        if (!element) return [];
+        if (element.type !== "object") return [element];
+        const query = element.namedChildren.find((pair) => pair?.type === "pair" && field(pair, "key")?.text.replace(/["']/g, "") === "query");
+        const value = query ? field(query, "value") : undefined;
+        return value ? [value] : [];
+      });
+    }
+    return [node];
+  }
+
   /** The value a plain name is declared with, followed through names; the node itself otherwise. */
   follow(file: ParsedFile, node: Node, depth = 0): Node {
     if (node.type !== "identifier" || depth > CODE_LIMITS.evaluationDepth) return node;
@@ -320,7 +347,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
         // A statement chosen at run time among constants: each of them is a statement the call runs.
         // Each choice on its own: a constant is a statement, a computed one is listed as dynamic.
         const choices = project.alternatives(file, argument) ?? [argument];
-        for (const choice of choices) uses.push({ node, api: api.name, argument: choice });
+        for (const choice of choices) for (const branch of project.branches(file, choice)) uses.push({ node, api: api.name, argument: branch });
       }
     }
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });

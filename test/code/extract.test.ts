@@ -405,3 +405,39 @@ export function getVideo(id) {
     ]);
   });
 });
+
+describe("statements chosen by a condition or listed for a batch", () => {
+  it("reads both sides of a conditional and each query of a Node batch", async () => {
+    const result = await read({
+      "src/comments.js": `const cassandra = require("cassandra-driver");
+const client = new cassandra.Client({ contactPoints: ["db"] });
+
+async function comment(video, user, text, from) {
+  const queries = [
+    { query: "INSERT INTO comments_by_video (videoid, userid, comment) VALUES (?, ?, ?)", params: [video, user, text] },
+    { query: "INSERT INTO comments_by_user (userid, videoid, comment) VALUES (?, ?, ?)", params: [user, video, text] },
+  ];
+  await client.batch(queries, { prepare: true });
+  const cql = from
+    ? "SELECT * FROM comments_by_video WHERE videoid = ? AND commentid <= ?"
+    : "SELECT * FROM comments_by_video WHERE videoid = ?";
+  return client.execute(cql, from ? [video, from] : [video]);
+}
+`,
+      "app/latest.py": `from cassandra.cluster import Cluster
+session = Cluster().connect()
+
+def latest(day, start=None):
+    return session.execute("SELECT * FROM latest WHERE day = %s AND added < %s" if start else "SELECT * FROM latest WHERE day = %s", (day, start))
+`,
+    });
+    expect(result.at).toEqual([
+      "app/latest.py:5 SELECT * FROM latest WHERE day = ?",
+      "app/latest.py:5 SELECT * FROM latest WHERE day = ? AND added < ?",
+      "src/comments.js:11 SELECT * FROM comments_by_video WHERE videoid = ? AND commentid <= ?",
+      "src/comments.js:12 SELECT * FROM comments_by_video WHERE videoid = ?",
+      "src/comments.js:6 INSERT INTO comments_by_video (videoid, userid, comment) VALUES (?, ?, ?)",
+      "src/comments.js:7 INSERT INTO comments_by_user (userid, videoid, comment) VALUES (?, ?, ?)",
+    ]);
+  });
+});
