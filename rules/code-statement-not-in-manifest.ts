@@ -6,10 +6,10 @@ import type { RuleModule } from "../src/rule-engine/types.js";
 
 const DML = new Set<Statement["kind"]>(["select", "insert", "update", "delete", "batch"]);
 
-/** A manifest entry to paste: the id, the code reference and a rate to fill in. */
+/** A manifest entry to paste, on one line (messages are shown as one paragraph): the id, the code reference and a rate to set. */
 function pasteEntry(id: string, kind: "queries" | "writes", index: number): string {
   const short = `${kind === "queries" ? "Q" : "W"}-code-${index}`;
-  return `${kind}:\n  - id: ${short}\n    code: ${id}\n    rate: 1/s  # how often it runs`;
+  return `${kind}: [{ id: ${short}, code: ${id}, rate: 1/s }]`;
 }
 
 const codeStatementNotInManifest: RuleModule = {
@@ -19,8 +19,8 @@ const codeStatementNotInManifest: RuleModule = {
     defaultSeverity: "info",
     description: "The application's code runs a CQL statement that the manifest does not describe.",
     messages: {
-      query: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest:\n{entry}",
-      write: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest:\n{entry}",
+      query: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest (with its real rate): {entry}",
+      write: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest (with its real rate): {entry}",
       other: "{api} runs this {verb} from the application's code ({id}). Only queries and writes are planned; a schema change is reviewed from the .cql files only, so keep it there as well.",
     },
     fixable: false,

@@ -33,6 +33,15 @@ writes:
     expect(findingsAt(result, RULE)).toEqual([`${RULE} ${DAO}:31`]);
   });
 
+  it("offers an entry that, pasted into the manifest, describes the statement", async () => {
+    const first = (await reviewWithCode({ ...APP, "access-patterns.yaml": "version: 1\nkeyspace: shop\n" })).findings.find((f) => f.rule === RULE)!;
+    const pasted = `version: 1\nkeyspace: shop\n${String(first.data!["entry"])}\n`;
+    const again = await reviewWithCode({ ...APP, "access-patterns.yaml": pasted });
+    expect(again.findings.filter((f) => f.rule === "manifest-invalid")).toEqual([]);
+    expect(findingsAt(again, RULE)).not.toContain(`${RULE} ${QUERIES}:6`);
+    expect(again.manifest!.queries.map((q) => [q.id, q.ratePerSecond])).toContainEqual(["Q-code-1", 1]);
+  });
+
   it("says nothing when code reading is off", async () => {
     const result = await reviewWithCode({ ...APP, "access-patterns.yaml": "version: 1\nkeyspace: shop\n" }, "code: false\n");
     expect(findingsAt(result, RULE)).toEqual([]);
