@@ -5,6 +5,8 @@ import changeClusteringOrder from "./change-clustering-order.js";
 import changeColumnType from "./change-column-type.js";
 import changeDroppedStillUsed from "./change-dropped-still-used.js";
 import changePrimaryKey from "./change-primary-key.js";
+import codeStatementDynamic from "./code-statement-dynamic.js";
+import codeStatementNotInManifest from "./code-statement-not-in-manifest.js";
 import configInvalid from "./config-invalid.js";
 import cqlSyntaxError from "./cql-syntax-error.js";
 import cqlUnsupportedStatement from "./cql-unsupported-statement.js";
@@ -12,6 +14,7 @@ import inputLimitExceeded from "./input-limit-exceeded.js";
 import internalError from "./internal-error.js";
 import keyspaceReplication from "./keyspace-replication.js";
 import manifestInvalid from "./manifest-invalid.js";
+import manifestQueryNotInCode from "./manifest-query-not-in-code.js";
 import queryAllowFilteringScan from "./query-allow-filtering-scan.js";
 import queryAmbiguousTable from "./query-ambiguous-table.js";
 import queryFullScan from "./query-full-scan.js";
@@ -56,6 +59,8 @@ export const rules: RuleModule[] = [
   changeColumnType,
   changeDroppedStillUsed,
   changePrimaryKey,
+  codeStatementDynamic,
+  codeStatementNotInManifest,
   configInvalid,
   cqlSyntaxError,
   cqlUnsupportedStatement,
@@ -63,6 +68,7 @@ export const rules: RuleModule[] = [
   internalError,
   keyspaceReplication,
   manifestInvalid,
+  manifestQueryNotInCode,
   queryAllowFilteringScan,
   queryAmbiguousTable,
   queryFullScan,

@@ -7,7 +7,7 @@
 // Next to each bundle: THIRD-PARTY-NOTICES.txt, the licence of every package the bundle includes.
 import { build } from "esbuild";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -45,10 +45,18 @@ const result = await build({
   logLevel: "warning",
 });
 
-writeFileSync(join(root, target.outdir, "THIRD-PARTY-NOTICES.txt"), thirdPartyNotices(Object.keys(result.metafile.inputs)));
+// The tree-sitter runtime and grammars are WASM files read at run time (src/code/grammars.ts looks
+// for them in a grammars/ folder beside the bundle); their licences go into the notices too.
+const { copyGrammars } = await import("./copy-grammars.mjs");
+const grammars = copyGrammars(join(root, target.outdir, "grammars"));
+writeFileSync(
+  join(root, target.outdir, "THIRD-PARTY-NOTICES.txt"),
+  thirdPartyNotices([...Object.keys(result.metafile.inputs), ...grammars.packageDirs.map((dir) => `${dir}/`)]),
+);
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   process.stdout.write(`${file}: ${(output.bytes / 1024).toFixed(0)} KiB\n`);
 }
+process.stdout.write(`${target.outdir}/grammars: ${(grammars.bytes / 1024).toFixed(0)} KiB\n`);
 
 /** The package roots of the bundled inputs, each with its name, version, licence and licence text. */
 function thirdPartyNotices(inputs) {
@@ -58,7 +66,7 @@ function thirdPartyNotices(inputs) {
     if (match) roots.add(match[1]);
   }
   const sections = [...roots].sort().map((packageRoot) => {
-    const dir = join(root, packageRoot);
+    const dir = resolve(root, packageRoot);
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     const licenceFile = existsSync(dir) ? readdirSync(dir).find((file) => /^(licen[sc]e|copying|notice)(\.|$)/i.test(file)) : undefined;
     const text = licenceFile ? readFileSync(join(dir, licenceFile), "utf8").trim() : `(no licence file in the package; package.json says: ${manifest.license ?? "unknown"})`;
@@ -67,3 +75,4 @@ function thirdPartyNotices(inputs) {
   const header = `Third-party software bundled in ${target.outdir}: ${roots.size} packages.`;
   return `${[header, ...sections].join(`\n\n${"-".repeat(78)}\n\n`)}\n`;
 }
+

@@ -14,6 +14,8 @@ import { loadConfig, type ReviewConfig } from "./config.js";
 import { explain, parseExplainRequest, type ExplainAnswer, type ExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
 import { renderCodeClimate } from "./report/codeclimate.js";
+import { isCodeFile, readCode } from "./code/read.js";
+import { grammars } from "./code/grammars.js";
 import { renderExplainText } from "./report/explain-text.js";
 import { renderExplainJson, renderJson } from "./report/json.js";
 import { renderCheckSummary, renderExplainMarkdown } from "./report/markdown.js";
@@ -132,6 +134,13 @@ class UsageError extends Error {}
 
 /** Bad input that is no misuse of the command line (a missing path, nothing to review): exit 2 without the usage. */
 class InputError extends Error {}
+
+/** Which globs were tried, so a mistyped path or glob is easy to spot. */
+function nothingToReview(where: string, config: ReviewConfig): string {
+  const code = config.code.enabled ? `, or application code that runs CQL (${config.code.files.join(", ")})` : "";
+  const ignored = config.ignore.length > 0 ? `, outside the ignored ${config.ignore.join(", ")}` : "";
+  return `nothing to review under ${where}: no file matches the schema globs (${config.schema.join(", ")}) or the manifest globs (${config.manifest.join(", ")})${code}${ignored}`;
+}
 
 const runGit: GitRunner = (args, cwd) =>
   new Promise((resolve, reject) => {
@@ -429,7 +438,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   }
   const { config } = loadConfig(configFile);
   const wanted = (relative: string) =>
-    !matchesAny(relative, config.ignore) && (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest));
+    !matchesAny(relative, config.ignore) && (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest) || isCodeFile(relative, config));
 
   const toRead = new Map<string, number | undefined>();
   const walk = async (directory: string): Promise<void> => {
@@ -470,10 +479,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     files.splice(0, files.length, ...files.filter((file) => file.path !== stdinPath), { path: stdinPath, content: stdin.content });
   }
   if (files.length === 0 && unreadable === 0) {
-    const where = named.map((entry) => entry.written).join(", ");
-    throw new InputError(
-      `nothing to review under ${where}: no file matches the schema globs (${config.schema.join(", ")}) or the manifest globs (${config.manifest.join(", ")})${config.ignore.length > 0 ? `, outside the ignored ${config.ignore.join(", ")}` : ""}`,
-    );
+    throw new InputError(nothingToReview(named.map((entry) => entry.written).join(", "), config));
   }
 
   let baseFiles: SourceFile[] | undefined;
@@ -513,9 +519,20 @@ async function runReview(io: CliIo, options: CommonOptions): Promise<Review | nu
     io.stderr("cql-review: nothing could be read\n");
     return EXIT.usage;
   }
+  const { config } = loadConfig(inputs.configFile);
   const now = io.now ?? (() => performance.now());
   const deadline = now() + REVIEW_TIME_BUDGET_MS;
+  // Application code is read before the review: its grammars load asynchronously.
+  const code = await readCode(inputs.files, config, (language) => grammars.parser(language));
+  // Code counts only when it runs CQL: a folder of unrelated sources is as empty for this review as
+  // a folder of nothing, and a mistyped CI path must not pass the gate.
+  const onlyCode = inputs.files.every((file) => isCodeFile(file.path, config));
+  if (onlyCode && (code === undefined || code.statements.length + code.dynamic.length === 0)) {
+    io.stderr(`cql-review: ${nothingToReview(options.paths.length > 0 ? options.paths.join(", ") : ".", config)}\n`);
+    return EXIT.usage;
+  }
   return review({
+    code,
     files: inputs.files,
     baseFiles: inputs.baseFiles,
     configFile: inputs.configFile,

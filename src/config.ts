@@ -3,7 +3,7 @@
 // ReviewConfig + findings) live here; the normalised shape below is what the rest of the core reads.
 // The limits' type belongs to the analysis that measures against them (src/analysis/limits.ts).
 import type { PartitionLimits } from "./analysis/limits.js";
-import { configSchema, limitsSchema, RULE_ID_PATTERN, ruleSettingSchema, type ConfigDocument } from "./config/schema.js";
+import { CODE_LANGUAGES, configSchema, limitsSchema, RULE_ID_PATTERN, ruleSettingSchema, type ConfigDocument } from "./config/schema.js";
 import { compareFindings, type Finding, type Severity, type SourceLocation } from "./findings.js";
 import { issuesToFindings, plainIssueMessage } from "./manifest/issues.js";
 import { readYamlWithPositions } from "./manifest/yaml-positions.js";
@@ -37,7 +37,11 @@ export interface ReviewConfig {
   };
   /** globs of paths to leave out */
   ignore: string[];
+  /** application code read for CQL statements (src/code) */
+  code: { enabled: boolean; files: string[]; exclude: string[]; languages: CodeLanguageName[] };
 }
+
+export type CodeLanguageName = (typeof CODE_LANGUAGES)[number];
 
 export const DEFAULT_CONFIG: ReviewConfig = {
   schema: ["**/*.cql"],
@@ -53,6 +57,24 @@ export const DEFAULT_CONFIG: ReviewConfig = {
   rules: {},
   comments: { max: 50, event: "COMMENT" },
   ignore: ["**/node_modules/**"],
+  code: {
+    enabled: true,
+    files: ["**/*.java", "**/*.kt", "**/*.go", "**/*.py", "**/*.{js,mjs,cjs,jsx}", "**/*.{ts,mts,cts,tsx}"],
+    exclude: [
+      "**/src/test/**",
+      "**/src/it/**",
+      "**/*_test.go",
+      "**/test_*.py",
+      "**/*_test.py",
+      "**/tests/**",
+      "**/__tests__/**",
+      "**/*.{test,spec}.{js,mjs,cjs,jsx,ts,mts,cts,tsx}",
+      "**/vendor/**",
+      "**/dist/**",
+      "**/build/**",
+    ],
+    languages: [...CODE_LANGUAGES],
+  },
 };
 
 export const CONFIG_RULE = "config-invalid";
@@ -76,6 +98,7 @@ export function defaultConfig(): ReviewConfig {
     rules: Object.assign(Object.create(null) as Record<string, RuleSetting>, DEFAULT_CONFIG.rules),
     comments: { ...DEFAULT_CONFIG.comments },
     ignore: [...DEFAULT_CONFIG.ignore],
+    code: { ...DEFAULT_CONFIG.code, files: [...DEFAULT_CONFIG.code.files], exclude: [...DEFAULT_CONFIG.code.exclude], languages: [...DEFAULT_CONFIG.code.languages] },
   };
 }
 
@@ -97,7 +120,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
       rule: CONFIG_RULE,
       severity: "error",
       location: { file: file.path, range: yaml.locate([]) },
-      message: `the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, unreviewed, limits, rules, comments, ignore), but it holds ${Array.isArray(data) ? "a list" : "a single value"}; the defaults are used`,
+      message: `the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, unreviewed, limits, rules, comments, code, ignore), but it holds ${Array.isArray(data) ? "a list" : "a single value"}; the defaults are used`,
       fingerprint: `${CONFIG_RULE}:${file.path}#not-a-mapping`,
     });
     return { config, findings, ruleLocations };
@@ -122,7 +145,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
 function salvage(data: Record<string, unknown>): ConfigDocument {
   const valid: ConfigDocument = {};
   const shape = configSchema.shape;
-  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore"] as const) {
+  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore", "code"] as const) {
     const result = shape[key].safeParse(data[key]);
     if (result.success && result.data !== undefined) (valid as Record<string, unknown>)[key] = result.data;
   }
@@ -163,6 +186,12 @@ function applySettings(config: ReviewConfig, valid: ConfigDocument): void {
   if (valid.fail_on) config.failOn = valid.fail_on;
   if (valid.unreviewed) config.unreviewed = valid.unreviewed;
   if (valid.ignore) config.ignore = valid.ignore;
+  if (valid.code === false) config.code.enabled = false;
+  else if (typeof valid.code === "object") {
+    if (valid.code.files) config.code.files = valid.code.files;
+    if (valid.code.exclude) config.code.exclude = valid.code.exclude;
+    if (valid.code.languages) config.code.languages = valid.code.languages;
+  }
   const limits = valid.limits ?? {};
   if (limits.partition_values !== undefined) config.limits.partitionValues = limits.partition_values;
   if (limits.partition_bytes !== undefined) config.limits.partitionBytes = limits.partition_bytes;

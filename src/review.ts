@@ -3,6 +3,8 @@
 import { estimateTables } from "./analysis/estimator.js";
 import { append } from "./arrays.js";
 import { analyseQuery } from "./analysis/queries.js";
+import { mergeCodeIntoManifest } from "./code/entries.js";
+import type { CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { parseCql } from "./cql/index.js";
@@ -37,6 +39,12 @@ export interface ReviewInput {
    * tests a counter.
    */
   pastDeadline?: () => boolean;
+  /**
+   * Application code (model files): the statements src/code read out of `files` and `baseFiles`.
+   * The shells read them first (`readCode`), since tree-sitter's grammars load asynchronously.
+   */
+  code?: CodeExtraction;
+  baseCode?: CodeExtraction;
 }
 
 export interface ReviewedFile {
@@ -229,7 +237,10 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
     append(inputFindings, loaded.findings);
     if (loaded.manifest) manifests.push(loaded.manifest);
   }
-  const manifest = mergeManifests(manifests);
+  const written = mergeManifests(manifests);
+  // Application code: its statements join the manifest's entries, planned and checked like them.
+  const withCode = input.code ? mergeCodeIntoManifest(input.code, written) : undefined;
+  const manifest = withCode ? withCode.manifest : written;
 
   const schemaFiles: ParsedSchemaFile[] = [];
   let statements = 0;
@@ -301,7 +312,8 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
 
-  return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings }, stopped: false };
+  const code = withCode?.code;
+  return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}) }, stopped: false };
 }
 
 function reviewedFiles(model: AnalysedModel): ReviewedFile[] {
@@ -346,7 +358,7 @@ export function review(input: ReviewInput): Review {
   let base: AnalysedModel | undefined;
   let baseFingerprints = new Set<string>();
   if (input.baseFiles && !head.stopped) {
-    const analysedBase = analyseWithinDeadline({ ...input, files: input.baseFiles });
+    const analysedBase = analyseWithinDeadline({ ...input, files: input.baseFiles, code: input.baseCode });
     if (analysedBase.stopped) {
       // The head was reviewed in full; only the comparison is lost, so every finding counts as new.
       model.inputFindings.push(

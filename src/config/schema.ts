@@ -111,6 +111,26 @@ export const commentsSchema = z
   )
   .describe("Inline review comments: the most per review, or { max, event }.");
 
+export const CODE_LANGUAGES = ["java", "kotlin", "go", "python", "javascript", "typescript"] as const;
+export const codeSchema = z
+  .union(
+    [
+      z.boolean(says("expected true, false, or { files, exclude, languages }")).describe("false turns reading application code off (default true)."),
+      z.strictObject({
+        files: globList("Globs of the application code to read for CQL statements (default: Java, Kotlin, Go, Python, JavaScript and TypeScript files anywhere).", {
+          allowEmpty: true,
+        }).optional(),
+        exclude: globList("Globs of code to leave out (default: tests, e.g. **/src/test/**, **/*_test.go, **/test_*.py).", { allowEmpty: true }).optional(),
+        languages: z
+          .array(z.enum(CODE_LANGUAGES, says(`expected one of ${CODE_LANGUAGES.join(", ")}`)), says("expected a list of languages"))
+          .describe(`The host languages to read (default all: ${CODE_LANGUAGES.join(", ")}).`)
+          .optional(),
+      }),
+    ],
+    says("expected true, false, or { files, exclude, languages }"),
+  )
+  .describe("Reading CQL statements out of application code (model files): on by default; false, or which files and languages.");
+
 export const configSchema = z
   .strictObject({
     schema: globList("Globs of the CQL schema files (default **/*.cql).", { allowEmpty: false }).optional(),
@@ -134,6 +154,7 @@ export const configSchema = z
       .describe("Rule severities by rule id: off | info | warning | error, or [level, options].")
       .optional(),
     comments: commentsSchema.optional(),
+    code: codeSchema.optional(),
     ignore: globList("Globs of paths to leave out of the review (default **/node_modules/**; setting it replaces the default, [] reviews everything).", {
       allowEmpty: true,
     }).optional(),

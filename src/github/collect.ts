@@ -3,6 +3,7 @@
 // head), and one GraphQL query that reads every blob we need by `object(expression: "<sha>:<path>")`
 // together with the config on the default branch, the review threads we posted before, and our
 // reviews that still request changes.
+import { isCodeFile } from "../code/read.js";
 import { DEFAULT_CONFIG, type ReviewConfig } from "../config.js";
 import { FILE_START, type Finding } from "../findings.js";
 import { REVIEW_LIMITS, type SourceFile } from "../review.js";
@@ -116,7 +117,7 @@ export async function collectPullRequest(
 
   const candidatesFor = (config: ReviewConfig) => {
     const isCandidate = (path: string) =>
-      core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore);
+      (core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore)) || isCodeFile(path, config);
     const head = [...entries.values()].filter((entry) => isCandidate(entry.path));
     const base = changedFiles.filter((file) => file.status !== "added" && isCandidate(file.previousPath ?? file.path));
     return { head, base };

@@ -1,4 +1,6 @@
 // The real core and renderers, bound once for every runtime (Probot server, Lambda, Action).
+import { grammars } from "../code/grammars.js";
+import { readCode } from "../code/read.js";
 import { loadConfig } from "../config.js";
 import { explain, parseExplainRequest } from "../explain.js";
 import { matchesAny } from "../globs.js";
@@ -31,6 +33,7 @@ export function reviewWithinBudget(budgetMs: number, now: () => number = () => p
 
 export const realCore: ReviewCore = {
   review: reviewWithinBudget(REVIEW_TIME_BUDGET_MS),
+  readCode: (files, config) => readCode(files, config, (language) => grammars.parser(language)),
   loadConfig,
   matchesAny,
   renderCheckSummary,

@@ -1,5 +1,6 @@
 // What the GitHub layer needs from the outside world, as interfaces, so the same use cases run
 // on Probot's Octokit (app, Lambda) and on @octokit/rest (Action), and tests can hand fakes.
+import type { CodeExtraction } from "../code/types.js";
 import type { Octokit } from "@octokit/rest";
 import type { Review, ReviewInput, SourceFile } from "../review.js";
 import type { ReviewConfig } from "../config.js";
@@ -33,6 +34,8 @@ export interface PullRequestRef {
  */
 export interface ReviewCore {
   review(input: ReviewInput): Review;
+  /** reads the CQL statements of the application code among `files` (src/code), before `review` */
+  readCode?(files: SourceFile[], config: ReviewConfig): Promise<CodeExtraction | undefined>;
   loadConfig(file?: SourceFile): { config: ReviewConfig; findings: Finding[] };
   matchesAny(path: string, globs: string[]): boolean;
   renderCheckSummary(review: Review, options?: { maxLength?: number; shownInline?: ReadonlySet<string> }): string;

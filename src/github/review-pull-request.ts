@@ -38,8 +38,18 @@ export async function reviewPullRequest(
   const checkRunId = await startCheckRun(github, pr);
   try {
     const collected = await collectPullRequest(github, core, pr, { forReview: true });
+    // Application code is read first: its grammars load asynchronously.
+    const codeConfig = core.readCode ? core.loadConfig(collected.configFile).config : undefined;
+    const code = codeConfig ? await core.readCode!(collected.files, codeConfig) : undefined;
+    const baseCode = codeConfig && collected.baseFiles ? await core.readCode!(collected.baseFiles, codeConfig) : undefined;
     const review = withCollectionFindings(
-      core.review({ files: collected.files, baseFiles: collected.baseFiles, ...(collected.configFile ? { configFile: collected.configFile } : {}) }),
+      core.review({
+        files: collected.files,
+        baseFiles: collected.baseFiles,
+        ...(collected.configFile ? { configFile: collected.configFile } : {}),
+        ...(code ? { code } : {}),
+        ...(baseCode ? { baseCode } : {}),
+      }),
       collected.findings,
     );
     const plan = planComments({

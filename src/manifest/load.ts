@@ -235,6 +235,7 @@ function queryBase(doc: QueryDocument, path: PathSegment[], yaml: PositionedYaml
   if (doc.rate !== undefined) base.ratePerSecond = parseRatePerSecond(doc.rate);
   base.ignore = ignores(path, doc.ignore, yaml);
   base.location = { file: yaml.file, range: yaml.locate(path) };
+  if (doc.code !== undefined) base.code = { ref: doc.code, location: { file: yaml.file, range: yaml.locate([...path, "code"]) } };
   return base as QueryBase;
 }
 
@@ -281,6 +282,15 @@ function normaliseQueries(entries: { index: number; doc: QueryDocument }[], cont
       } else if (!hasSyntaxError) {
         problem(`${doc.id}.cql holds no statement: write one SELECT`, parsed.range, `query:${doc.id}.cql:empty`);
       }
+      queries.push(query);
+      continue;
+    }
+    if (doc.code !== undefined && doc.select === undefined) {
+      // Only a reference to the code: the review takes the statement from there (src/code/entries.ts).
+      const query = base as CqlQuery;
+      query.form = "cql";
+      query.cql = "";
+      query.cqlLocation = base.code!.location;
       queries.push(query);
       continue;
     }
@@ -355,7 +365,8 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
       continue;
     }
     firstIndexById.set(doc.id, index);
-    const texts = typeof doc.cql === "string" ? [{ text: doc.cql, path: [...path, "cql"] }] : doc.cql.map((text, k) => ({ text, path: [...path, "cql", k] }));
+    const texts =
+      doc.cql === undefined ? [] : typeof doc.cql === "string" ? [{ text: doc.cql, path: [...path, "cql"] }] : doc.cql.map((text, k) => ({ text, path: [...path, "cql", k] }));
     const statements: ManifestWrite["statements"] = [];
     texts.forEach(({ text, path: cqlPath }, k) => {
       const label = typeof doc.cql === "string" ? `${doc.id}.cql` : `${doc.id}.cql[${k}]`;
@@ -388,6 +399,7 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
     write.retried = doc.retried ?? true;
     write.ignore = ignores(path, doc.ignore, yaml);
     write.location = { file: yaml.file, range: yaml.locate(path) };
+    if (doc.code !== undefined) write.code = { ref: doc.code, location: { file: yaml.file, range: yaml.locate([...path, "code"]) } };
     writes.push(write as ManifestWrite);
   }
   return writes;

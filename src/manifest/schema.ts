@@ -196,6 +196,14 @@ const ignoreList = z
 const CQL_MESSAGE = "expected CQL text";
 const cqlText = z.string(says(CQL_MESSAGE)).regex(/\S/, says("the CQL is empty"));
 
+// A statement of the application's code, `path/to/File.java#Class.method` (src/code): the entry
+// attaches its rate and ignores to that statement, whose CQL then comes from the code.
+const CODE_REFERENCE_MESSAGE = "expected a code statement such as src/main/java/com/example/VideoDao.java#VideoDao.findByUser";
+export const codeReference = z
+  .string(says(CODE_REFERENCE_MESSAGE))
+  .regex(/^[^#\s]+#\S/, says(CODE_REFERENCE_MESSAGE))
+  .describe("The statement in the application's code this entry describes: its file and function, `path#Class.method` (as the code-statement-not-in-manifest finding shows it).");
+
 export const querySchema = z
   .strictObject({
     id: id.describe("A unique, short id used in comments and `/cql explain <id>`, e.g. Q1."),
@@ -203,6 +211,7 @@ export const querySchema = z
     rate: rate.describe("How often the query runs, e.g. `300/s`.").optional(),
     ignore: ignoreList.optional(),
     cql: cqlText.describe("The query as one CQL SELECT statement (it names its table). Use a block scalar (`cql: |`) for long queries.").optional(),
+    code: codeReference.optional(),
     select: z
       .array(columnName, says("expected a list of column names, e.g. [userid, name]"))
       .min(1, says("list at least one column"))
@@ -233,7 +242,7 @@ export const querySchema = z
         message: `use either cql or the abstract form (${abstractKeys.join(", ")}), not both; with cql, write ORDER BY and LIMIT in the statement`,
       });
     } else if (query.cql === undefined && abstractKeys.length === 0) {
-      context.addIssue({ code: "custom", path: [], message: "needs either cql (a SELECT statement) or select and where (the abstract form)" });
+      if (query.code === undefined) context.addIssue({ code: "custom", path: [], message: "needs either cql (a SELECT statement) or select and where (the abstract form)" });
     } else if (query.cql === undefined) {
       for (const key of ["select", "where"] as const) {
         if (query[key] === undefined) context.addIssue({ code: "custom", path: [], message: `the abstract form needs ${key} as well` });
@@ -249,12 +258,17 @@ export const writeSchema = z
     rate: rate.describe("How often the write path runs, e.g. `700000/s`.").optional(),
     cql: z
       .union([cqlText, z.array(cqlText, says("expected CQL statements")).min(1, says("list at least one statement"))], says("expected a CQL statement or a list of them"))
-      .describe("The statements the application runs together: INSERT, UPDATE, DELETE or BATCH, one per list item."),
+      .describe("The statements the application runs together: INSERT, UPDATE, DELETE or BATCH, one per list item.")
+      .optional(),
+    code: codeReference.optional(),
     retried: z
       .boolean(says("expected true or false"))
       .describe("Whether the client retries these statements on timeout (default true); matters for non-idempotent writes such as counters.")
       .optional(),
     ignore: ignoreList.optional(),
+  })
+  .superRefine((write, context) => {
+    if (write.cql === undefined && write.code === undefined) context.addIssue({ code: "custom", path: [], message: "needs cql (the statements written together) or code (a statement of the application's code)" });
   })
   .describe("A write path: the statements written together, for denormalisation checks.");
 

@@ -41,8 +41,16 @@ export interface ManifestIgnore {
   location: SourceLocation;
 }
 
+/** `code: path#function` of a manifest entry: the application's statement it describes (src/code). */
+export interface CodeReference {
+  ref: string;
+  location: SourceLocation;
+}
+
 interface QueryBase {
   id: string;
+  /** the statement of the application's code this entry describes; its CQL comes from there when the entry has none */
+  code?: CodeReference;
   description?: string;
   /** executions per second, from `rate: 300/s` */
   ratePerSecond?: number;
@@ -78,6 +86,8 @@ export type ManifestQuery = CqlQuery | AbstractQuery;
 
 export interface ManifestWrite {
   id: string;
+  /** the statement of the application's code this entry describes; its CQL comes from there when the entry has none */
+  code?: CodeReference;
   description?: string;
   ratePerSecond?: number;
   /** each CQL statement of the write path, parsed (undefined when it did not parse); node ranges are positions in the manifest file */

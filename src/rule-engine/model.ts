@@ -5,6 +5,7 @@ import type { Finding, SourceLocation } from "../findings.js";
 import type { Manifest } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel } from "../schema/model.js";
 import type { ReviewConfig } from "../config.js";
+import type { CodeModel } from "../code/entries.js";
 
 export interface ParsedSchemaFile {
   path: string;
@@ -27,4 +28,6 @@ export interface AnalysedModel {
   configFile?: { path: string; ruleLocations?: Record<string, SourceLocation> };
   /** findings of the input stages (parse, schema, manifest, config), before rules run */
   inputFindings: Finding[];
+  /** the application code read (src/code), when there was any */
+  code?: CodeModel;
 }

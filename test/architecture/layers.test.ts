@@ -17,7 +17,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   // of the review's data flow: it sits with the config it also exports.
   { name: "manifest", prefixes: ["src/manifest/"] },
   { name: "analysis", prefixes: ["src/analysis/"] },
-  { name: "config and rules", prefixes: ["src/manifest/json-schema.ts", "src/manifest/write-json-schemas.ts", "src/config.ts", "src/config/", "src/rule-engine/", "rules/"] },
+  { name: "config and rules", prefixes: ["src/manifest/json-schema.ts", "src/manifest/write-json-schemas.ts", "src/config.ts", "src/config/", "src/code/", "src/rule-engine/", "rules/"] },
   { name: "review", prefixes: ["src/review.ts"] },
   { name: "renderers", prefixes: ["src/report/", "src/explain.ts"] },
   { name: "entry points", prefixes: ["src/github/", "src/cli.ts", "src/cli/", "src/lambda.ts", "src/lambda/", "src/action.ts"] },

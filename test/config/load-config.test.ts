@@ -49,6 +49,7 @@ describe("loadConfig", () => {
       },
       comments: { max: 10, event: "REQUEST_CHANGES" },
       ignore: ["vendor/**", "**/fixtures/**"],
+      code: DEFAULT_CONFIG.code,
     });
   });
 
@@ -118,7 +119,7 @@ describe("loadConfig", () => {
     const { config, findings } = loadConfig(fixture("list.yml"));
     expect(config).toEqual(DEFAULT_CONFIG);
     expect(findings.map(where)).toEqual([
-      "1:1 the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, unreviewed, limits, rules, comments, ignore), but it holds a list; the defaults are used",
+      "1:1 the config file must be a mapping of settings (schema, manifest, cassandra, fail_on, unreviewed, limits, rules, comments, code, ignore), but it holds a list; the defaults are used",
     ]);
   });
 

@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { rules } from "../../rules/index.js";
 import type { SourceFile } from "../../src/review.js";
 import { analyse } from "../../src/review.js";
+import { grammars } from "../../src/code/grammars.js";
+import { readCode } from "../../src/code/read.js";
+import { loadConfig } from "../../src/config.js";
 import { runRules } from "../../src/rule-engine/engine.js";
 import type { RuleModule } from "../../src/rule-engine/types.js";
 
@@ -85,13 +88,20 @@ function exampleInput(body: string): { files: SourceFile[]; configFile?: SourceF
       configFile = { path: block.info, content: block.content };
     } else if (block.language === "yaml") {
       files.push({ path: "access-patterns.yaml", content: block.content });
+    } else if (CODE_LANGUAGES.includes(block.language) && block.info !== "") {
+      // application code, at the path its info string gives (rules about model files)
+      files.push({ path: block.info, content: block.content });
     }
   }
   return { files, ...(configFile ? { configFile } : {}) };
 }
 
-function rulesReported(body: string, extraRules: RuleModule[] = []): string[] {
-  const model = analyse(exampleInput(body));
+const CODE_LANGUAGES = ["java", "kotlin", "go", "python", "javascript", "typescript"];
+
+async function rulesReported(body: string, extraRules: RuleModule[] = []): Promise<string[]> {
+  const input = exampleInput(body);
+  const code = await readCode(input.files, loadConfig(input.configFile).config, (language) => grammars.parser(language));
+  const model = analyse({ ...input, code });
   return runRules(model, { rules: [...rules, ...extraRules] }).map((f) => f.rule);
 }
 
@@ -127,19 +137,19 @@ describe("rule docs", () => {
         for (const heading of ["Bad example", "Good example"]) {
           const blocks = codeBlocks(section(heading));
           expect(blocks.filter((b) => b.language === "cql"), heading).toHaveLength(1);
-          expect(blocks.every((b) => b.language === "cql" || b.language === "yaml"), heading).toBe(true);
+          expect(blocks.every((b) => b.language === "cql" || b.language === "yaml" || CODE_LANGUAGES.includes(b.language)), heading).toBe(true);
         }
       });
 
-      it(`the bad example reports ${id}`, () => {
-        const reported = rulesReported(section("Bad example"), NEEDS_FAULTY_RULE.has(id) ? [FAULTY_RULE] : []);
+      it(`the bad example reports ${id}`, async () => {
+        const reported = await rulesReported(section("Bad example"), NEEDS_FAULTY_RULE.has(id) ? [FAULTY_RULE] : []);
         expect(reported).toContain(id);
         const otherInputProblems = reported.filter((rule) => rule !== id && BROKEN_INPUT.includes(rule));
         expect(otherInputProblems, "other input problems in the bad example").toEqual([]);
       });
 
-      it(`the good example does not report ${id}, nor any input problem`, () => {
-        const reported = rulesReported(section("Good example"));
+      it(`the good example does not report ${id}, nor any input problem`, async () => {
+        const reported = await rulesReported(section("Good example"));
         expect(reported).not.toContain(id);
         expect(reported.filter((rule) => BROKEN_INPUT.includes(rule))).toEqual([]);
       });

@@ -1,0 +1,429 @@
+// Statements from application code: parse each file with its tree-sitter grammar, find the calls
+// into a Cassandra driver, and work out the statement each call receives: string literals, text
+// blocks, and `+` of constants (local, of the file, of another class or file). A statement that
+// needs a run-time value is listed as dynamic with the reason; nothing is guessed.
+//
+// A string counts as a statement only when it parses as CQL with src/cql and reaches a driver
+// API from a file that imports a Cassandra driver, so log lines and SQL for other databases are
+// left alone.
+import type { Node, Parser, Tree } from "web-tree-sitter";
+import type { SourceRange } from "../cql/ast.js";
+import { parseCql } from "../cql/index.js";
+import { LineIndex, SourceSpan } from "../cql/source-span.js";
+import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
+import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
+import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
+import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
+
+/** Limits per review: a code file past them is skipped with a reason, never read half-way. */
+export const CODE_LIMITS = {
+  /** bytes of one code file */
+  fileBytes: 512 * 1024,
+  /** code files in one review */
+  files: 5_000,
+  /** constants of constants followed for one statement */
+  evaluationDepth: 24,
+  /** syntax nodes visited for one statement (long `+` chains, many constants) */
+  evaluationSteps: 20_000,
+} as const;
+
+/** Gets a parser for a language; the shells pass the lazily loading one of grammars.ts. */
+export type ParserFor = (language: CodeLanguage) => Promise<Parser>;
+
+interface ParsedFile {
+  path: string;
+  language: CodeLanguage;
+  syntax: Syntax;
+  tree: Tree;
+  text: string;
+  lineStarts: number[];
+  lines: LineIndex;
+  declarations: Declaration[];
+  reassigned: Set<string>;
+  reassignments: Reassignment[];
+  cassandra: boolean;
+  /** imports gocqlx: its table models and qb chains are read too */
+  gocqlx: boolean;
+  /** also imports another database's client: only calls on a session-like receiver count */
+  otherDatabase: boolean;
+}
+
+/** A value worked out from the source: its text and the literals it is made of, or why it is not known. */
+type Value = { text: string; pieces: Piece[] } | { dynamic: string; pieces: Piece[] };
+interface Piece {
+  file: ParsedFile;
+  node: Node;
+}
+
+const CQL_START = /^\s*(select|insert|update|delete|begin|create|alter|drop|truncate)\b/i;
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function positionAt(file: ParsedFile, offset: number): { line: number; column: number; offset: number } {
+  let low = 0;
+  let high = file.lineStarts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (file.lineStarts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return { line: low + 1, column: offset - file.lineStarts[low]! + 1, offset };
+}
+
+/** A span, so that CQL parsed out of the literal can be moved onto it (src/code/entries.ts). */
+function rangeOf(file: ParsedFile, node: Node): SourceRange {
+  return new SourceSpan(file.lines, node.startIndex, node.endIndex);
+}
+
+const scopeKey = (name: string, scope: Node | undefined) => `${scope?.id ?? "file"}:${name}`;
+
+class Project {
+  /** by name: file- and class-level declarations of every file */
+  private readonly global = new Map<string, { file: ParsedFile; declaration: Declaration }[]>();
+
+  constructor(readonly files: ParsedFile[]) {
+    for (const file of files) {
+      for (const declaration of file.declarations) {
+        if (declaration.scope) continue;
+        const list = this.global.get(declaration.name) ?? [];
+        list.push({ file, declaration });
+        this.global.set(declaration.name, list);
+      }
+    }
+  }
+
+  /** What a name means where it is used: a local of an enclosing function, of the file, of the owner class, then of the project. */
+  resolve(file: ParsedFile, at: Node, reference: { name: string; owner?: string }): { file: ParsedFile; declaration: Declaration } | "ambiguous" | "reassigned" | undefined {
+    if (!reference.owner) {
+      for (let scope: Node | null = at.parent; scope; scope = scope.parent) {
+        if (!file.syntax.functionTypes.includes(scope.type)) continue;
+        const local = file.declarations.filter((d) => d.scope?.id === scope!.id && d.name === reference.name);
+        if (local.length > 1 || (local.length === 1 && file.reassigned.has(scopeKey(reference.name, scope)))) return "reassigned";
+        if (local.length === 1) return { file, declaration: local[0]! };
+      }
+      const own = file.declarations.filter((d) => !d.scope && d.name === reference.name);
+      if (own.length === 1) return file.reassigned.has(scopeKey(reference.name, undefined)) ? "reassigned" : { file, declaration: own[0]! };
+      if (own.length > 1) return "ambiguous";
+    }
+    const candidates = (this.global.get(reference.name) ?? []).filter(
+      (c) => c.file !== file || reference.owner !== undefined,
+    );
+    const owned = reference.owner ? candidates.filter((c) => c.declaration.owner === reference.owner) : [];
+    const chosen = owned.length > 0 ? owned : this.sameDirectory(file, candidates);
+    if (chosen.length === 1) return chosen[0];
+    return chosen.length > 1 ? "ambiguous" : undefined;
+  }
+
+  /** Go packages are directories; elsewhere a unique name anywhere will do. */
+  private sameDirectory(file: ParsedFile, candidates: { file: ParsedFile; declaration: Declaration }[]) {
+    const directory = file.path.slice(0, file.path.lastIndexOf("/") + 1);
+    const near = candidates.filter((c) => c.file.path.slice(0, c.file.path.lastIndexOf("/") + 1) === directory);
+    return near.length > 0 ? near : candidates;
+  }
+
+  /** values of declarations already worked out, by the value node's file and position */
+  private readonly known = new Map<string, Value>();
+
+  /**
+   * Where a statement is written: through the constants it is passed as, to the first expression
+   * that is not just a name (`Q = BASE + " IF NOT EXISTS"` is Q's line, not BASE's).
+   */
+  anchor(file: ParsedFile, node: Node, depth = 0): Piece {
+    const inner = file.syntax.unwrap(node);
+    if (inner) return this.anchor(file, inner, depth);
+    const reference = file.syntax.reference(node);
+    if (!reference || depth > CODE_LIMITS.evaluationDepth) return { file, node };
+    const found = this.resolve(file, node, reference);
+    if (!found || typeof found === "string") return { file, node };
+    return this.anchor(found.file, found.declaration.value, depth + 1);
+  }
+
+  /**
+   * A local variable set to one of several values (`q = A` in one branch, `q = B` in another):
+   * each value, when every assignment is a plain `=`; undefined otherwise.
+   */
+  alternatives(file: ParsedFile, at: Node): Node[] | undefined {
+    const reference = file.syntax.reference(at);
+    if (!reference || reference.owner) return undefined;
+    for (let scope: Node | null = at.parent; scope; scope = scope.parent) {
+      if (!file.syntax.functionTypes.includes(scope.type)) continue;
+      const declared = file.declarations.filter((d) => d.scope?.id === scope!.id && d.name === reference.name).map((d) => d.value);
+      const assigned = file.reassignments.filter((r) => r.scope?.id === scope!.id && r.name === reference.name);
+      if (declared.length + assigned.length === 0) continue;
+      if (assigned.some((r) => !r.value) || declared.length + assigned.length < 2) return undefined;
+      return [...declared, ...assigned.map((r) => r.value!)];
+    }
+    return undefined;
+  }
+
+  /**
+   * The statements one argument may stand for: both sides of `c ? A : B` (`A if c else B`), and
+   * each statement of a list given to a batch (`[{ query: A }, B]`); else the argument itself.
+   */
+  branches(file: ParsedFile, node: Node, depth = 0): Node[] {
+    if (depth > CODE_LIMITS.evaluationDepth) return [node];
+    const target = this.follow(file, node);
+    const field = (n: Node, name: string) => n.childForFieldName(name) ?? undefined;
+    if (target.type === "ternary_expression") {
+      const sides = [field(target, "consequence"), field(target, "alternative")].filter((n): n is Node => n !== undefined);
+      return sides.flatMap((side) => this.branches(file, side, depth + 1));
+    }
+    if (target.type === "conditional_expression" && target.namedChildren.length === 3) {
+      return [target.namedChildren[0]!, target.namedChildren[2]!].flatMap((side) => this.branches(file, side, depth + 1));
+    }
+    if (target.type === "array") {
+      return target.namedChildren.flatMap((element) => {
+        if (!element) return [];
+        if (element.type !== "object") return [element];
+        const query = element.namedChildren.find((pair) => pair?.type === "pair" && field(pair, "key")?.text.replace(/["']/g, "") === "query");
+        const value = query ? field(query, "value") : undefined;
+        return value ? [value] : [];
+      });
+    }
+    return [node];
+  }
+
+  /** The value a plain name is declared with, followed through names; the node itself otherwise. */
+  follow(file: ParsedFile, node: Node, depth = 0): Node {
+    if (node.type !== "identifier" || depth > CODE_LIMITS.evaluationDepth) return node;
+    const found = this.resolve(file, node, { name: node.text });
+    if (!found || typeof found === "string" || found.file !== file) return node;
+    return this.follow(file, found.declaration.value, depth + 1);
+  }
+
+  evaluate(file: ParsedFile, node: Node, depth = 0, budget = { steps: CODE_LIMITS.evaluationSteps }): Value {
+    if (depth > CODE_LIMITS.evaluationDepth || --budget.steps < 0) return { dynamic: "its constants nest too deeply to follow", pieces: [] };
+    const { syntax } = file;
+    const literal = syntax.literal(node);
+    if (typeof literal === "string") return { text: literal, pieces: [{ file, node }] };
+    if (literal) return { dynamic: literal.dynamic, pieces: [{ file, node }] };
+    const inner = syntax.unwrap(node);
+    if (inner) return this.evaluate(file, inner, depth, budget);
+    const operands = syntax.operands(node);
+    if (operands) {
+      const values = operands.map((operand) => this.evaluate(file, operand, depth, budget));
+      const pieces = values.flatMap((v) => v.pieces);
+      const unknown = values.find((v): v is { dynamic: string; pieces: Piece[] } => "dynamic" in v);
+      if (unknown) return { dynamic: unknown.dynamic, pieces };
+      return { text: values.map((v) => ("text" in v ? v.text : "")).join(""), pieces };
+    }
+    const formatting = syntax.formatting(node);
+    if (formatting) {
+      const template = formatting.template ? this.evaluate(file, formatting.template, depth, budget) : undefined;
+      return { dynamic: formatting.reason, pieces: template?.pieces ?? [] };
+    }
+    const reference = syntax.reference(node);
+    if (reference) {
+      const found = this.resolve(file, node, reference);
+      if (found === "ambiguous") return { dynamic: `${reference.name} has several definitions`, pieces: [] };
+      if (found === "reassigned") return { dynamic: `${reference.name} is assigned more than once`, pieces: [] };
+      if (!found) return { dynamic: `${reference.name} is not a constant of the code read`, pieces: [] };
+      const key = `${found.file.path}:${found.declaration.value.startIndex}`;
+      let value = this.known.get(key);
+      if (!value) {
+        value = this.evaluate(found.file, found.declaration.value, depth + 1, budget);
+        this.known.set(key, value);
+      }
+      return value;
+    }
+    return { dynamic: `computed by \`${clip(node.text)}\``, pieces: [] };
+  }
+}
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ");
+  return oneLine.length > 40 ? `${oneLine.slice(0, 39)}…` : oneLine;
+}
+
+/**
+ * The Python driver fills `%s` and `%(name)s` in on the client for statements it does not
+ * prepare; as far as the plan goes they are bind markers.
+ */
+function pythonPlaceholders(text: string): string {
+  return text.replace(/%\((\w+)\)s/g, ":$1").replace(/%s/g, "?");
+}
+
+/** Whether `text` is exactly one CQL statement that src/cql reads without error. */
+export function isCqlStatement(text: string): boolean {
+  if (!CQL_START.test(text)) return false;
+  const parse = parseCql(text);
+  return parse.statements.length === 1 && !parse.diagnostics.some((d) => d.severity === "error");
+}
+
+async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: CodeExtraction["skipped"]): Promise<ParsedFile[]> {
+  const parsed: ParsedFile[] = [];
+  const parsers = new Map<CodeLanguage, Parser | undefined>();
+  for (const source of files) {
+    const language = languageOf(source.path);
+    const syntax = language && SYNTAX[language];
+    if (!language || !syntax) continue;
+    if (parsed.length >= CODE_LIMITS.files) {
+      skipped.push({ file: source.path, reason: `more than ${CODE_LIMITS.files} code files in one review` });
+      continue;
+    }
+    if (source.content.length > CODE_LIMITS.fileBytes) {
+      skipped.push({ file: source.path, reason: `${source.content.length} bytes, over the ${CODE_LIMITS.fileBytes}-byte limit per code file` });
+      continue;
+    }
+    if (!parsers.has(language)) {
+      try {
+        parsers.set(language, await parserFor(language));
+      } catch (error) {
+        parsers.set(language, undefined);
+        skipped.push({ file: source.path, reason: `the ${language} grammar could not be loaded (${error instanceof Error ? error.message : String(error)})` });
+      }
+    }
+    const parser = parsers.get(language);
+    if (!parser) continue;
+    const tree = parser.parse(source.content);
+    if (!tree) {
+      skipped.push({ file: source.path, reason: "tree-sitter could not parse it" });
+      continue;
+    }
+    const root = tree.rootNode;
+    const imports = syntax.imports(root);
+    const lineStarts = lineStartsOf(source.content);
+    const reassignments = syntax.reassigned(root);
+    parsed.push({
+      path: source.path,
+      language,
+      syntax,
+      tree,
+      text: source.content,
+      lineStarts,
+      lines: new LineIndex(lineStarts),
+      declarations: syntax.declarations(root),
+      reassigned: new Set(reassignments.map((r) => scopeKey(r.name, r.scope))),
+      reassignments,
+      cassandra: imports.some(mentionsCassandraDriver),
+      otherDatabase: imports.some(mentionsOtherDatabase),
+      gocqlx: language === "go" && imports.some((text) => text.includes("gocqlx")),
+    });
+  }
+  // A Go package is a directory: its files share the driver the package imports in one of them.
+  const goDriverDirectories = new Set(parsed.filter((f) => f.language === "go" && f.cassandra).map((f) => directoryOf(f.path)));
+  for (const file of parsed) if (file.language === "go" && goDriverDirectories.has(directoryOf(file.path))) file.cassandra = true;
+  return parsed;
+}
+
+const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
+
+/**
+ * Reads every code file (by extension; the caller has already applied the config's globs) and
+ * returns the statements that reach a Cassandra driver. Pure but for the parsers it is given.
+ */
+export async function extractStatements(files: CodeFile[], parserFor: ParserFor): Promise<CodeExtraction> {
+  const skipped: CodeExtraction["skipped"] = [];
+  const parsed = await parseFiles(files, parserFor, skipped);
+  const project = new Project(parsed);
+  const statements: CodeStatement[] = [];
+  const dynamic: DynamicStatement[] = [];
+  const seen = new Set<string>();
+  const idCounts = new Map<string, number>();
+  const nextId = (file: ParsedFile, at: Node) => {
+    const base = `${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`;
+    const n = (idCounts.get(base) ?? 0) + 1;
+    idCounts.set(base, n);
+    return n === 1 ? base : `${base}~${n}`;
+  };
+
+  // A file that imports no driver may still run statements on a session it is handed (a DAO
+  // given its session by a helper module): there, only session-like receivers count.
+  const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));
+  for (const file of parsed) {
+    if (!file.cassandra && !driverLanguages.has(file.language)) continue;
+    const { syntax } = file;
+    const uses: { node: Node; api: string; argument: Node }[] = [];
+    for (const node of file.tree.rootNode.descendantsOfType(syntax.callTypes)) {
+      if (!node) continue;
+      const call = syntax.call(node);
+      const api = call && driverApi(file.language, call);
+      if (!call || !api || ((file.otherDatabase || !file.cassandra) && !looksLikeCassandraCall(call, file.language))) continue;
+      for (const argument of api.arguments) {
+        // A statement chosen at run time among constants: each of them is a statement the call runs.
+        // Each choice on its own: a constant is a statement, a computed one is listed as dynamic.
+        const choices = project.alternatives(file, argument) ?? [argument];
+        for (const choice of choices) for (const branch of project.branches(file, choice)) uses.push({ node, api: api.name, argument: branch });
+      }
+    }
+    if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
+    uses.sort((a, b) => a.node.startIndex - b.node.startIndex);
+    if (file.gocqlx) {
+      const context: BuilderContext = {
+        follow: (node) => project.follow(file, node),
+        text: (node) => {
+          const value = project.evaluate(file, node);
+          return "text" in value ? value.text : undefined;
+        },
+      };
+      for (const node of file.tree.rootNode.descendantsOfType("call_expression")) {
+        if (!node) continue;
+        const table = tableStatement(node, context);
+        const chain = table === undefined ? qbStatement(node, context) : undefined;
+        const cql = table ?? chain?.cql;
+        const at = chain?.root ?? node;
+        const key = `${file.path}:${at.startIndex}`;
+        if (cql === undefined || seen.has(key) || !isCqlStatement(cql)) continue;
+        seen.add(key);
+        const api = table !== undefined ? `gocqlx table.${(node.childForFieldName("function")?.childForFieldName("field")?.text ?? "")}` : "gocqlx qb";
+        statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
+      }
+    }
+    for (const { node, api, argument } of uses) {
+      {
+        const value = project.evaluate(file, argument);
+        const [first] = value.pieces;
+        if (!first) continue;
+        if ("text" in value) {
+          // Spring Data numbers its bind markers (`?0`, `?1`); to the plan they are plain markers.
+          const cql = file.language === "python" ? pythonPlaceholders(value.text) : api === "@Query" ? value.text.replace(/\?\d+/g, "?") : value.text;
+          const at = project.anchor(file, argument);
+          const key = `${at.file.path}:${at.node.startIndex}`;
+          if (seen.has(key)) continue;
+          if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
+            // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity's table.
+            seen.add(key);
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "the mapper fills ${…} in from the entity", start: clip(cql.trim()) });
+            continue;
+          }
+          if (!isCqlStatement(cql)) continue;
+          seen.add(key);
+          const callLine = positionAt(file, node.startIndex).line;
+          const range = rangeOf(at.file, at.node);
+          statements.push({
+            id: nextId(file, node),
+            language: file.language,
+            cql: cql.trim(),
+            file: at.file.path,
+            range,
+            api,
+            ...(at.file !== file || range.start.line !== callLine ? { call: { file: file.path, line: callLine } } : {}),
+          });
+        } else {
+          // Only a computed text that starts like a statement is worth saying anything about.
+          const start = project.evaluate(first.file, first.node);
+          if (!("text" in start) && !("dynamic" in start && first.node)) continue;
+          const startText = "text" in start ? start.text : first.node.text.replace(/^[a-zA-Z]*["'`]+/, "");
+          const key = `${first.file.path}:${first.node.startIndex}`;
+          if (!CQL_START.test(startText) || seen.has(key)) continue;
+          seen.add(key);
+          dynamic.push({
+            id: nextId(file, node),
+            language: file.language,
+            file: first.file.path,
+            range: rangeOf(first.file, first.node),
+            api,
+            reason: value.dynamic,
+            start: clip(startText.trim()),
+          });
+        }
+      }
+    }
+  }
+  for (const file of parsed) file.tree.delete();
+  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, skipped };
+}

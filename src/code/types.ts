@@ -1,0 +1,72 @@
+// What src/code reads out of application code: CQL statements passed to a Cassandra driver, and
+// the places where a statement is built at run time (listed, never guessed).
+import type { SourceRange } from "../cql/ast.js";
+
+export type CodeLanguage = "java" | "kotlin" | "go" | "python" | "javascript" | "typescript" | "tsx";
+
+/** A statement whose whole text is known from the source: literals and constants only. */
+export interface CodeStatement {
+  /** stable across unrelated edits: the calling file and function, `path#Class.method` (`~2` for the second in one function) */
+  id: string;
+  language: CodeLanguage;
+  /** the CQL text as the driver receives it */
+  cql: string;
+  /** where the text is written (its first string literal): a constant's definition, or the call's argument */
+  file: string;
+  range: SourceRange;
+  /** the driver or framework entry point, e.g. `session.execute`, `@Query` */
+  api: string;
+  /** where the driver is called with it, when that is elsewhere than the text */
+  call?: { file: string; line: number };
+}
+
+/** A driver call whose statement is computed at run time: not analysed, with the reason. */
+export interface DynamicStatement {
+  id: string;
+  language: CodeLanguage;
+  file: string;
+  /** the first literal piece of the statement (its template) */
+  range: SourceRange;
+  api: string;
+  /** why it is not analysed, e.g. "formatted with fmt.Sprintf" */
+  reason: string;
+  /** the statement's first literal piece, for messages */
+  start: string;
+}
+
+export interface CodeExtraction {
+  /** code files read, with their language */
+  files: { path: string; language: CodeLanguage }[];
+  statements: CodeStatement[];
+  dynamic: DynamicStatement[];
+  /** files that could not be read (parse budget, grammar failure), with why */
+  skipped: { file: string; reason: string }[];
+}
+
+export interface CodeFile {
+  path: string;
+  content: string;
+}
+
+const EXTENSIONS: [string, CodeLanguage][] = [
+  [".java", "java"],
+  [".kt", "kotlin"],
+  [".kts", "kotlin"],
+  [".go", "go"],
+  [".py", "python"],
+  [".js", "javascript"],
+  [".mjs", "javascript"],
+  [".cjs", "javascript"],
+  [".jsx", "javascript"],
+  [".ts", "typescript"],
+  [".mts", "typescript"],
+  [".cts", "typescript"],
+  [".tsx", "tsx"],
+];
+
+/** The host language of a path, by its extension; undefined for anything else (and for `.d.ts`). */
+export function languageOf(path: string): CodeLanguage | undefined {
+  if (path.endsWith(".d.ts")) return undefined;
+  for (const [extension, language] of EXTENSIONS) if (path.endsWith(extension)) return language;
+  return undefined;
+}
