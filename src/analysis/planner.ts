@@ -285,6 +285,10 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
       rowsRead = Math.min(rowsRead, limit);
     }
   }
+  // A scan with nothing to filter returns every row it reads, so its LIMIT stops it: Cassandra
+  // walks the token ring only until it has LIMIT rows (DISTINCT: LIMIT partition keys).
+  const unfilteredScan = verdict === "scan" && (select.where?.relations.length ?? 0) === 0 && !selection.aggregate && !grouped;
+  if (unfilteredScan && limit !== null && limit > 0) rowsRead = limit;
 
   const notes = planNotes(select, table, version, ev, verdict, selection, indexUsed, pk);
   // Built by assignment in the plan's key order: a conditional spread makes every plan slower to

@@ -110,3 +110,19 @@ export function analyseQueries(manifest: Manifest | undefined, schema: SchemaMod
   if (!manifest) return [];
   return manifest.queries.map((query) => analyseQuery(query, manifest, schema, options));
 }
+
+/** How much of its table a scan reads, from the query's LIMIT and the manifest's partition count. */
+export type ScanExtent =
+  | { kind: "limited"; rows: number }
+  | { kind: "small"; partitions: number }
+  | { kind: "large"; partitions?: number };
+
+/**
+ * A scan that returns every row it reads stops at its LIMIT (the plan's `rowsRead`); otherwise its
+ * cost is the table's: small when the manifest sizes the table at `smallTablePartitions` or fewer.
+ */
+export function scanExtent(plan: QueryPlan, partitions: number | undefined, smallTablePartitions: number): ScanExtent {
+  if (plan.verdict === "scan" && plan.partitions === "all" && plan.rowsRead !== null) return { kind: "limited", rows: plan.rowsRead };
+  if (partitions !== undefined && partitions <= smallTablePartitions) return { kind: "small", partitions };
+  return partitions === undefined ? { kind: "large" } : { kind: "large", partitions };
+}

@@ -252,7 +252,7 @@ export const writeSchema = z
       .describe("The statements the application runs together: INSERT, UPDATE, DELETE or BATCH, one per list item."),
     retried: z
       .boolean(says("expected true or false"))
-      .describe("Whether the client retries these statements on timeout (default true); matters for non-idempotent writes such as counters.")
+      .describe("Whether the client retries these statements on timeout (default false, as the DataStax drivers do not retry non-idempotent statements); matters for non-idempotent writes such as counters.")
       .optional(),
     ignore: ignoreList.optional(),
   })
