@@ -358,7 +358,7 @@ function planNotes(
   const notes: string[] = [];
   if (pk.hasIn && select.orderBy.length > 0 && !select.orderBy.some((o) => o.ann)) {
     notes.push(
-      "O3: with IN on the partition key, ORDER BY sorts every row of every listed partition on the coordinator; with paging on (drivers page by default) Cassandra refuses it (\"Cannot page queries with both ORDER BY and a IN restriction on the partition key\"), and a LIMIT does not help.",
+      "O3: with IN on the partition key, ORDER BY sorts every row of every listed partition on the coordinator; with paging on (drivers page by default) Cassandra refuses it (\"Cannot page queries with both ORDER BY and a IN restriction on the partition key\") unless its LIMIT is at most the page size, when it runs unpaged.",
     );
   }
   if (selection.aggregate && select.groupBy.length === 0 && (verdict === "scan" || verdict === "index" || ev.isKeyRange)) {
