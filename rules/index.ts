@@ -10,6 +10,7 @@ import cqlSyntaxError from "./cql-syntax-error.js";
 import cqlUnsupportedStatement from "./cql-unsupported-statement.js";
 import inputLimitExceeded from "./input-limit-exceeded.js";
 import internalError from "./internal-error.js";
+import keyspaceDurableWrites from "./keyspace-durable-writes.js";
 import keyspaceReplication from "./keyspace-replication.js";
 import manifestInvalid from "./manifest-invalid.js";
 import queryAllowFilteringScan from "./query-allow-filtering-scan.js";
@@ -61,6 +62,7 @@ export const rules: RuleModule[] = [
   cqlUnsupportedStatement,
   inputLimitExceeded,
   internalError,
+  keyspaceDurableWrites,
   keyspaceReplication,
   manifestInvalid,
   queryAllowFilteringScan,
