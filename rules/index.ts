@@ -36,6 +36,7 @@ import tableIndexCardinality from "./table-index-cardinality.js";
 import tableLargeCollection from "./table-large-collection.js";
 import tableMaterializedView from "./table-materialized-view.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
+import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
 import tableTimeSeriesWithoutTtl from "./table-time-series-without-ttl.js";
 import tableTimestampCollision from "./table-timestamp-collision.js";
@@ -88,6 +89,7 @@ export const rules: RuleModule[] = [
   tableLargeCollection,
   tableMaterializedView,
   tablePartitionTooLarge,
+  tableRemovedOption,
   tableSasiIndex,
   tableTimeSeriesWithoutTtl,
   tableTimestampCollision,
