@@ -23,6 +23,7 @@ import queryInvalid from "./query-invalid.js";
 import queryNeedsAllowFiltering from "./query-needs-allow-filtering.js";
 import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
+import queryRowsRead from "./query-rows-read.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
@@ -76,6 +77,7 @@ export const rules: RuleModule[] = [
   queryNeedsAllowFiltering,
   queryNeedsMultipleTables,
   queryOrderAgainstClustering,
+  queryRowsRead,
   queryTooManyPartitions,
   queryUnserved,
   schemaInvalid,

@@ -1,6 +1,7 @@
 // The pure core: files in → Review out. No network, no clock, no environment.
 // files → parse → model → plan/estimate → rules → findings (DESIGN §5).
 import { estimateTables } from "./analysis/estimator.js";
+import { attachRowsEstimates } from "./analysis/estimator-rows.js";
 import { analyseQuery } from "./analysis/queries.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
@@ -223,6 +224,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   }
   if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
+  attachRowsEstimates(queries, estimates, manifest);
 
   return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings }, stopped: false };
 }

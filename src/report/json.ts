@@ -49,6 +49,8 @@ export interface JsonQuery {
   verdict: QueryAnalysis["plan"]["verdict"];
   partitions: number | "all" | null;
   reason: string;
+  /** rows read per call and per second, from the manifest's figures; absent when they do not allow an estimate */
+  rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null };
 }
 
 export interface JsonReport {
@@ -133,6 +135,15 @@ function queryToJson(query: QueryAnalysis): JsonQuery {
     verdict: query.plan.verdict,
     partitions: typeof query.plan.partitions === "number" ? finiteOrNull(query.plan.partitions) : query.plan.partitions,
     reason: query.plan.reason,
+    ...(query.plan.rowsEstimate
+      ? {
+          rowsRead: {
+            perCall: Math.round(query.plan.rowsEstimate.perCall),
+            worstPerCall: Math.round(query.plan.rowsEstimate.worstPerCall),
+            perSecond: query.plan.rowsEstimate.perSecond === undefined ? null : finiteOrNull(query.plan.rowsEstimate.perSecond),
+          },
+        }
+      : {}),
   };
 }
 
