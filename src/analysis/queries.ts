@@ -69,7 +69,8 @@ function analyseCql(query: CqlQuery, schema: SchemaModel, options: AnalyseOption
     const gist = missingKeyspace ? `Keyspace ${statement.table.keyspace!.name} does not exist` : `unconfigured table ${statement.table.name.name}`;
     analysis.table = null;
     analysis.candidates = [];
-    analysis.plan = rejected(`A10: ${named} is not a table of the schema (${gist}).`, gist, ["A10"]);
+    // The gist names the table already; the reason says why, once.
+    analysis.plan = rejected(`A10: ${named} is not a table of the schema.`, gist, ["A10"]);
     return analysis as QueryAnalysis;
   }
   const plan = planSelect(statement, table, options.version);
