@@ -53,6 +53,7 @@ import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition
 import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
 import writeTableNotWritten from "./write-table-not-written.js";
+import writeTombstones from "./write-tombstones.js";
 
 export const rules: RuleModule[] = [
   changeClusteringOrder,
@@ -107,4 +108,5 @@ export const rules: RuleModule[] = [
   writeMixedLwt,
   writeNonIdempotentRetried,
   writeTableNotWritten,
+  writeTombstones,
 ].sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0));
