@@ -12,6 +12,7 @@ import cqlSyntaxError from "./cql-syntax-error.js";
 import cqlUnsupportedStatement from "./cql-unsupported-statement.js";
 import inputLimitExceeded from "./input-limit-exceeded.js";
 import internalError from "./internal-error.js";
+import keyspaceDurableWrites from "./keyspace-durable-writes.js";
 import keyspaceReplication from "./keyspace-replication.js";
 import manifestInvalid from "./manifest-invalid.js";
 import manifestQueryNotInCode from "./manifest-query-not-in-code.js";
@@ -25,6 +26,7 @@ import queryInvalid from "./query-invalid.js";
 import queryNeedsAllowFiltering from "./query-needs-allow-filtering.js";
 import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
+import queryRowsRead from "./query-rows-read.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
@@ -38,6 +40,7 @@ import tableIndexCardinality from "./table-index-cardinality.js";
 import tableLargeCollection from "./table-large-collection.js";
 import tableMaterializedView from "./table-materialized-view.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
+import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
 import tableTimeSeriesWithoutTtl from "./table-time-series-without-ttl.js";
 import tableTimestampCollision from "./table-timestamp-collision.js";
@@ -53,6 +56,7 @@ import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition
 import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
 import writeTableNotWritten from "./write-table-not-written.js";
+import writeTombstones from "./write-tombstones.js";
 
 export const rules: RuleModule[] = [
   changeClusteringOrder,
@@ -66,6 +70,7 @@ export const rules: RuleModule[] = [
   cqlUnsupportedStatement,
   inputLimitExceeded,
   internalError,
+  keyspaceDurableWrites,
   keyspaceReplication,
   manifestInvalid,
   manifestQueryNotInCode,
@@ -79,6 +84,7 @@ export const rules: RuleModule[] = [
   queryNeedsAllowFiltering,
   queryNeedsMultipleTables,
   queryOrderAgainstClustering,
+  queryRowsRead,
   queryTooManyPartitions,
   queryUnserved,
   schemaInvalid,
@@ -92,6 +98,7 @@ export const rules: RuleModule[] = [
   tableLargeCollection,
   tableMaterializedView,
   tablePartitionTooLarge,
+  tableRemovedOption,
   tableSasiIndex,
   tableTimeSeriesWithoutTtl,
   tableTimestampCollision,
@@ -107,4 +114,5 @@ export const rules: RuleModule[] = [
   writeMixedLwt,
   writeNonIdempotentRetried,
   writeTableNotWritten,
+  writeTombstones,
 ].sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0));

@@ -1,9 +1,22 @@
 // A query with no partition key restriction reads every partition of the table: the cost grows
 // with the table, not with the answer. (With ALLOW FILTERING written, query-allow-filtering-scan reports it.)
-import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+// How loud it is follows the evidence: a LIMIT that stops the scan, or a table the manifest sizes
+// at a few hundred partitions, is worth a note, not a failed gate.
+import * as z from "zod";
+import { formatCount } from "../src/analysis/estimator-text.js";
+import { scanExtent } from "../src/analysis/queries.js";
+import { queryEntity, tableLabel, volumeOf } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
-const queryFullScan: RuleModule = {
+const optionsSchema = z
+  .object({
+    /** a table the manifest sizes at this many partitions or fewer is small: its scan is reported as info */
+    smallTablePartitions: z.number().int().nonnegative().default(1000),
+  })
+  .strict();
+type Options = z.infer<typeof optionsSchema>;
+
+const queryFullScan: RuleModule<Options> = {
   meta: {
     id: "query-full-scan",
     category: "query",
@@ -12,26 +25,33 @@ const queryFullScan: RuleModule = {
     messages: {
       // The plan's reason would only say the same again ("no partition key restriction, so every partition is read").
       scan: "{query} restricts no partition key column of {table}, so it reads every partition: the coordinator walks the whole token ring, and the cost grows with the table. Give the query a table whose partition key it can bind.",
+      smallTable:
+        "{query} restricts no partition key column of {table}, so it reads all {partitions} partitions the manifest states: cheap at that size, but the cost grows with the table. Keep the table small, or give the query a table whose partition key it can bind if it grows.",
+      limited:
+        "{query} restricts no partition key column of {table}, but nothing filters its rows, so its LIMIT stops the scan after {rows} rows (whichever partitions come first in token order). Fine for a sample; a page of the whole table needs a table whose partition key the query can bind.",
       tokenRange: "{query} reads a token range of {table}: every partition in the range, across nodes. Fine for a batch job walking the ring, not for a request path.",
     },
+    options: optionsSchema,
     fixable: false,
   },
   check(context) {
-    for (const query of context.model.queries) {
+    const { model, options } = context;
+    for (const query of model.queries) {
       const { plan } = query;
       if (plan.verdict !== "scan" || plan.allowFilteringWritten) continue;
-      context.report({
-        messageId: plan.partitions === "all" ? "scan" : "tokenRange",
-        data: {
-          query: query.id,
-          table: query.table ? tableLabel(context.model, query.table) : "its table",
-          reason: plan.reason.trim().replace(/\.$/, ""),
-          partitions: plan.partitions,
-        },
-        file: query.location.file,
-        range: query.location.range,
-        entity: queryEntity(query.id),
-      });
+      const table = query.table ? model.schema.tables.get(query.table) : undefined;
+      const extent = scanExtent(plan, table ? volumeOf(model, table)?.partitions : undefined, options.smallTablePartitions);
+      const location = { file: query.location.file, range: query.location.range, entity: queryEntity(query.id) };
+      const data = { query: query.id, table: query.table ? tableLabel(model, query.table) : "its table", partitions: plan.partitions };
+      if (plan.partitions !== "all") {
+        context.report({ ...location, messageId: "tokenRange", data });
+      } else if (extent.kind === "limited") {
+        context.report({ ...location, messageId: "limited", data: { ...data, rows: formatCount(extent.rows) }, severityCap: "info" });
+      } else if (extent.kind === "small") {
+        context.report({ ...location, messageId: "smallTable", data: { ...data, partitions: formatCount(extent.partitions) }, severityCap: "info" });
+      } else {
+        context.report({ ...location, messageId: "scan", data });
+      }
     }
   },
 };

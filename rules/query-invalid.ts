@@ -1,6 +1,6 @@
 // A query Cassandra rejects fails on every call: the application cannot have meant it.
 import { reasonWithoutRuleCodes } from "../src/analysis/planner.js";
-import { isPlannerFailure, queryEntity } from "../src/rule-engine/helpers.js";
+import { isPlannerFailure, manifestQuery, queryEntity } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const queryInvalid: RuleModule = {
@@ -19,6 +19,9 @@ const queryInvalid: RuleModule = {
     for (const query of context.model.queries) {
       // A plan the planner could not make is cql-review's failure, reported by internal-error.
       if (query.plan.verdict !== "invalid" || isPlannerFailure(query.plan)) continue;
+      // A query that does not parse is cql-syntax-error's, at the place it breaks: one finding.
+      const written = manifestQuery(context.model, query.id);
+      if (written?.form === "cql" && !written.statement) continue;
       const gist = query.plan.errorGist?.trim().replace(/\.$/, "");
       // The planner's reason ends by saying Cassandra rejects the query; the message opens with it.
       const reason = reasonWithoutRuleCodes(query.plan.reason);
@@ -34,7 +37,8 @@ const queryInvalid: RuleModule = {
           version: context.model.version,
         },
         file: query.location.file,
-        range: query.location.range,
+        // An unknown table is pointed at where its name stands in the `cql:` value.
+        range: query.table === null && query.select ? query.select.table.range : query.location.range,
         entity: queryEntity(query.id),
       });
     }

@@ -1,8 +1,41 @@
 // TTL is set per cell when it is written: a retention decided after launch leaves every row written
 // before it for ever. Time-window compaction only pays off when whole windows expire together.
 import { isTimeType } from "../src/analysis/estimator.js";
-import { tableEntity, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
+import { queriesOnTable, tableEntity, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
+import type { ColumnModel, TableModel } from "../src/schema/model.js";
+
+const RANGE_OPERATORS = new Set(["<", "<=", ">", ">="]);
+
+/**
+ * Whether a clustering column marks a time series. A timestamp or date does. A timeuuid is also
+ * the usual unique identifier (a lookup table of repair runs keyed by their `id timeuuid`), so it
+ * counts only when the model uses it as time: the table keeps it newest first (CLUSTERING ORDER
+ * DESC), the manifest states the partitions' growth, a query reads a range of it or orders by it,
+ * or a write fills it with now().
+ */
+function marksTimeSeries(model: AnalysedModel, table: TableModel, column: ColumnModel): boolean {
+  if (!isTimeType(column.type)) return false;
+  if (column.type.kind !== "native" || column.type.name !== "timeuuid") return true;
+  if (column.order === "desc" || volumeOf(model, table)?.growthPerSecond !== undefined) return true;
+  for (const query of queriesOnTable(model, table.qualifiedName)) {
+    const select = query.select;
+    if (!select) continue;
+    if (select.orderBy.some((o) => o.column?.name === column.name)) return true;
+    for (const relation of select.where?.relations ?? []) {
+      if (relation.kind === "column" && relation.column.name === column.name && RANGE_OPERATORS.has(relation.operator)) return true;
+    }
+  }
+  for (const write of writesOnTable(model, table)) {
+    const statement = write.statement;
+    if (statement.kind !== "insert") continue;
+    const at = statement.columns.findIndex((c) => c.name === column.name);
+    const value = at < 0 ? undefined : statement.values[at];
+    if (value?.kind === "function" && value.name.name.name.toLowerCase() === "now") return true;
+  }
+  return false;
+}
 
 const tableTimeSeriesWithoutTtl: RuleModule = {
   meta: {
@@ -39,7 +72,7 @@ const tableTimeSeriesWithoutTtl: RuleModule = {
         continue;
       }
 
-      const timeColumn = table.clustering.find((c) => isTimeType(c.type));
+      const timeColumn = table.clustering.find((c) => marksTimeSeries(model, table, c));
       if (!timeColumn) continue;
       // Counters cannot expire; their retention is a delete job (table-unbounded-partition covers growth).
       if (table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter")) continue;

@@ -68,6 +68,9 @@ const tableTimestampCollision: RuleModule<Options> = {
       if (!last || last.type.kind !== "native" || last.type.name !== "timestamp") continue;
       // An earlier unique clustering column (a uuid) already tells rows of one millisecond apart.
       if (table.clustering.slice(0, -1).some((c) => c.type.kind === "native" && (c.type.name === "uuid" || c.type.name === "timeuuid"))) continue;
+      // A partition the manifest says holds one row at most takes one write per key: no two rows to confuse.
+      const rows = volumeOf(model, table)?.rowsPerPartition;
+      if (rows !== undefined && rows.max <= 1) continue;
       const figures = partitionWriteRate(model, table);
       if (figures && figures.rate < options.minWritesPerSecondPerPartition) continue;
       const existsAtBase = context.base?.schema.tables.has(table.qualifiedName) ?? false;

@@ -1,6 +1,9 @@
-// A column name is the same attribute in every table (docs/manifest.md). When a write path sets an
-// attribute of some rows in one table, every other table holding a copy of those rows' attribute
-// must be written in the same path, or the copies drift apart and queries disagree.
+// When a write path sets an attribute of some rows in one table, every other table holding a copy
+// of those rows' attribute must be written in the same path, or the copies drift apart and queries
+// disagree. A shared column name alone is no evidence of a copy (every table has an `id`; a
+// recommendation's `userid` is its recipient, a video's its uploader): two tables hold copies of a
+// column when some write path writes the column in both with the same value (the same named
+// marker, the same literal, or positional markers of one statement group).
 import {
   columnNameSet,
   joinWords,
@@ -12,6 +15,7 @@ import {
   writtenColumns,
   type WriteStatement,
 } from "../src/rule-engine/helpers.js";
+import type { DeleteStatement, InsertStatement, Term, UpdateStatement } from "../src/cql/ast.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
 
@@ -27,6 +31,69 @@ function changedAttributes(write: WriteStatement, table: TableModel, key: readon
   const isKey = (name: string) => key.includes(name) || tableKey.includes(name);
   if (statement.kind === "delete" && statement.selections.length === 0) return table.columns.filter((c) => !isKey(c.name)).map((c) => c.name);
   return writtenColumns(statement).filter((c) => !isKey(c));
+}
+
+/** The value a statement gives a column: the term it sets, or the term its WHERE binds it to. */
+function valueWritten(statement: InsertStatement | UpdateStatement | DeleteStatement, column: string): Term | undefined {
+  if (statement.kind === "insert") {
+    const at = statement.columns.findIndex((c) => c.name === column);
+    return at < 0 ? undefined : statement.values[at];
+  }
+  if (statement.kind === "update") {
+    const assignment = statement.assignments.find((a) => a.column.name === column && !a.key && !a.field && a.operator === "=");
+    if (assignment) return assignment.value;
+  }
+  for (const relation of statement.where.relations) {
+    if (relation.kind === "column" && relation.column.name === column && relation.operator === "=" && relation.value) return relation.value;
+  }
+  return undefined;
+}
+
+/** Whether two written values can be the same: the same named marker or literal; unnamed markers cannot be told apart. */
+function sameValue(a: Term, b: Term): boolean {
+  if (a.kind === "bind" && b.kind === "bind") return a.name === undefined || b.name === undefined || a.name === b.name;
+  if (a.kind === "literal" && b.kind === "literal") return a.type === b.type && a.value === b.value;
+  if (a.kind === "bind" || b.kind === "bind") return false;
+  // Anything else (now(), a collection literal): compare as written.
+  return a.kind === b.kind && JSON.stringify(stripRanges(a)) === JSON.stringify(stripRanges(b));
+}
+
+function stripRanges(term: Term): unknown {
+  return JSON.parse(JSON.stringify(term, (key, value: unknown) => (key === "range" ? undefined : value)));
+}
+
+/**
+ * The copies the write paths show: `A|B|column` when one path writes `column` in tables A and B
+ * with the same value, and `A|B|` for the pair of tables itself.
+ */
+function evidencedCopies(byWrite: Map<unknown, Map<TableModel, WriteStatement[]>>): Set<string> {
+  const copies = new Set<string>();
+  for (const byTable of byWrite.values()) {
+    const tables = [...byTable.entries()];
+    for (let i = 0; i < tables.length; i++) {
+      for (let j = i + 1; j < tables.length; j++) {
+        const [a, writesOfA] = tables[i]!;
+        const [b, writesOfB] = tables[j]!;
+        const columnsOfB = columnNameSet(b);
+        for (const wa of writesOfA) {
+          for (const column of columnNameSet(a)) {
+            if (!columnsOfB.has(column)) continue;
+            const va = valueWritten(wa.statement, column);
+            if (!va) continue;
+            for (const wb of writesOfB) {
+              const vb = valueWritten(wb.statement, column);
+              if (!vb || !sameValue(va, vb)) continue;
+              for (const [x, y] of [[a, b], [b, a]] as const) {
+                copies.add(`${x.qualifiedName}|${y.qualifiedName}|${column}`);
+                copies.add(`${x.qualifiedName}|${y.qualifiedName}|`);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return copies;
 }
 
 /** Whether `column` is among the first `count` names of `key`. */
@@ -69,6 +136,7 @@ const writeDenormalisationDrift: RuleModule = {
       if (list) list.push(w);
       else byTable.set(w.table!, [w]);
     }
+    const evidence = evidencedCopies(byWrite);
     const coveredBy = new Map<WriteStatement[], Set<string>>();
     const noWrites: WriteStatement[] = [];
     for (const write of all) {
@@ -100,7 +168,10 @@ const writeDenormalisationDrift: RuleModule = {
         // Keyed first by these rows' identity and then by more columns (the ratings of a video, by
         // rater), it holds many rows per row here: children of it, not a copy of its attributes.
         if (otherKey.length > key.length && key.every((k) => leadsWith(otherKey, k, key.length))) continue;
-        const copies = changed.filter((c) => columns.has(c));
+        // Only what a write path shows to be a copy: the same value written to both tables.
+        if (!evidence.has(`${table.qualifiedName}|${other.qualifiedName}|`)) continue;
+        // A deleted row takes every attribute with it; a change, only the attributes shown to be copies.
+        const copies = changed.filter((c) => columns.has(c) && (rowDelete || evidence.has(`${table.qualifiedName}|${other.qualifiedName}|${c}`)));
         if (copies.length === 0) continue;
         const writesOfOther = sameWrite?.get(other) ?? noWrites;
         const rowDeleted = writesOfOther.some((w) => w.statement.kind === "delete" && w.statement.selections.length === 0);

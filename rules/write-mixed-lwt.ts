@@ -24,6 +24,15 @@ function sameRows(conditional: WriteStatement, plain: WriteStatement): boolean {
   return a === "any" || b === "any" || a === b;
 }
 
+/**
+ * Whether a write goes through Paxos: a conditional statement, or any statement of a batch with a
+ * condition (a conditional batch is one Paxos transaction, every statement applied with its ballot).
+ */
+function throughPaxos(write: WriteStatement): boolean {
+  if (isLightweightTransaction(write.statement)) return true;
+  return write.batch?.statements.some(isLightweightTransaction) ?? false;
+}
+
 const writeMixedLwt: RuleModule = {
   meta: {
     id: "write-mixed-lwt",
@@ -42,9 +51,9 @@ const writeMixedLwt: RuleModule = {
     const byTable = new Map<string, typeof writes>();
     for (const w of writes) byTable.set(w.table!.qualifiedName, [...(byTable.get(w.table!.qualifiedName) ?? []), w]);
     for (const [name, onTable] of byTable) {
-      const conditional = onTable.filter((w) => isLightweightTransaction(w.statement));
+      const conditional = onTable.filter(throughPaxos);
       if (conditional.length === 0) continue;
-      for (const plain of onTable.filter((w) => !isLightweightTransaction(w.statement))) {
+      for (const plain of onTable.filter((w) => !throughPaxos(w))) {
         const sharing = conditional.filter((c) => sameRows(c, plain));
         if (sharing.length === 0) continue;
         const lwtWrites = [...new Set(sharing.map((w) => (w.write!.id === plain.write!.id ? `${w.write!.id} itself` : w.write!.id)))];

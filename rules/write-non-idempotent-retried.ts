@@ -1,6 +1,6 @@
 // A write that timed out may still have applied on some replica. Retrying is safe for upserts, not
 // for counter increments or list appends: each retry adds again.
-import { collectionOperations, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
+import { collectionOperations, isLightweightTransaction, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
 import type { Assignment } from "../src/cql/ast.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
@@ -18,9 +18,9 @@ const writeNonIdempotentRetried: RuleModule = {
     description: "A write path that the client retries makes a non-idempotent write (a counter update or a list append).",
     messages: {
       counter:
-        "{write} changes the counter `{column}` of {table}, and the manifest says the client retries it on timeout (`retried` defaults to true): a timed-out increment may already have applied on a replica, so each retry counts again. Mark the write path `retried: false` and accept an occasional lost count, or count idempotently (a row per event, counted on read or by a job).",
+        "{write} changes the counter `{column}` of {table}, and the manifest says the client retries it on timeout (`retried: true`): a timed-out increment may already have applied on a replica, so each retry counts again. Mark the write path `retried: false` and accept an occasional lost count, or count idempotently (a row per event, counted on read or by a job).",
       listAppend:
-        "{write} {verb} to the list `{column}` of {table}, and the manifest says the client retries it on timeout (`retried` defaults to true): a timed-out append may already have applied, so a retry adds the element twice. Use a set (adding an element twice keeps one), a map keyed by a stable id, or mark the write path `retried: false`.",
+        "{write} {verb} to the list `{column}` of {table}, and the manifest says the client retries it on timeout (`retried: true`): a timed-out append may already have applied, so a retry adds the element twice. Use a set (adding an element twice keeps one), a map keyed by a stable id, or mark the write path `retried: false`.",
     },
     fixable: false,
   },
@@ -36,6 +36,9 @@ const writeNonIdempotentRetried: RuleModule = {
       const path = write.write;
       const table = write.table;
       if (!path || !path.retried || !table) continue;
+      // Under a condition (its own, or its batch's) a retry of an attempt that applied fails the
+      // condition it changed, so the change cannot apply twice.
+      if (isLightweightTransaction(write.statement) || write.batch?.statements.some(isLightweightTransaction)) continue;
       const label = tableLabel(model, table.qualifiedName);
       if (write.statement.kind === "update") {
         for (const assignment of write.statement.assignments) {

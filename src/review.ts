@@ -2,6 +2,7 @@
 // files → parse → model → plan/estimate → rules → findings (CONTRIBUTING.md, "Architecture").
 import { estimateTables } from "./analysis/estimator.js";
 import { append } from "./arrays.js";
+import { attachRowsEstimates } from "./analysis/estimator-rows.js";
 import { analyseQuery } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
 import type { CodeExtraction } from "./code/types.js";
@@ -311,6 +312,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   }
   if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
+  attachRowsEstimates(queries, estimates, manifest);
 
   const code = withCode?.code;
   return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}) }, stopped: false };

@@ -291,6 +291,10 @@ function acceptedPlan(select: SelectStatement, table: TableModel, version: Cassa
       rowsRead = Math.min(rowsRead, limit);
     }
   }
+  // A scan with nothing to filter returns every row it reads, so its LIMIT stops it: Cassandra
+  // walks the token ring only until it has LIMIT rows (DISTINCT: LIMIT partition keys).
+  const unfilteredScan = verdict === "scan" && (select.where?.relations.length ?? 0) === 0 && !selection.aggregate && !grouped;
+  if (unfilteredScan && limit !== null && limit > 0) rowsRead = limit;
 
   const notes = planNotes(select, table, version, ev, verdict, selection, indexUsed, pk);
   // Built by assignment in the plan's key order: a conditional spread makes every plan slower to
@@ -360,7 +364,7 @@ function planNotes(
   const notes: string[] = [];
   if (pk.hasIn && select.orderBy.length > 0 && !select.orderBy.some((o) => o.ann)) {
     notes.push(
-      "O3: with IN on the partition key, ORDER BY sorts every row of every listed partition on the coordinator; with paging on (drivers page by default) Cassandra refuses it (\"Cannot page queries with both ORDER BY and a IN restriction on the partition key\"), and a LIMIT does not help.",
+      "O3: with IN on the partition key, ORDER BY sorts every row of every listed partition on the coordinator; with paging on (drivers page by default) Cassandra refuses it (\"Cannot page queries with both ORDER BY and a IN restriction on the partition key\") unless its LIMIT is at most the page size, when it runs unpaged.",
     );
   }
   if (selection.aggregate && select.groupBy.length === 0 && (verdict === "scan" || verdict === "index" || ev.isKeyRange)) {

@@ -69,7 +69,8 @@ function analyseCql(query: CqlQuery, schema: SchemaModel, options: AnalyseOption
     const gist = missingKeyspace ? `Keyspace ${statement.table.keyspace!.name} does not exist` : `unconfigured table ${statement.table.name.name}`;
     analysis.table = null;
     analysis.candidates = [];
-    analysis.plan = rejected(`A10: ${named} is not a table of the schema (${gist}).`, gist, ["A10"]);
+    // The gist names the table already; the reason says why, once.
+    analysis.plan = rejected(`A10: ${named} is not a table of the schema.`, gist, ["A10"]);
     return analysis as QueryAnalysis;
   }
   const plan = planSelect(statement, table, options.version);
@@ -109,4 +110,20 @@ export function analyseQuery(query: ManifestQuery, manifest: Manifest, schema: S
 export function analyseQueries(manifest: Manifest | undefined, schema: SchemaModel, options: AnalyseOptions): QueryAnalysis[] {
   if (!manifest) return [];
   return manifest.queries.map((query) => analyseQuery(query, manifest, schema, options));
+}
+
+/** How much of its table a scan reads, from the query's LIMIT and the manifest's partition count. */
+export type ScanExtent =
+  | { kind: "limited"; rows: number }
+  | { kind: "small"; partitions: number }
+  | { kind: "large"; partitions?: number };
+
+/**
+ * A scan that returns every row it reads stops at its LIMIT (the plan's `rowsRead`); otherwise its
+ * cost is the table's: small when the manifest sizes the table at `smallTablePartitions` or fewer.
+ */
+export function scanExtent(plan: QueryPlan, partitions: number | undefined, smallTablePartitions: number): ScanExtent {
+  if (plan.verdict === "scan" && plan.partitions === "all" && plan.rowsRead !== null) return { kind: "limited", rows: plan.rowsRead };
+  if (partitions !== undefined && partitions <= smallTablePartitions) return { kind: "small", partitions };
+  return partitions === undefined ? { kind: "large" } : { kind: "large", partitions };
 }

@@ -39,7 +39,25 @@ export interface QueryPlan {
   allowFilteringWritten: boolean;
   /** runtime caveats (O3 paging with IN + ORDER BY, guardrails, …) */
   notes: string[];
+  /** rows read per call and per second, set after estimation when the manifest's figures allow */
+  rowsEstimate?: RowsReadEstimate;
   steps: PlanStep[];
+}
+
+/** Rows a query reads, from the plan and the manifest's figures (estimator-rows.ts). */
+export interface RowsReadEstimate {
+  /** rows read per call, on average partitions */
+  perCall: number;
+  /** rows read per call when the partitions read are the worst the manifest states */
+  worstPerCall: number;
+  /** perCall × the query's rate, when the manifest states one */
+  perSecond?: number;
+  /** what makes the read as large as it is */
+  because: "aggregate" | "filtering" | "unbounded" | "limit";
+  /** the query reads a slice of each partition (a clustering restriction): the figures are an upper bound */
+  slice: boolean;
+  /** where the figure comes from, in words */
+  basis: string;
 }
 
 /** A table that can serve an abstract query, with the plan it would get. */

@@ -368,7 +368,8 @@ export type AlterTableAction =
   | { kind: "rename"; renames: { from: Identifier; to: Identifier }[]; ifExists: boolean; range: SourceRange }
   | { kind: "with"; options: OptionEntry[]; range: SourceRange }
   | { kind: "drop-compact-storage"; range: SourceRange }
-  | { kind: "mask"; column: Identifier; mask?: ColumnDefinition["mask"]; range: SourceRange };
+  /** `ALTER [IF EXISTS] c MASKED WITH …` / `… DROP MASKED` (5.0); `ifExists` only when written */
+  | { kind: "mask"; column: Identifier; ifExists?: true; mask?: ColumnDefinition["mask"]; range: SourceRange };
 
 export interface AlterTableStatement extends StatementBase {
   kind: "alter-table";

@@ -396,7 +396,7 @@ function normaliseWrites(entries: { index: number; doc: WriteDocument }[], conte
     if (doc.description !== undefined) write.description = doc.description;
     if (doc.rate !== undefined) write.ratePerSecond = parseRatePerSecond(doc.rate);
     write.statements = statements;
-    write.retried = doc.retried ?? true;
+    write.retried = doc.retried ?? false;
     write.ignore = ignores(path, doc.ignore, yaml);
     write.location = { file: yaml.file, range: yaml.locate(path) };
     if (doc.code !== undefined) write.code = { ref: doc.code, location: { file: yaml.file, range: yaml.locate([...path, "code"]) } };

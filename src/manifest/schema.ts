@@ -263,7 +263,7 @@ export const writeSchema = z
     code: codeReference.optional(),
     retried: z
       .boolean(says("expected true or false"))
-      .describe("Whether the client retries these statements on timeout (default true); matters for non-idempotent writes such as counters.")
+      .describe("Whether the client retries these statements on timeout (default false, as the DataStax drivers do not retry non-idempotent statements); matters for non-idempotent writes such as counters.")
       .optional(),
     ignore: ignoreList.optional(),
   })

@@ -92,7 +92,7 @@ export interface ManifestWrite {
   ratePerSecond?: number;
   /** each CQL statement of the write path, parsed (undefined when it did not parse); node ranges are positions in the manifest file */
   statements: { cql: string; statement?: Statement; location: SourceLocation }[];
-  /** retried by the client on timeout (for non-idempotent write checks); default true */
+  /** retried by the client on timeout (for non-idempotent write checks); default false, as the DataStax drivers do not retry non-idempotent statements */
   retried: boolean;
   ignore: ManifestIgnore[];
   location: SourceLocation;

@@ -17,6 +17,9 @@ function planLines(plan: QueryPlan, paint: Paint): string[] {
     ["verdict", plan.verdict],
     ["partitions", formatPartitions(plan.partitions)],
     ["rows read", plan.rowsRead === null ? undefined : formatCount(plan.rowsRead)],
+    // The estimate from the manifest's figures (estimator-rows.ts), when they allow one.
+    ["rows per call", plan.rowsEstimate && `${plan.rowsEstimate.slice ? "up to " : ""}${formatCount(Math.round(plan.rowsEstimate.perCall))} (worst ${formatCount(Math.round(plan.rowsEstimate.worstPerCall))})`],
+    ["rows a second", plan.rowsEstimate?.perSecond === undefined ? undefined : formatCount(Math.round(plan.rowsEstimate.perSecond))],
     ["direction", plan.direction ?? undefined],
     ["index", plan.index === undefined ? undefined : terminalSafe(plan.index)],
     ["reason", terminalSafe(plan.reason)],

@@ -52,6 +52,8 @@ export interface JsonQuery {
   reason: string;
   /** the planner's rule codes behind the verdict: machine facts, kept out of the sentences */
   ruleIds: string[];
+  /** rows read per call and per second, from the manifest's figures; absent when they do not allow an estimate */
+  rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null };
 }
 
 export interface JsonReport {
@@ -137,6 +139,15 @@ function queryToJson(query: QueryAnalysis): JsonQuery {
     partitions: typeof query.plan.partitions === "number" ? finiteOrNull(query.plan.partitions) : query.plan.partitions,
     reason: query.plan.reason,
     ruleIds: [...query.plan.ruleIds],
+    ...(query.plan.rowsEstimate
+      ? {
+          rowsRead: {
+            perCall: Math.round(query.plan.rowsEstimate.perCall),
+            worstPerCall: Math.round(query.plan.rowsEstimate.worstPerCall),
+            perSecond: query.plan.rowsEstimate.perSecond === undefined ? null : finiteOrNull(query.plan.rowsEstimate.perSecond),
+          },
+        }
+      : {}),
   };
 }
 

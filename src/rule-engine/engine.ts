@@ -3,7 +3,7 @@
 // fingerprints, keeps the input stages' findings under their rules, drops suppressed findings,
 // and survives a rule that throws (the review must never crash because one rule has a bug).
 import { rules as registry } from "../../rules/index.js";
-import { compareFindings, FILE_START, type Finding, type Severity, type SourceLocation } from "../findings.js";
+import { compareFindings, FILE_START, SEVERITY_ORDER, type Finding, type Severity, type SourceLocation } from "../findings.js";
 import { closestRuleId } from "./helpers.js";
 import type { AnalysedModel } from "./model.js";
 import { applySuppressions, collectSuppressions, SUPPRESSION_UNUSED } from "./suppression.js";
@@ -84,9 +84,10 @@ class FindingCollector {
       if (template === undefined) throw new Error(`rule ${ruleId} reported unknown message id "${report.messageId}"`);
       message = formatMessage(template, report.data);
     }
+    const capped = report.severityCap !== undefined && SEVERITY_ORDER[report.severityCap] > SEVERITY_ORDER[severity] ? report.severityCap : severity;
     const finding: Finding = {
       rule: ruleId,
-      severity,
+      severity: capped,
       location: { file: report.file, range: report.range },
       message,
       fingerprint: `${ruleId}:${report.entity}`,

@@ -17,6 +17,7 @@ import type { AbstractQuery, ManifestQuery, ManifestWrite, TableVolume } from ".
 import type { SourceLocation } from "../findings.js";
 import { quoteName } from "../cql/print.js";
 import { buildSchema } from "../schema/builder.js";
+import { applyOrder } from "../schema/file-order.js";
 import type { ColumnType, TableModel } from "../schema/model.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./model.js";
 import type { RuleContext } from "./types.js";
@@ -541,7 +542,7 @@ export interface TableChange {
 
 /** Every schema statement in the order the builder applies them, with the keyspace unqualified names resolve to. */
 export function orderedStatements(model: AnalysedModel): { file: ParsedSchemaFile; index: number; statement: Statement; keyspace: string }[] {
-  const ordered = [...model.schemaFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const ordered = applyOrder(model.schemaFiles);
   const result: { file: ParsedSchemaFile; index: number; statement: Statement; keyspace: string }[] = [];
   for (const file of ordered) {
     let keyspace = model.manifest?.keyspace ?? "";

@@ -36,6 +36,11 @@ export interface RuleReport {
   /** what the finding is about, for its fingerprint: e.g. `table:ks.t`, `query:Q1`, `column:ks.t.c` */
   entity: string;
   fix?: RuleFix;
+  /**
+   * the most this finding may weigh, whatever the configured severity: a rule lowers it when its
+   * evidence is weak (a scan of a table the manifest sizes at a few hundred partitions)
+   */
+  severityCap?: Severity;
   /** only for input rules re-reporting an input stage's finding: its text, already written; every other rule uses messageId */
   message?: string;
 }

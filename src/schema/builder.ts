@@ -1,5 +1,5 @@
-// Builds the schema model from parsed schema files: files in path order, statements
-// in file order. Each file starts in the default keyspace; USE changes it for the rest of that file.
+// Builds the schema model from parsed schema files: files in path order (a file that
+// alters or indexes a table another file creates goes after it: file-order.ts), statements in file order. Each file starts in the default keyspace; USE changes it for the rest of that file.
 // Names resolve through qualification, USE and the default keyspace; with none of them the keyspace
 // is "" and lookups fall back to the only object of that name (real repositories often omit USE).
 // What Cassandra would reject becomes a `schema-invalid` finding at the offending name or type,
@@ -8,6 +8,7 @@ import type { DmlStatement, QualifiedName, Statement } from "../cql/ast.js";
 import type { Finding } from "../findings.js";
 import type { ParsedSchemaFile } from "../rule-engine/model.js";
 import { BuildContext, SYSTEM_KEYSPACES, qualify } from "./build-context.js";
+import { applyOrder } from "./file-order.js";
 import { createFunction, dropFunction } from "./functions.js";
 import { createIndex, dropIndex } from "./indexes.js";
 import { alterKeyspace, createKeyspace, dropKeyspace, useKeyspace } from "./keyspaces.js";
@@ -22,7 +23,7 @@ export interface BuildSchemaOptions {
 }
 
 export function buildSchema(files: ParsedSchemaFile[], options: BuildSchemaOptions = {}): { schema: SchemaModel; findings: Finding[] } {
-  const ordered = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const ordered = applyOrder(files);
   const declaredKeyspaces = new Set<string>();
   for (const file of ordered) {
     for (const statement of file.parse.statements) {

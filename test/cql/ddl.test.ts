@@ -212,6 +212,19 @@ describe("ALTER TABLE, DROP TABLE, TRUNCATE", () => {
     expect(action("ALTER TABLE t ALTER c MASKED WITH mask_default()")).toMatchObject({ kind: "mask", mask: { default: false } });
     expect(action("ALTER TABLE t ALTER c DROP MASKED")).toMatchObject({ kind: "mask", column: { name: "c" } });
     expect(action("ALTER TABLE t ALTER c DROP MASKED")).not.toHaveProperty("mask");
+    expect(action("ALTER TABLE t ALTER c DROP MASKED")).not.toHaveProperty("ifExists");
+  });
+
+  it("ALTER … ALTER IF EXISTS c MASKED WITH / DROP MASKED (Cassandra 5.0)", () => {
+    expect(action("ALTER TABLE patients ALTER IF EXISTS ssn MASKED WITH mask_inner(null, 4)")).toMatchObject({
+      kind: "mask",
+      column: { name: "ssn" },
+      ifExists: true,
+      mask: { function: { name: { name: { name: "mask_inner" } } } },
+    });
+    expect(action("ALTER TABLE patients ALTER IF EXISTS ssn DROP MASKED")).toEqual(expect.objectContaining({ kind: "mask", ifExists: true }));
+    const typed = parseCql("ALTER TABLE patients ALTER IF EXISTS age TYPE bigint;");
+    expect(typed.diagnostics.map((d) => d.message)).toEqual(["IF EXISTS applies to ALTER … MASKED WITH and DROP MASKED, not to ALTER … TYPE"]);
   });
 
   it("ALTER TABLE IF EXISTS, ALTER COLUMNFAMILY", () => {

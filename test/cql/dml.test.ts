@@ -35,6 +35,20 @@ describe("SELECT", () => {
     expect(parseOne("SELECT DISTINCT json FROM t", "select").distinct).toBe(true);
   });
 
+  it("SELECT JSON * (Cassandra 2.2+), and json * 2 as a product", () => {
+    expect(parseOne("SELECT JSON * FROM orders WHERE order_id = ?", "select")).toMatchObject({ json: true, star: true, selectors: [] });
+    const product = parseOne("SELECT json * 2 FROM t", "select");
+    expect([product.json, product.star, product.selectors[0]?.expression.kind]).toEqual([false, false, "binary"]);
+  });
+
+  it("names the missing operand of ORDER BY … ANN OF", () => {
+    for (const text of ["SELECT id FROM items ORDER BY embedding ANN OF LIMIT 5", "SELECT id FROM items ORDER BY embedding ANN OF"]) {
+      const messages = parseCql(text).diagnostics.map((d) => d.message);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatch(/^ORDER BY … ANN OF needs the vector to compare with after OF \(a vector literal such as \[0\.1, 0\.2, 0\.3\] or a bind marker \?\), found/);
+    }
+  });
+
   it("selectors: arithmetic, casts, type hints, fields, elements, slices, calls", () => {
     const select = parseOne(
       "SELECT a + b * 2, CAST(c AS text), (int) ?, u.city, m['k'], l[1..3], l[..2], s['a'..], ks.fn(1), count(*), writetime(v), ttl(v), token(id), map_keys(m), -a FROM t",

@@ -102,7 +102,7 @@ describe("loadManifest on a complete, valid manifest", () => {
   it("splits write paths into statements, each parsed and placed", () => {
     const [w1, w2] = manifest!.writes;
     expect(w1!.ratePerSecond).toBeCloseTo(1000 / (7 * 86_400), 12);
-    expect(w1!.retried).toBe(true);
+    expect(w1!.retried).toBe(false);
     expect(w1!.statements.map((s) => [s.statement?.kind, s.location.range.start.line])).toEqual([
       ["insert", 57],
       ["insert", 58],

@@ -30,8 +30,8 @@ ruleTester.run("config-invalid", rule, {
     {
       name: "options for a rule that takes none",
       cql: table,
-      config: { rules: { "query-full-scan": { severity: "error", options: { max: 3 } } } },
-      findings: [{ messageId: "noOptions", line: 1, data: { rule: "query-full-scan" } }],
+      config: { rules: { "table-unread": { severity: "error", options: { max: 3 } } } },
+      findings: [{ messageId: "noOptions", line: 1, data: { rule: "table-unread" } }],
     },
   ],
 });

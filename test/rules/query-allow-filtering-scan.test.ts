@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-allow-filtering-scan.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const activities = `CREATE TABLE user_activities (
@@ -10,6 +11,15 @@ const activities = `CREATE TABLE user_activities (
   PRIMARY KEY ((user_id), activity_time)
 );
 `;
+
+const dlqQueues = `CREATE TABLE dead_letter_queues (
+  queue_name text PRIMARY KEY,
+  queue_kind int,
+  settings blob
+);
+`;
+const dlqManifest = (partitions: string) =>
+  `version: 1\nkeyspace: shop\ntables:\n  dead_letter_queues:\n    partitions: ${partitions}\nqueries:\n  - id: queues-of-kind\n    cql: SELECT queue_name, settings FROM dead_letter_queues WHERE queue_kind = ? ALLOW FILTERING\n    rate: 1/min\n`;
 
 ruleTester.run("query-allow-filtering-scan", rule, {
   valid: [
@@ -40,5 +50,19 @@ ruleTester.run("query-allow-filtering-scan", rule, {
       ]),
       findings: [{ messageId: "tokenRange", line: 6, data: { query: "Q2" } }],
     },
+    {
+      name: "a table the manifest sizes at a few dozen partitions",
+      cql: dlqQueues,
+      manifest: dlqManifest("40"),
+      findings: [{ messageId: "smallTable", line: 7, data: { partitions: "40" } }],
+    },
   ],
+});
+
+describe("query-allow-filtering-scan severity", () => {
+  const severities = (partitions: string) => runRule(rule, { cql: dlqQueues, manifest: dlqManifest(partitions) }).findings.map((f) => f.severity);
+  it("is info on a small table and keeps its configured severity on a large one", () => {
+    expect(severities("40")).toEqual(["info"]);
+    expect(severities("5_000_000")).toEqual(["error"]);
+  });
 });

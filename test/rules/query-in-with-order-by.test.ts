@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-in-with-order-by.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const readings = `CREATE TABLE readings_by_sensor (
@@ -21,10 +22,28 @@ ruleTester.run("query-in-with-order-by", rule, {
   ],
   invalid: [
     {
-      name: "IN of literals with ORDER BY",
+      name: "IN of literals with ORDER BY and no LIMIT",
+      cql: readings,
+      manifest: query("SELECT value FROM readings_by_sensor WHERE sensor_id IN ('a', 'b') ORDER BY reading_time DESC"),
+      findings: [{ messageId: "inWithOrderBy", line: 4, data: { query: "Q1", column: "sensor_id", partitions: 2 } }],
+    },
+    {
+      name: "a LIMIT within one page: Cassandra runs it unpaged",
       cql: readings,
       manifest: query("SELECT value FROM readings_by_sensor WHERE sensor_id IN ('a', 'b') ORDER BY reading_time DESC LIMIT 20"),
-      findings: [{ messageId: "inWithOrderBy", line: 4, data: { query: "Q1", column: "sensor_id", partitions: 2 } }],
+      findings: [{ messageId: "limitWithinPage", line: 4, data: { limit: "20" } }],
+    },
+    {
+      name: "a LIMIT over the default page size",
+      cql: readings,
+      manifest: query("SELECT value FROM readings_by_sensor WHERE sensor_id IN ('a', 'b') ORDER BY reading_time DESC LIMIT 20000"),
+      findings: [{ messageId: "overPage", line: 4, data: { limit: "20,000" } }],
+    },
+    {
+      name: "a bound LIMIT",
+      cql: readings,
+      manifest: query("SELECT value FROM readings_by_sensor WHERE sensor_id IN ? ORDER BY reading_time DESC LIMIT ?"),
+      findings: [{ messageId: "limitBound", line: 4 }],
     },
     {
       name: "IN of a bound list",
@@ -33,4 +52,14 @@ ruleTester.run("query-in-with-order-by", rule, {
       findings: [{ messageId: "inWithOrderBy", line: 4, data: { column: "sensor_id" } }],
     },
   ],
+});
+
+describe("query-in-with-order-by severity", () => {
+  const severity = (cql: string) => runRule(rule, { cql: readings, manifest: query(cql) }).findings.map((f) => f.severity);
+  it("is a note when a LIMIT can keep the query unpaged, a warning when it cannot", () => {
+    expect(severity("SELECT value FROM readings_by_sensor WHERE sensor_id IN ? ORDER BY reading_time DESC LIMIT 300")).toEqual(["info"]);
+    expect(severity("SELECT value FROM readings_by_sensor WHERE sensor_id IN ? ORDER BY reading_time DESC LIMIT ?")).toEqual(["info"]);
+    expect(severity("SELECT value FROM readings_by_sensor WHERE sensor_id IN ? ORDER BY reading_time DESC LIMIT 6000")).toEqual(["warning"]);
+    expect(severity("SELECT value FROM readings_by_sensor WHERE sensor_id IN ? ORDER BY reading_time DESC")).toEqual(["warning"]);
+  });
 });

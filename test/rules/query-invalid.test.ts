@@ -14,6 +14,7 @@ const comments = `CREATE TABLE comments_by_video (
 
 ruleTester.run("query-invalid", rule, {
   valid: [
+
     { name: "a single-partition read", cql: comments, manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE video_id = ?" }]) },
     {
       name: "ORDER BY on the clustering column",
@@ -27,6 +28,7 @@ ruleTester.run("query-invalid", rule, {
     },
   ],
   invalid: [
+
     {
       name: "ORDER BY a regular column",
       cql: comments,
@@ -52,7 +54,8 @@ ruleTester.run("query-invalid", rule, {
       name: "a table that does not exist",
       cql: comments,
       manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments WHERE video_id = ?" }]),
-      findings: [{ messageId: "rejected", line: 4 }],
+      // at the table's name in the cql value, naming it once
+      findings: [{ messageId: "rejected", line: 5, column: 27, data: { gist: "unconfigured table comments", explanation: "comments is not a table of the schema" } }],
     },
   ],
 });
@@ -66,5 +69,13 @@ describe("query-invalid messages", () => {
     ]);
     const [withFiltering] = run("SELECT body FROM comments_by_video WHERE author = ? ORDER BY comment_id ALLOW FILTERING");
     expect(withFiltering).toMatch(/^Cassandra rejects Q1: [^()]+ \([^()]+\)\.$/);
+  });
+});
+
+describe("query-invalid and syntax errors", () => {
+  it("leaves a query that does not parse to cql-syntax-error: one finding, where it breaks", () => {
+    const run = runRule(rule, { cql: comments, manifest: manifestWith([{ id: "Q1", cql: "SELECT body FROM comments_by_video WHERE video_id = ? AND" }]) });
+    expect(run.findings).toEqual([]);
+    expect(run.model.inputFindings.map((f) => f.rule)).toEqual(["cql-syntax-error"]);
   });
 });

@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/query-too-many-partitions.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
 const readings = `CREATE TABLE readings_by_sensor_day (
@@ -25,6 +26,12 @@ ruleTester.run("query-too-many-partitions", rule, {
   ],
   invalid: [
     {
+      name: "a bound IN list on the partition key: a fan-out of unknown width",
+      cql: "CREATE TABLE users (\n  userid uuid PRIMARY KEY,\n  name text\n);\n",
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT userid, name FROM users WHERE userid IN ?", rate: "300/s" }]),
+      findings: [{ messageId: "boundList", line: 4, data: { column: "userid", rate: ", 300/s" } }],
+    },
+    {
       name: "three literal days over the default limit of one",
       cql: readings,
       manifest: manifestWith([{ id: "Q1", cql: threeDays }]),
@@ -38,4 +45,14 @@ ruleTester.run("query-too-many-partitions", rule, {
       findings: [{ messageId: "tooMany", line: 4, data: { partitions: 4, limit: 2 } }],
     },
   ],
+});
+
+describe("query-too-many-partitions on bound IN lists", () => {
+  const users = "CREATE TABLE users (\n  userid uuid PRIMARY KEY,\n  name text\n);\n";
+  const severity = (rate: string) =>
+    runRule(rule, { cql: users, manifest: manifestWith([{ id: "Q1", cql: "SELECT name FROM users WHERE userid IN ?", rate }]) }).findings.map((f) => f.severity);
+  it("warns at hundreds of calls a second and only notes a rare one", () => {
+    expect(severity("300/s")).toEqual(["warning"]);
+    expect(severity("5/s")).toEqual(["info"]);
+  });
 });

@@ -18,8 +18,23 @@ function volume(figures: string, writes?: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+// A lookup table: the schedule ids of each keyspace, timeuuids used as unique identifiers.
+const schedules = `CREATE TABLE schedules_by_keyspace (
+  cluster_name text,
+  keyspace_name text,
+  schedule_id timeuuid,
+  PRIMARY KEY ((cluster_name, keyspace_name), schedule_id)
+);
+`;
+const scheduleQuery = (cql: string) => `version: 1\nkeyspace: shop\nqueries:\n  - id: Q1\n    cql: ${cql}\n`;
+
 ruleTester.run("table-time-series-without-ttl", rule, {
   valid: [
+    {
+      name: "a timeuuid used as an identifier in a lookup table",
+      cql: schedules,
+      manifest: scheduleQuery("SELECT schedule_id FROM schedules_by_keyspace WHERE cluster_name = ? AND keyspace_name = ?"),
+    },
     { name: "a default TTL", cql: readings(" WITH default_time_to_live = 7776000") },
     { name: "a TTL on every write", cql: readings(), manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL 7776000") },
     { name: "a stated retention", cql: readings(), manifest: volume("growth: 1440/day\nretention: 90d") },
@@ -30,6 +45,23 @@ ruleTester.run("table-time-series-without-ttl", rule, {
     { name: "TWCS with a TTL", cql: readings(`${twcs} AND default_time_to_live = 7776000`) },
   ],
   invalid: [
+    {
+      name: "a timeuuid read newest first is time",
+      cql: schedules,
+      manifest: scheduleQuery("SELECT schedule_id FROM schedules_by_keyspace WHERE cluster_name = ? AND keyspace_name = ? ORDER BY schedule_id DESC LIMIT 10"),
+      findings: [{ messageId: "noTtl", line: 1, data: { column: "schedule_id" } }],
+    },
+    {
+      name: "a timeuuid kept newest first is time",
+      cql: schedules.replace(");", ") WITH CLUSTERING ORDER BY (schedule_id DESC);"),
+      findings: [{ messageId: "noTtl", line: 1 }],
+    },
+    {
+      name: "a timeuuid filled with now() is time",
+      cql: schedules,
+      manifest: "version: 1\nkeyspace: shop\nwrites:\n  - id: W1\n    cql:\n      - INSERT INTO schedules_by_keyspace (cluster_name, keyspace_name, schedule_id) VALUES (?, ?, now())\n",
+      findings: [{ messageId: "noTtl", line: 1 }],
+    },
     { name: "no TTL, no figures", cql: readings(), findings: [{ messageId: "noTtl", line: 1, column: 14, data: { column: "reading_time" } }] },
     { name: "growth without retention", cql: readings(), manifest: volume("growth: 1440/day"), findings: [{ messageId: "noTtl", line: 1 }] },
     {

@@ -32,6 +32,11 @@ ruleTester.run("table-timestamp-collision", rule, {
       manifest: `${volume("partitions: 2_000_000")}writes:\n  - id: W1\n    rate: 3000/s\n    cql:\n      - INSERT INTO events_by_user (user_id, at, action) VALUES (?, ?, ?)\n`,
     },
     { name: "a date is not a millisecond", cql: events("date") },
+    {
+      name: "a daily rollup job writes one row per day bucket",
+      cql: "CREATE TABLE daily_rollups (\n  day timestamp,\n  computed_at timestamp,\n  summary text,\n  PRIMARY KEY ((day), computed_at)\n);\n",
+      manifest: "version: 1\nkeyspace: shop\ntables:\n  daily_rollups:\n    rows_per_partition: 1\n    retention: forever\n",
+    },
   ],
   invalid: [
     {

@@ -36,11 +36,33 @@ const writes = (...paths: string[][]) =>
   `version: 1\nkeyspace: shop\nwrites:\n${paths.map((cql, i) => `  - id: W${i + 1}\n    cql:\n${cql.map((c) => `      - ${c}\n`).join("")}`).join("")}`;
 
 const updateDevice = "UPDATE devices SET firmware = ? WHERE device_id = ?";
+// The evidence that devices_by_site copies devices: one path writes both with the same values.
+const addDevice = [
+  "INSERT INTO devices (device_id, site_id, name, firmware) VALUES (?, ?, ?, ?)",
+  "INSERT INTO devices_by_site (site_id, device_id, name, firmware) VALUES (?, ?, ?, ?)",
+];
+const users = "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n";
+const register = ["INSERT INTO users (user_id, email, name) VALUES (?, ?, ?)", "INSERT INTO users_by_email (email, user_id) VALUES (?, ?)"];
 const updateBySite = "UPDATE devices_by_site SET firmware = ? WHERE site_id = ? AND device_id = ?";
 
 ruleTester.run("write-denormalisation-drift", rule, {
   valid: [
-    { name: "both copies updated", cql: schema, manifest: writes([updateDevice, updateBySite]) },
+    { name: "both copies updated", cql: schema, manifest: writes([updateDevice, updateBySite], addDevice) },
+    {
+      name: "a shared column name is no evidence of a copy: no write path writes both tables",
+      cql: schema,
+      manifest: writes([updateDevice], ["INSERT INTO devices_by_site (site_id, device_id, name, firmware) VALUES (?, ?, ?, ?)"]),
+    },
+    {
+      name: "different named markers: the recommendation's user is its recipient, the video's its uploader",
+      cql:
+        "CREATE TABLE videos (\n  videoid uuid PRIMARY KEY,\n  userid uuid,\n  title text\n);\n" +
+        "CREATE TABLE recommendations_by_video (\n  videoid uuid PRIMARY KEY,\n  userid uuid,\n  title text\n);\n",
+      manifest: writes(
+        ["INSERT INTO videos (videoid, userid, title) VALUES (:videoid, :uploader, :title)", "INSERT INTO recommendations_by_video (videoid, userid, title) VALUES (:videoid, :recipient, :title)"],
+        ["UPDATE videos SET userid = :owner WHERE videoid = :videoid"],
+      ),
+    },
     { name: "both copies updated in a batch", cql: schema, manifest: writes([`BEGIN BATCH ${updateDevice}; ${updateBySite}; APPLY BATCH`]) },
     {
       name: "a table that shares a column name but not the rows (firmware_releases has no device_id)",
@@ -63,12 +85,15 @@ ruleTester.run("write-denormalisation-drift", rule, {
     { name: "both rows deleted", cql: schema, manifest: writes(["DELETE FROM devices WHERE device_id = ?", "DELETE FROM devices_by_site WHERE site_id = ? AND device_id = ?"]) },
     {
       name: "an email change claims the new address and updates the user row it points at",
-      cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
-      manifest: writes([
-        "INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS",
-        "DELETE FROM users_by_email WHERE email = ? IF user_id = ?",
-        "UPDATE users SET email = ? WHERE user_id = ?",
-      ]),
+      cql: users,
+      manifest: writes(
+        [
+          "INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS",
+          "DELETE FROM users_by_email WHERE email = ? IF user_id = ?",
+          "UPDATE users SET email = ? WHERE user_id = ?",
+        ],
+        register,
+      ),
     },
     {
       name: "a table keyed by the video and then by the rater holds the video's ratings, not a copy of its owner",
@@ -82,7 +107,7 @@ ruleTester.run("write-denormalisation-drift", rule, {
     {
       name: "firmware updated in devices only",
       cql: schema,
-      manifest: writes([updateDevice]),
+      manifest: writes([updateDevice], addDevice),
       findings: [
         {
           messageId: "drift",
@@ -95,35 +120,35 @@ ruleTester.run("write-denormalisation-drift", rule, {
     {
       name: "the by-site copy updated, the device record not; one attribute of two",
       cql: schema,
-      manifest: writes([
-        "UPDATE devices_by_site SET firmware = ?, name = ? WHERE site_id = ? AND device_id = ?",
-        "UPDATE devices SET name = ? WHERE device_id = ?",
-      ]),
+      manifest: writes(
+        ["UPDATE devices_by_site SET firmware = ?, name = ? WHERE site_id = ? AND device_id = ?", "UPDATE devices SET name = ? WHERE device_id = ?"],
+        addDevice,
+      ),
       findings: [{ messageId: "drift", line: 6, data: { table: "devices_by_site", missed: "devices", missedAttributes: "`firmware`" } }],
     },
     {
       name: "a device deleted from one table only",
       cql: schema,
-      manifest: writes(["DELETE FROM devices WHERE device_id = ?"]),
+      manifest: writes(["DELETE FROM devices WHERE device_id = ?"], addDevice),
       findings: [{ messageId: "drift", line: 6, data: { action: "deletes", attributes: "the row", missed: "devices_by_site" } }],
     },
     {
       name: "an email change must move the row of the lookup table keyed by email",
-      cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
-      manifest: writes(["UPDATE users SET email = ? WHERE user_id = ?"]),
+      cql: users,
+      manifest: writes(["UPDATE users SET email = ? WHERE user_id = ?"], register),
       findings: [{ messageId: "drift", line: 6, data: { table: "users", missed: "users_by_email", missedAttributes: "`email`", key: "`user_id`" } }],
     },
     {
       name: "the lookup row moved to the new email, the user row left with the old one",
-      cql: "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n",
-      manifest: writes(["INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS", "DELETE FROM users_by_email WHERE email = ? IF user_id = ?"]),
+      cql: users,
+      manifest: writes(["INSERT INTO users_by_email (email, user_id) VALUES (?, ?) IF NOT EXISTS", "DELETE FROM users_by_email WHERE email = ? IF user_id = ?"], register),
       // one finding per write path and table: the insert's
       findings: [{ messageId: "drift", line: 6, data: { action: "sets", missed: "users" } }],
     },
     {
       name: "each write path judged on its own",
       cql: schema,
-      manifest: writes([updateDevice, updateBySite], [updateDevice]),
+      manifest: writes([updateDevice, updateBySite], [updateDevice], addDevice),
       findings: [{ messageId: "drift", line: 10, data: { write: "W2" } }],
     },
   ],

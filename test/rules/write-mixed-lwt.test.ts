@@ -36,6 +36,13 @@ ruleTester.run("write-mixed-lwt", rule, {
       cql: groups,
       manifest: steps(createGroup, join),
     },
+    {
+      name: "plain statements inside a conditional batch are applied under its Paxos ballot",
+      cql: groups,
+      manifest: paths(
+        "BEGIN BATCH INSERT INTO group_members (group_id, title) VALUES (?, ?) IF NOT EXISTS; UPDATE group_members SET title = ? WHERE group_id = ?; APPLY BATCH",
+      ),
+    },
   ],
   invalid: [
     {

@@ -8,7 +8,8 @@ const schema = `CREATE TABLE page_views (
 CREATE TABLE carts (
   cart_id uuid PRIMARY KEY,
   items list<uuid>,
-  coupons set<text>
+  coupons set<text>,
+  version int
 );
 `;
 
@@ -21,13 +22,24 @@ ruleTester.run("write-non-idempotent-retried", rule, {
     { name: "adding to a set is idempotent", cql: schema, manifest: write("UPDATE carts SET coupons = coupons + {'SPRING'} WHERE cart_id = ?") },
     { name: "replacing a list is idempotent", cql: schema, manifest: write("UPDATE carts SET items = ? WHERE cart_id = ?") },
     { name: "a list append, not retried", cql: schema, manifest: write("UPDATE carts SET items = items + [?] WHERE cart_id = ?", false) },
+    { name: "a counter with no retried: the drivers do not retry non-idempotent statements", cql: schema, manifest: write("UPDATE page_views SET views = views + 1 WHERE page_id = ?") },
+    {
+      name: "a list append under a condition: a retry of an attempt that applied fails the condition",
+      cql: schema,
+      manifest: write("UPDATE carts SET items = items + [?], version = ? WHERE cart_id = ? IF version = ?", true),
+    },
+    {
+      name: "a list append in a conditional batch",
+      cql: schema,
+      manifest: write("BEGIN BATCH UPDATE carts SET version = ? WHERE cart_id = ? IF version = ?; UPDATE carts SET items = items + [?] WHERE cart_id = ?; APPLY BATCH", true),
+    },
   ],
   invalid: [
     {
-      name: "a counter increment, retried by default",
+      name: "a counter increment, retried",
       cql: schema,
-      manifest: write("UPDATE page_views SET views = views + 1 WHERE page_id = ?"),
-      findings: [{ messageId: "counter", line: 6, column: 31, data: { write: "W1", column: "views", table: "page_views" } }],
+      manifest: write("UPDATE page_views SET views = views + 1 WHERE page_id = ?", true),
+      findings: [{ messageId: "counter", line: 7, column: 31, data: { write: "W1", column: "views", table: "page_views" } }],
     },
     {
       name: "a counter decrement with -=, retried explicitly",
@@ -38,10 +50,10 @@ ruleTester.run("write-non-idempotent-retried", rule, {
     {
       name: "a list append and a prepend",
       cql: schema,
-      manifest: write("UPDATE carts SET items = items + [?], items = [?] + items WHERE cart_id = ?"),
+      manifest: write("UPDATE carts SET items = items + [?], items = [?] + items WHERE cart_id = ?", true),
       findings: [
-        { messageId: "listAppend", line: 6, column: 26, data: { verb: "appends" } },
-        { messageId: "listAppend", line: 6, column: 47, data: { verb: "prepends" } },
+        { messageId: "listAppend", line: 7, column: 26, data: { verb: "appends" } },
+        { messageId: "listAppend", line: 7, column: 47, data: { verb: "prepends" } },
       ],
     },
   ],

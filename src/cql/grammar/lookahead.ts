@@ -9,7 +9,7 @@ export function isToken(token: IToken, type: TokenType): boolean {
   return tokenMatcher(token, type);
 }
 
-function isAny(token: IToken, types: readonly TokenType[]): boolean {
+export function isAny(token: IToken, types: readonly TokenType[]): boolean {
   for (const type of types) if (tokenMatcher(token, type)) return true;
   return false;
 }
@@ -81,6 +81,8 @@ const SELECTOR_CONTINUATIONS = [
 
 /** `SELECT JSON …` / `SELECT DISTINCT …` versus a column called json or distinct. */
 export function selectModifierAhead($: GrammarDsl): boolean {
+  // `SELECT JSON * FROM t`: `json * FROM` cannot be a product (no right operand), so `*` is the selection.
+  if ($.LA(2).tokenType === T.Star && $.LA(3).tokenType === T.From) return true;
   return !isAny($.LA(2), SELECTOR_CONTINUATIONS) && $.LA(2).tokenType !== T.UnknownCharacters;
 }
 

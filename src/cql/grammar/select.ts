@@ -1,12 +1,12 @@
 // Reads (Parser.g `selectStatement`, `selectClause`, `selector`, `groupByClause`, `orderByClause`).
-import type { DSLMethodOpts, IOrAlt, IToken } from "chevrotain";
+import { EOF, type DSLMethodOpts, type IOrAlt, type IToken } from "chevrotain";
 import type { Ordering, SelectStatement, Selector, Term } from "../ast.js";
 import { spanBetween, tokenSpan } from "../source-span.js";
 import * as T from "../tokens.js";
-import { defineRule, isRealToken, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
+import { AstSyntaxError, defineRule, isRealToken, rangeFrom, RECORDING, required, type Grammar } from "./api.js";
 import { identifier, statementBase } from "./build.js";
 import { usingClause } from "./dml.js";
-import { selectModifierAhead } from "./lookahead.js";
+import { isAny, selectModifierAhead } from "./lookahead.js";
 
 declare module "./api.js" {
   interface RuleTypes {
@@ -28,6 +28,9 @@ interface OrderingSuffix {
   direction: "asc" | "desc";
   ann?: Term;
 }
+
+/** Tokens that cannot start the operand of ANN OF: what follows ORDER BY in a SELECT. */
+const ANN_OPERAND_MISSING = [T.Limit, T.Allow, T.Semicolon, T.Comma, T.Per, EOF] as const;
 
 const ASCENDING: OrderingSuffix = Object.freeze({ direction: "asc" });
 const DESCENDING: OrderingSuffix = Object.freeze({ direction: "desc" });
@@ -178,8 +181,16 @@ export function defineSelectRules(grammar: Grammar): void {
     },
     {
       ALT: () => {
-        $.CONSUME(T.Ann);
+        const ann = $.CONSUME(T.Ann);
         $.CONSUME(T.Of);
+        // `ORDER BY v ANN OF LIMIT 3`: say what is missing rather than which tokens a term may start with.
+        if (!$.RECORDING_PHASE && isAny($.LA(1), ANN_OPERAND_MISSING)) {
+          const next = $.LA(1);
+          throw new AstSyntaxError(
+            `ORDER BY … ANN OF needs the vector to compare with after OF (a vector literal such as [0.1, 0.2, 0.3] or a bind marker ?), found ${next.tokenType === EOF ? "the end of the statement" : `\`${next.image}\``}`,
+            rangeFrom($, ann),
+          );
+        }
         return { direction: "asc", ann: $.SUBRULE(rules.term) };
       },
     },

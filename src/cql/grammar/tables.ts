@@ -456,14 +456,20 @@ export function defineTableRules(grammar: Grammar): void {
   ];
   defineRule(grammar, "alterColumnAction", () => {
     const start = $.CONSUME(T.Alter);
+    // 5.0: `ALTER [IF EXISTS] c MASKED WITH …` (IF EXISTS is refused with TYPE, as by Cassandra's grammar).
+    const existence = $.OPTION(ifExists);
     const name = $.CONSUME(T.Name);
     const change = $.OR(columnChanges);
     if ($.RECORDING_PHASE) return RECORDING;
     const range = rangeFrom($, start);
     const column = identifier(name);
-    if ("type" in change) return { kind: "alter-type", column, type: required(change.type, "column type"), range };
-    if ("mask" in change) return { kind: "mask", column, mask: required(change.mask, "mask"), range };
-    return { kind: "mask", column, range };
+    if ("type" in change) {
+      if (existence !== undefined) throw new AstSyntaxError("IF EXISTS applies to ALTER … MASKED WITH and DROP MASKED, not to ALTER … TYPE", range);
+      return { kind: "alter-type", column, type: required(change.type, "column type"), range };
+    }
+    // Members in the order of the type, so the JSON of a tree keeps its shape.
+    const mask = "mask" in change ? { mask: required(change.mask, "mask") } : {};
+    return existence !== undefined ? { kind: "mask", column, ifExists: true, ...mask, range } : { kind: "mask", column, ...mask, range };
   });
 
   const addedColumns: IOrAlt<ColumnDefinition[]>[] = [

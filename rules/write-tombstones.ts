@@ -1,0 +1,86 @@
+// Writes that delete: a literal null in an INSERT or UPDATE writes a tombstone for that cell, and
+// setting a whole non-frozen collection first deletes what it held (a range tombstone). At a high
+// rate they pile up in the partitions reads must scan.
+import { formatCount } from "../src/analysis/estimator-text.js";
+import type { Term } from "../src/cql/ast.js";
+import { isNonFrozenCollection, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
+import type { RuleModule } from "../src/rule-engine/types.js";
+
+const isNull = (term: Term | undefined) => term?.kind === "literal" && term.type === "null";
+
+const writeTombstones: RuleModule = {
+  meta: {
+    id: "write-tombstones",
+    category: "write",
+    defaultSeverity: "warning",
+    description: "A write path writes tombstones: literal nulls, or whole non-frozen collections overwritten.",
+    messages: {
+      nulls:
+        "{write} writes null to {columns} of {table}: each null is a tombstone, not an empty cell{rate}. Reads scan tombstones until gc_grace_seconds (10 days by default) and compaction drop them; a read meeting more than tombstone_warn_threshold (1,000) logs a warning, more than tombstone_failure_threshold (100,000) fails with TombstoneOverwhelmingException. Leave the column out of the statement (or bind it unset) instead of writing null.",
+      overwrite:
+        "{write} sets the whole non-frozen collection {columns} of {table}: Cassandra first deletes what it held, one range tombstone per collection and write{rate}. Add or remove elements (`+`/`-`) instead, or declare the collection frozen if it is always written whole.",
+    },
+    fixable: false,
+  },
+  check(context) {
+    const { model } = context;
+    const counts = new Map<string, number>();
+    const entity = (base: string) => {
+      const n = (counts.get(base) ?? 0) + 1;
+      counts.set(base, n);
+      return n === 1 ? base : `${base}#${n}`;
+    };
+    for (const write of writeStatements(model)) {
+      const path = write.write;
+      const table = write.table;
+      const statement = write.statement;
+      if (!path || !table || statement.kind === "delete") continue;
+      const nulls: string[] = [];
+      const overwritten: string[] = [];
+      const isCollection = (name: string) => {
+        const column = table.columns.find((c) => c.name === name);
+        return column !== undefined && isNonFrozenCollection(column.type);
+      };
+      if (statement.kind === "insert") {
+        // An INSERT of a collection writes a range tombstone too, but a new row's is the norm (and
+        // mostly harmless with TTL data): only UPDATE … SET c = … of an existing row is reported.
+        statement.columns.forEach((column, index) => {
+          if (isNull(statement.values[index])) nulls.push(column.name);
+        });
+      } else {
+        for (const assignment of statement.assignments) {
+          if (assignment.operator !== "=" || assignment.key || assignment.field) continue;
+          if (isNull(assignment.value)) nulls.push(assignment.column.name);
+          else if (isCollection(assignment.column.name) && assignment.value.kind !== "binary") overwritten.push(assignment.column.name);
+        }
+      }
+      const rate = path.ratePerSecond;
+      const perSecond = (cells: number) =>
+        rate === undefined || !Number.isFinite(rate) ? "" : `; at ${formatCount(Number((rate * cells).toPrecision(2)))} tombstones a second from this write path`;
+      const code = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+      const label = tableLabel(model, table.qualifiedName);
+      if (nulls.length > 0) {
+        context.report({
+          messageId: "nulls",
+          data: { write: path.id, columns: code(nulls), table: label, rate: perSecond(nulls.length) },
+          file: write.file,
+          range: statement.range,
+          entity: entity(`${writeEntity(path.id)}:null-tombstones:${table.qualifiedName}`),
+        });
+      }
+      if (overwritten.length > 0) {
+        context.report({
+          messageId: "overwrite",
+          data: { write: path.id, columns: code(overwritten), table: label, rate: perSecond(overwritten.length) },
+          file: write.file,
+          range: statement.range,
+          entity: entity(`${writeEntity(path.id)}:collection-tombstones:${table.qualifiedName}`),
+          // A range tombstone per write is often accepted (TTL data, TWCS): a note, not a warning.
+          severityCap: "info",
+        });
+      }
+    }
+  },
+};
+
+export default writeTombstones;

@@ -1,0 +1,77 @@
+// Rows a query reads per call and per second, from the plan and the partition estimates: a read
+// that touches one partition can still read thousands of rows (ALLOW FILTERING inside it, a range
+// without LIMIT, an aggregate), and the rate multiplies them.
+import type { SelectStatement, Term } from "../cql/ast.js";
+import type { Manifest } from "../manifest/types.js";
+import type { PartitionEstimate, QueryAnalysis, RowsReadEstimate } from "./types.js";
+
+const AGGREGATES = new Set(["count", "sum", "avg", "min", "max"]);
+
+function isAggregate(term: Term): boolean {
+  if (term.kind === "function") return (!term.name.keyspace && AGGREGATES.has(term.name.name.name.toLowerCase())) || term.args.some(isAggregate);
+  return false;
+}
+
+/** Why a read returns fewer rows than it reads, or reads more than a page: the first reason that applies. */
+function whyMany(select: SelectStatement, allowFiltering: boolean): RowsReadEstimate["because"] {
+  if (select.selectors.some((s) => isAggregate(s.expression))) return "aggregate";
+  if (allowFiltering) return "filtering";
+  if (!select.limit) return "unbounded";
+  return "limit";
+}
+
+/** Whether the WHERE clause restricts a clustering column (a slice of the partition, of unknown size). */
+function restrictsClustering(query: QueryAnalysis): boolean {
+  return query.plan.steps.some((s) => s.topic === "clustering");
+}
+
+/**
+ * The rows a planned query reads, or undefined when the figures are too weak to say: an index or
+ * a rejected query, an unknown number of partitions, or no manifest figures for the table.
+ */
+export function estimateRowsRead(query: QueryAnalysis, estimate: PartitionEstimate | undefined, tablePartitions: number | undefined): RowsReadEstimate | undefined {
+  const { plan, select } = query;
+  if (!select || !query.table) return undefined;
+  const because = whyMany(select, plan.allowFilteringWritten);
+  let partitions: number | undefined;
+  if (plan.verdict === "single-partition") partitions = 1;
+  else if (plan.verdict === "multi-partition" && typeof plan.partitions === "number") partitions = plan.partitions;
+  else if (plan.verdict === "scan" && plan.partitions === "all" && tablePartitions !== undefined) partitions = tablePartitions;
+  else return undefined;
+  let perCall: number;
+  let worstPerCall: number;
+  let basis: string;
+  // A bound LIMIT (`LIMIT ?`) stops a read that returns every row it reads: its size is unknown.
+  if (plan.rowsRead === null && because === "limit") return undefined;
+  if (plan.rowsRead !== null) {
+    perCall = worstPerCall = plan.rowsRead;
+    basis = select.limit ? "the LIMIT" : "the primary key";
+  } else {
+    // Without figures from the manifest, the estimator's defaults are a guess: say nothing.
+    if (!estimate || (estimate.basis !== "manifest" && estimate.basis !== "growth-retention" && estimate.basis !== "growth-ttl")) return undefined;
+    perCall = partitions * estimate.average.rows;
+    worstPerCall = partitions * estimate.worst.rows;
+    const source = estimate.basis === "manifest" ? "the manifest's rows per partition" : estimate.basis === "growth-ttl" ? "the manifest's growth over the TTL" : "the manifest's growth over the retention";
+    const each = `${estimate.average.rows.toLocaleString("en-US")} rows, worst ${estimate.worst.rows.toLocaleString("en-US")}`;
+    basis = `${partitions === 1 ? "one partition" : `${partitions.toLocaleString("en-US")} partitions`} of ${each}, from ${source}`;
+  }
+  const result: RowsReadEstimate = { perCall, worstPerCall, because, basis, slice: plan.rowsRead === null && restrictsClustering(query) };
+  if (query.ratePerSecond !== undefined && Number.isFinite(query.ratePerSecond)) result.perSecond = perCall * query.ratePerSecond;
+  return result;
+}
+
+/** Sets each planned query's `plan.rowsEstimate` where the figures allow (after the partition estimates). */
+export function attachRowsEstimates(queries: readonly QueryAnalysis[], estimates: ReadonlyMap<string, PartitionEstimate>, manifest: Manifest | undefined): void {
+  for (const query of queries) {
+    if (!query.table) continue;
+    const [keyspace, name] = splitQualified(query.table);
+    const volume = manifest?.tables.find((t) => t.name === query.table || (t.name === name && (t.keyspace ?? manifest.keyspace) === keyspace));
+    const rows = estimateRowsRead(query, estimates.get(query.table), volume?.partitions);
+    if (rows) query.plan.rowsEstimate = rows;
+  }
+}
+
+function splitQualified(qualified: string): [string, string] {
+  const dot = qualified.indexOf(".");
+  return dot < 0 ? ["", qualified] : [qualified.slice(0, dot), qualified.slice(dot + 1)];
+}

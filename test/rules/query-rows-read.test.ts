@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import rule from "../../rules/query-rows-read.js";
+import { ruleTester, runRule } from "../rule-tester.js";
+
+// A job scheduler: each batch's tasks in one partition, and a sensor's readings per day.
+const schema = `CREATE TABLE tasks_by_batch (
+  batch_id uuid,
+  task_id timeuuid,
+  state int,
+  worker text,
+  PRIMARY KEY ((batch_id), task_id)
+);
+
+CREATE TABLE readings_by_sensor_day (
+  sensor_id text,
+  day date,
+  reading_time timestamp,
+  value double,
+  PRIMARY KEY ((sensor_id, day), reading_time)
+);
+`;
+
+const manifest = (...queries: string[]) =>
+  [
+    "version: 1",
+    "keyspace: shop",
+    "tables:",
+    "  tasks_by_batch:",
+    "    partitions: 2_000",
+    "    rows_per_partition: { avg: 20_000, max: 60_000 }",
+    "  readings_by_sensor_day:",
+    "    partitions: 500_000",
+    "    rows_per_partition: 1_440",
+    "queries:",
+    ...queries.flatMap((q, i) => [`  - id: Q${i + 1}`, `    cql: ${q.split(" @ ")[0]}`, `    rate: ${q.split(" @ ")[1] ?? "1/s"}`]),
+  ].join("\n") + "\n";
+
+ruleTester.run("query-rows-read", rule, {
+  valid: [
+    { name: "one row by its full primary key", cql: schema, manifest: manifest("SELECT state FROM tasks_by_batch WHERE batch_id = ? AND task_id = ? @ 500/s") },
+    { name: "a page of a partition", cql: schema, manifest: manifest("SELECT task_id, state FROM tasks_by_batch WHERE batch_id = ? LIMIT 100 @ 50/s") },
+    { name: "a day of readings, rarely", cql: schema, manifest: manifest("SELECT reading_time, value FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? @ 2/s") },
+    {
+      name: "a time range with no LIMIT: any slice of the day, too weak to warn",
+      cql: schema,
+      manifest: manifest("SELECT value FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? AND reading_time > ? @ 900/s"),
+    },
+    { name: "a day of readings returned whole, often: the rows are the answer", cql: schema, manifest: manifest("SELECT reading_time, value FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? @ 3000/s") },
+    { name: "a bound LIMIT on a plain read", cql: schema, manifest: manifest("SELECT task_id FROM tasks_by_batch WHERE batch_id = ? LIMIT ? @ 100/s") },
+    { name: "no figures for the table: nothing to estimate", cql: schema, manifest: "version: 1\nkeyspace: shop\nqueries:\n  - id: Q1\n    cql: SELECT worker FROM tasks_by_batch WHERE batch_id = ? AND state = 1 ALLOW FILTERING\n    rate: 10/s\n" },
+  ],
+  invalid: [
+    {
+      name: "ALLOW FILTERING inside a 20,000-row partition",
+      cql: schema,
+      manifest: manifest("SELECT task_id, worker FROM tasks_by_batch WHERE batch_id = ? AND state = 1 ALLOW FILTERING @ 10/s"),
+      findings: [{ messageId: "many", line: 11, data: { query: "Q1", table: "tasks_by_batch", perCall: "20,000" } }],
+    },
+    {
+      name: "a whole 20,000-row partition with no LIMIT",
+      cql: schema,
+      manifest: manifest("SELECT task_id, state FROM tasks_by_batch WHERE batch_id = ? @ 1/s"),
+      findings: [{ messageId: "many", line: 11, data: { about: "about", perCall: "20,000" } }],
+    },
+    {
+      name: "an aggregate over a time range: up to the whole partition",
+      cql: schema,
+      manifest: manifest("SELECT max(value) FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? AND reading_time > ? @ 200/s"),
+      findings: [{ messageId: "many", line: 11, data: { about: "up to", perCall: "1,440" } }],
+    },
+    {
+      name: "an aggregate over a day of readings at a high rate",
+      cql: schema,
+      manifest: manifest("SELECT avg(value) FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? @ 500/s"),
+      findings: [{ messageId: "many", line: 11, data: { perCall: "1,440" } }],
+    },
+  ],
+});
+
+describe("query-rows-read", () => {
+  it("says why the read is large and how many rows a second it costs", () => {
+    const [finding] = runRule(rule, { cql: schema, manifest: manifest("SELECT avg(value) FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? @ 500/s") }).findings;
+    expect(finding?.message).toMatch(/an aggregate reads every row it aggregates/);
+    expect(finding?.message).toMatch(/about 720,000 rows a second \(threshold 100,000\)/);
+  });
+
+  it("puts the estimate in the plan", () => {
+    const { model } = runRule(rule, { cql: schema, manifest: manifest("SELECT task_id FROM tasks_by_batch WHERE batch_id = ? AND state = 1 ALLOW FILTERING @ 10/s") });
+    expect(model.queries[0]?.plan.rowsEstimate).toMatchObject({ perCall: 20_000, worstPerCall: 60_000, perSecond: 200_000, because: "filtering" });
+  });
+
+  it("takes its thresholds from the options", () => {
+    const findings = runRule(rule, {
+      cql: schema,
+      manifest: manifest("SELECT reading_time, value FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ? @ 2/s"),
+      config: { rules: { "query-rows-read": { severity: "warning", options: { maxRowsPerCall: 1_000 } } } },
+    }).findings;
+    expect(findings).toHaveLength(1);
+  });
+});
