@@ -60,6 +60,16 @@ export const HELP_TEXT = [
   "| `/cql help` | this list |",
 ].join("\n");
 
+/**
+ * Who may run commands: people who can write to the repository. An answer costs a full collection
+ * and review of the pull request, so strangers commenting on a public repository get nothing.
+ */
+const WRITERS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+
+export function mayRunCommands(authorAssociation: string | undefined): boolean {
+  return authorAssociation !== undefined && WRITERS.has(authorAssociation);
+}
+
 export interface CommandDeps {
   github: GitHubPort;
   log: Log;

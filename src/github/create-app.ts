@@ -1,7 +1,7 @@
 // The Probot app function: it only wires events to the use cases and says in a debug log why it
 // ignores an event. Collaborators come in as `deps`, so tests hand it fakes; app.ts binds the real ones.
 import type { ApplicationFunction, Context, Probot } from "probot";
-import { answerCommand } from "./commands.js";
+import { answerCommand, mayRunCommands } from "./commands.js";
 import { CHECK_NAME, RERUN_ACTION, type PullRequestRef, type ReviewCore } from "./port.js";
 import { pullRequestRef, pullRequestsForCommit } from "./pull-request.js";
 import { reviewPullRequest } from "./review-pull-request.js";
@@ -76,6 +76,13 @@ export function createApp(deps: AppDeps): ApplicationFunction {
       }
       if (sender.type === "Bot" || sender.login.endsWith("[bot]")) {
         context.log.debug({ sender: sender.login }, "Ignored: comment by a bot");
+        return;
+      }
+      if (!mayRunCommands(comment.author_association)) {
+        context.log.debug(
+          { sender: sender.login, authorAssociation: comment.author_association },
+          "Ignored: commands are answered only for people who can write to the repository",
+        );
         return;
       }
       const handled = await answerCommand(

@@ -165,6 +165,32 @@ describe("/cql commands", () => {
   });
 });
 
+describe("who may run commands", () => {
+  it("answers people who can write to the repository", async () => {
+    const { probot } = testProbot(fakeCore(() => []));
+    nockInstallationToken(capture);
+    for (const [index, association] of ["OWNER", "MEMBER", "COLLABORATOR"].entries()) {
+      nockReaction(capture, 556000 + index);
+      nockIssueComment(capture);
+      await probot.receive(issueCommentEvent("/cql help", { authorAssociation: association, commentId: 556000 + index }));
+    }
+
+    expect(capture.bodiesOf("POST", "/issues/17/comments")).toHaveLength(3);
+  });
+
+  it("gives strangers, contributors and unknown relations nothing, and logs why", async () => {
+    const { probot, log } = testProbot(fakeCore(() => []));
+    const outsiders = ["NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "owner", ""];
+    for (const association of outsiders) {
+      await probot.receive(issueCommentEvent("/cql explain Q1", { authorAssociation: association }));
+    }
+
+    expect(capture.requests).toEqual([]);
+    const ignored = log.lines.filter((l) => l.message.startsWith("Ignored: commands are answered only"));
+    expect(ignored.map((l) => l.fields.authorAssociation)).toEqual(outsiders);
+  });
+});
+
 describe("parseCommand", () => {
   it.each([
     ["/cql explain Q1", { kind: "explain", argument: "Q1" }],
