@@ -17,8 +17,21 @@ export function createApp(deps: AppDeps): ApplicationFunction {
     const ours = (check: { name: string; app: { id: number } | null }) =>
       check.name === CHECK_NAME && (deps.appId === undefined || check.app?.id === deps.appId);
 
+    // Our bot login, from GET /app once per process (app-level auth); a failure is retried next time.
+    let login: Promise<string | undefined> | undefined;
+    const ownLogin = () =>
+      (login ??= app
+        .auth()
+        .then((octokit) => octokit.rest.apps.getAuthenticated())
+        .then(({ data }) => (data?.slug ? `${data.slug}[bot]` : undefined))
+        .catch((error: unknown) => {
+          login = undefined;
+          app.log.warn({ err: error }, "Could not read this app's identity (GET /app)");
+          return undefined;
+        }));
+
     const review = async (context: Context, pr: PullRequestRef) => {
-      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core }, pr, context.id);
+      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core, ownLogin }, pr, context.id);
     };
 
     app.on(

@@ -5,6 +5,7 @@ import { SEVERITY_ORDER, type Finding, type Fix } from "../findings.js";
 import type { ReviewConfig } from "../config.js";
 import type { SourceFile } from "../review.js";
 import type { ChangedFile, PostedComment } from "./collect.js";
+import { lastLine } from "../report/markdown.js";
 import { hunkContaining } from "./diff-hunks.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 
@@ -142,8 +143,9 @@ function lineStartOffsets(text: string): number[] {
  */
 export const REVIEW_MARKER = "<!-- cql-review:review -->";
 
+/** Our review marker is the body's last line, alone: quoting it anywhere else does not count. */
 export function isOurReviewBody(body: string): boolean {
-  return body.includes(REVIEW_MARKER);
+  return lastLine(body) === REVIEW_MARKER;
 }
 
 export type ReviewEvent = ReviewConfig["comments"]["event"];

@@ -6,7 +6,7 @@ import { compareFindings, SEVERITY_ORDER, type Finding } from "../findings.js";
 import type { Review } from "../review.js";
 import { dismissFixedChangeRequests } from "./change-requests.js";
 import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
-import { collectPullRequest } from "./collect.js";
+import { collectPullRequest, type CollectedPullRequest } from "./collect.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 import { minimizeResolvedComments, planComments, postReview, statusOf } from "./review-comments.js";
 
@@ -15,6 +15,12 @@ export interface ReviewDeps {
   log: Log;
   core: ReviewCore;
   checkRun?: CheckRunOptions;
+  /**
+   * This app's bot login (`name[bot]`), or undefined when it cannot be learned. Only comments and
+   * change requests by this account are read back, minimized or dismissed. A runtime that does not
+   * give it keeps the collector's filter (any bot account).
+   */
+  ownLogin?: () => Promise<string | undefined>;
 }
 
 export type ReviewOutcome =
@@ -37,7 +43,7 @@ export async function reviewPullRequest(
   const { github, log, core } = deps;
   const checkRunId = await startCheckRun(github, pr);
   try {
-    const collected = await collectPullRequest(github, core, pr, { forReview: true });
+    const collected = await ownContentOnly(deps, pr, await collectPullRequest(github, core, pr, { forReview: true }));
     const review = withCollectionFindings(
       core.review({ files: collected.files, baseFiles: collected.baseFiles, ...(collected.configFile ? { configFile: collected.configFile } : {}) }),
       collected.findings,
@@ -101,6 +107,35 @@ export async function reviewPullRequest(
     }
     return { status: "failed", problem, checkRunId };
   }
+}
+
+/**
+ * The collection with only this app's own earlier comments and change requests: another bot's
+ * comment carrying our marker must neither silence a finding nor be minimized, and its change
+ * request is never dismissed. When our login cannot be learned, nothing is taken as ours.
+ */
+async function ownContentOnly<T extends Pick<CollectedPullRequest, "postedComments" | "changeRequests">>(
+  deps: ReviewDeps,
+  pr: PullRequestRef,
+  collected: T,
+): Promise<T> {
+  if (!deps.ownLogin || (collected.postedComments.length === 0 && collected.changeRequests.length === 0)) return collected;
+  const login = await deps.ownLogin();
+  if (login === undefined) {
+    deps.log.warn({ pullRequest: pr.number }, "Could not learn this app's bot login; earlier comments and change requests are left alone");
+  }
+  const ours = (author: string) => login !== undefined && sameAccount(author, login);
+  const postedComments = collected.postedComments.filter((comment) => ours(comment.author));
+  const changeRequests = collected.changeRequests.filter((request) => ours(request.author));
+  const ignored = collected.postedComments.length - postedComments.length + collected.changeRequests.length - changeRequests.length;
+  if (ignored > 0) deps.log.info({ pullRequest: pr.number, ignored }, "Ignored markers in comments or reviews by other accounts");
+  return { ...collected, postedComments, changeRequests };
+}
+
+/** GraphQL names a bot `name`, REST `name[bot]`; logins are case-insensitive. */
+export function sameAccount(a: string, b: string): boolean {
+  const plain = (login: string) => login.toLowerCase().replace(/\[bot\]$/, "");
+  return plain(a) === plain(b);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   changedFilesOf,
   nockCreateCheckRun,
   nockCreateReview,
+  nockGetApp,
   nockGraphqlFiles,
   nockInstallationToken,
   nockListOpenPulls,
@@ -176,7 +177,8 @@ describe("pull_request", () => {
 
     expect(capture.bodiesOf("POST", "/reviews")).toEqual([]);
     expect(capture.bodiesOf("PATCH", "/check-runs/9001")[0].conclusion).toBe("failure");
-    expect(capture.api).toHaveLength(5);
+    // check create, files, tree, GraphQL, GET /app (whose comment the marker is in), check update
+    expect(capture.api).toHaveLength(6);
   });
 
   it("a marker quoted by a person does not silence the finding", async () => {
@@ -202,6 +204,7 @@ describe("pull_request", () => {
     nockPullFiles(capture, changedFilesOf(fixed));
     nockTree(capture, fixed.head);
     nockGraphqlFiles(capture, fixed);
+    nockGetApp(capture);
     nockMinimizeComments(capture);
     nockUpdateCheckRun(capture);
 
