@@ -1,6 +1,7 @@
 // The `cql-review` check run: created `in_progress` at once on the head commit, completed with
 // a conclusion by `fail_on`, every finding as an annotation, and the Markdown summary.
 import type { Finding, Severity } from "../findings.js";
+import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
 import type { Review } from "../review.js";
 import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type PullRequestRef, type ReviewCore } from "./port.js";
 
@@ -101,16 +102,21 @@ export async function failCheckRun(
     conclusion: "failure",
     output: {
       title: "cql-review could not finish the review",
-      summary: [
-        `cql-review hit a problem and could not review commit \`${pr.headSha.slice(0, 7)}\`:`,
-        "",
-        `> ${clip(problem.replace(/\s+/g, " "), 2000)}`,
-        "",
-        `${options.rerunButton === false ? "Re-run the workflow" : "Press **Re-run cql-review**"} to try again. If it keeps failing, report correlation id \`${correlationId}\`.`,
-      ].join("\n"),
+      summary: failureSummary(pr.headSha, problem, correlationId, options),
     },
     ...buttons(options),
   });
+}
+
+/** The summary of a run that could not finish: the problem as escaped prose (it may quote repository text). */
+export function failureSummary(headSha: string, problem: string, correlationId: string, options: CheckRunOptions = {}): string {
+  return [
+    `cql-review hit a problem and could not review commit \`${headSha.slice(0, 7)}\`:`,
+    "",
+    `> ${escapeMarkdown(clip(problem, 2000))}`,
+    "",
+    `${options.rerunButton === false ? "Re-run the workflow" : "Press **Re-run cql-review**"} to try again. If it keeps failing, report correlation id ${codeSpan(clip(correlationId, 200))}.`,
+  ].join("\n");
 }
 
 export interface CheckRunOptions {

@@ -6,6 +6,8 @@ import type { ReviewConfig } from "../config.js";
 import type { SourceFile } from "../review.js";
 import type { ChangedFile, PostedComment } from "./collect.js";
 import { lastLine } from "../report/markdown.js";
+import { codeSpan, messageMarkdown } from "../report/markdown-escape.js";
+import { clipText } from "../report/truncate.js";
 import { hunkContaining } from "./diff-hunks.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 
@@ -237,13 +239,12 @@ function reviewBody(plan: CommentPlan): string {
 const MAX_LISTED_IN_BODY = 20;
 
 /** The body of a change request that has no new inline comment to carry it: it names what fails the gate. */
-function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): string {
+export function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): string {
   const threshold = failOn === "never" ? -1 : SEVERITY_ORDER[failOn];
   const gating = [...plan.notInline, ...plan.alreadyPosted].filter((finding) => SEVERITY_ORDER[finding.severity] <= threshold);
-  const items = gating.slice(0, MAX_LISTED_IN_BODY).map(
-    (finding) =>
-      `- \`${finding.rule}\` at ${finding.location.file || "the repository"}${finding.location.file ? `:${finding.location.range.start.line}` : ""}: ${finding.message.replace(/\s+/g, " ")}`,
-  );
+  const items = gating
+    .slice(0, MAX_LISTED_IN_BODY)
+    .map((finding) => listItem(finding, finding.location.file ? `${finding.location.file}:${finding.location.range.start.line}` : undefined));
   const more = gating.length - items.length;
   const what = gating.length > 0 ? `${count(gating.length, "new finding")} in this change fail${gating.length === 1 ? "s" : ""}` : "this change fails";
   return [
@@ -256,17 +257,26 @@ function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): s
   ].join("\n");
 }
 
-function fallbackBody(comments: readonly InlineComment[]): string {
-  const items = comments.map(
-    ({ finding, path, line }) => `- \`${finding.rule}\` at ${path}:${line}: ${finding.message.replace(/\s+/g, " ")}`,
-  );
+/** The review body when GitHub refused the inline comments: what they said, as a list. */
+export function fallbackBody(comments: readonly InlineComment[]): string {
+  const items = comments.slice(0, MAX_LISTED_IN_BODY).map(({ finding, path, line }) => listItem(finding, `${path}:${line}`));
+  const more = comments.length - items.length;
   return [
     `**cql-review** found ${count(comments.length, "new finding")}; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.`,
     "",
     ...items,
+    ...(more > 0 ? [`- and ${count(more, "more finding")} in the check run`] : []),
     "",
     REVIEW_MARKER,
   ].join("\n");
+}
+
+/** Longest message quoted in a review body's list; the check run has the whole text. */
+const LISTED_MESSAGE_MAX = 1_000;
+
+/** A finding in a review body: repository text escaped and neutralised like every comment. */
+function listItem(finding: Finding, where: string | undefined): string {
+  return `- ${codeSpan(finding.rule)} at ${where === undefined ? "the repository" : codeSpan(where)}: ${messageMarkdown(clipText(finding.message, LISTED_MESSAGE_MAX))}`;
 }
 
 /**

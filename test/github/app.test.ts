@@ -311,7 +311,7 @@ describe("pull_request", () => {
     expect(retried.body).toMatchInlineSnapshot(`
       "**cql-review** found 1 new finding; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.
 
-      - \`partition-unbounded-growth\` at schema/020_readings.cql:9: Partitions of readings_by_device grow without bound: device_id alone never closes a partition.
+      - \`partition-unbounded-growth\` at \`schema/020_readings.cql:9\`: Partitions of readings\\_by\\_device grow without bound: device\\_id alone never closes a partition.
 
       <!-- cql-review:review -->"
     `);

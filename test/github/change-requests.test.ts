@@ -91,7 +91,7 @@ describe("the review event follows the gate", () => {
     expect(review.body).toMatchInlineSnapshot(`
       "**cql-review** requests changes: 1 new finding in this change fails the gate (\`fail_on: error\`). The \`cql-review\` check run has the details.
 
-      - \`partition-unbounded-growth\` at schema/020_readings.cql:9: Partitions of readings_by_device grow without bound: device_id alone never closes a partition.
+      - \`partition-unbounded-growth\` at \`schema/020_readings.cql:9\`: Partitions of readings\\_by\\_device grow without bound: device\\_id alone never closes a partition.
 
       <!-- cql-review:review -->"
     `);

@@ -98,7 +98,7 @@ describe("/cql commands", () => {
     await probot.receive(issueCommentEvent("/cql frobnicate the `tables`"));
 
     expect(capture.bodiesOf("POST", "/issues/17/comments")[0].body).toMatchInlineSnapshot(`
-      "I don't know the command \`/cql frobnicate the 'tables'\`.
+      "I don't know the command \`\` /cql frobnicate the \`tables\` \`\`.
 
       **cql-review commands** (in a comment on a pull request, on its first line):
 
