@@ -1,12 +1,17 @@
 // The `cql-review` check run: created `in_progress` at once on the head commit, completed with
 // a conclusion by `fail_on`, every finding as an annotation, and the Markdown summary.
-import type { Finding, Severity } from "../findings.js";
+import { SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
 import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
 import type { Review } from "../review.js";
 import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type PullRequestRef, type ReviewCore } from "./port.js";
 
 /** GitHub accepts at most 50 annotations per create or update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
+/**
+ * Annotations one review posts at most: 10 requests. Past that, a model with thousands of findings
+ * would spend its time (and the installation's rate limit) on check-run updates no one reads.
+ */
+export const MAX_ANNOTATIONS = 500;
 /** GitHub's limit for `output.summary` is 65,535 characters; keep a margin. */
 export const SUMMARY_MAX_LENGTH = 65_000;
 const TEXT_FIELD_MAX = 64 * 1024 - 1;
@@ -50,14 +55,18 @@ export async function completeCheckRun(
   shownInline?: ReadonlySet<string>,
 ): Promise<Conclusion> {
   const conclusion = conclusionOf(review);
+  const annotated = review.findings.filter((finding) => finding.location.file !== "");
+  // New findings first, then by severity: what the bound leaves out is the least urgent.
+  const chosen = [...annotated].sort(annotationPriority).slice(0, MAX_ANNOTATIONS);
+  const notAnnotated = annotated.length - chosen.length;
+  const note = notAnnotated > 0 ? notAnnotatedNote(notAnnotated) : "";
   const output = {
     title: titleOf(review, conclusion),
     // The summary lists what the review's inline comments do not already show.
-    summary: core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH, ...(shownInline ? { shownInline } : {}) }),
+    summary:
+      core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH - note.length, ...(shownInline ? { shownInline } : {}) }) + note,
   };
-  const annotations = review.findings
-    .filter((finding) => finding.location.file !== "")
-    .map((finding) => annotationOf(finding, core.ruleDocUrl));
+  const annotations = chosen.map((finding) => annotationOf(finding, core.ruleDocUrl));
   const batches: (typeof annotations)[] = [];
   for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
     batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
@@ -83,6 +92,15 @@ export async function completeCheckRun(
     ...buttons(options),
   });
   return conclusion;
+}
+
+function annotationPriority(a: Finding, b: Finding): number {
+  return Number(a.existing ?? false) - Number(b.existing ?? false) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity];
+}
+
+/** Said at the end of the summary when the bound left findings without an annotation. */
+export function notAnnotatedNote(count: number): string {
+  return `\n\n_${count === 1 ? "1 more finding is" : `${count} more findings are`} not annotated: a review annotates at most ${MAX_ANNOTATIONS}. Run \`cql-review\` locally for the full list._`;
 }
 
 /** A failure we could not review through (API error, a crash in the core): said, never dropped. */
