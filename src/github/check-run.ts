@@ -3,7 +3,8 @@
 import { SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
 import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
 import type { Review } from "../review.js";
-import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type PullRequestRef, type ReviewCore } from "./port.js";
+import { NO_AUTOMATIC_RETRY, postOnce } from "./post-once.js";
+import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type Log, type PullRequestRef, type ReviewCore } from "./port.js";
 
 /** GitHub accepts at most 50 annotations per create or update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -28,15 +29,40 @@ const RERUN_BUTTON = [
 
 export type Conclusion = "success" | "neutral" | "failure";
 
-export async function startCheckRun(github: GitHubPort, pr: PullRequestRef): Promise<number> {
-  const { data } = await github.rest.checks.create({
+/**
+ * Creates the run `in_progress`, at most once: after a lost answer, an `in_progress` run of ours
+ * on the commit is taken to be the one GitHub made.
+ */
+export async function startCheckRun(github: GitHubPort, pr: PullRequestRef, log: Log): Promise<number> {
+  return postOnce(
+    "Creating the check run",
+    log,
+    async () => {
+      const { data } = await github.rest.checks.create({
+        owner: pr.owner,
+        repo: pr.repo,
+        name: CHECK_NAME,
+        head_sha: pr.headSha,
+        status: "in_progress",
+        ...NO_AUTOMATIC_RETRY,
+      });
+      return data.id;
+    },
+    async () => (await runsInProgress(github, pr))[0],
+  );
+}
+
+/** Our check runs on the head commit that are still `in_progress`, newest first. */
+export async function runsInProgress(github: GitHubPort, pr: PullRequestRef): Promise<number[]> {
+  const { data } = await github.rest.checks.listForRef({
     owner: pr.owner,
     repo: pr.repo,
-    name: CHECK_NAME,
-    head_sha: pr.headSha,
+    ref: pr.headSha,
+    check_name: CHECK_NAME,
     status: "in_progress",
+    per_page: 100,
   });
-  return data.id;
+  return data.check_runs.map((run) => run.id).sort((a, b) => b - a);
 }
 
 /** The gate: only findings new in this change can fail it; other new findings make it neutral. */

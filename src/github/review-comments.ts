@@ -9,6 +9,7 @@ import { lastLine } from "../report/markdown.js";
 import { codeSpan, messageMarkdown } from "../report/markdown-escape.js";
 import { clipText } from "../report/truncate.js";
 import { hunkContaining } from "./diff-hunks.js";
+import { NO_AUTOMATIC_RETRY, postOnce, statusOf } from "./post-once.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 
 export interface InlineComment {
@@ -198,14 +199,25 @@ export async function postReview(
     commit_id: pr.headSha,
     event,
   };
+  // A review is posted at most once: after a lost answer, the reviews on this commit are looked at first.
+  const createReview = async (params: { body: string; comments?: ReviewComment[] }) => {
+    await postOnce(
+      "Posting the review",
+      log,
+      async () => {
+        await github.rest.pulls.createReview({ ...base, ...params, ...NO_AUTOMATIC_RETRY });
+        return true as const;
+      },
+      () => findReview(github, pr, params.body),
+    );
+  };
   if (plan.comments.length === 0) {
     if (event !== "REQUEST_CHANGES" || gate.changesRequested) return { posted: [], refused: [] };
-    await github.rest.pulls.createReview({ ...base, body: changeRequestBody(plan, config.failOn) });
+    await createReview({ body: changeRequestBody(plan, config.failOn) });
     return { posted: [], refused: [], event };
   }
   try {
-    await github.rest.pulls.createReview({
-      ...base,
+    await createReview({
       body: reviewBody(plan),
       comments: plan.comments.map((comment) => ({
         path: comment.path,
@@ -222,9 +234,24 @@ export async function postReview(
       { err: error, pullRequest: pr.number, comments: plan.comments.length },
       "GitHub refused the review's inline comments; posting it without them",
     );
-    await github.rest.pulls.createReview({ ...base, body: fallbackBody(plan.comments) });
+    await createReview({ body: fallbackBody(plan.comments) });
     return { posted: [], refused: plan.comments, event };
   }
+}
+
+interface ReviewComment {
+  path: string;
+  line: number;
+  side: "RIGHT";
+  start_line?: number;
+  start_side?: "RIGHT";
+  body: string;
+}
+
+/** A review on the commit under review with exactly this body: one we posted whose answer was lost. */
+async function findReview(github: GitHubPort, pr: PullRequestRef, body: string): Promise<true | undefined> {
+  const reviews = await github.paginate(github.rest.pulls.listReviews, { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 });
+  return reviews.some((review) => review.commit_id === pr.headSha && review.body === body) ? true : undefined;
 }
 
 function reviewBody(plan: CommentPlan): string {
@@ -299,12 +326,7 @@ export async function minimizeResolvedComments(
   return resolved;
 }
 
-export function statusOf(error: unknown): number | undefined {
-  if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") {
-    return error.status;
-  }
-  return undefined;
-}
+export { statusOf };
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;

@@ -7,6 +7,8 @@ import type { Review } from "../review.js";
 import { dismissFixedChangeRequests } from "./change-requests.js";
 import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
 import { collectPullRequest, type CollectedPullRequest } from "./collect.js";
+import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
+import { isRateLimited, withRetries } from "./post-once.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 import { minimizeResolvedComments, planComments, postReview, statusOf } from "./review-comments.js";
 
@@ -41,7 +43,16 @@ export async function reviewPullRequest(
   correlationId: string,
 ): Promise<ReviewOutcome> {
   const { github, log, core } = deps;
-  const checkRunId = await startCheckRun(github, pr);
+  let checkRunId: number;
+  try {
+    checkRunId = await startCheckRun(github, pr, log);
+  } catch (error) {
+    // Without a check run the review has nowhere to show: say so on the pull request instead.
+    const problem = describeError(error);
+    log.error({ err: error, pullRequest: pr.number, correlationId }, "Could not create the check run");
+    await reportWithoutCheckRun(github, log, pr, problem, correlationId);
+    return { status: "failed", problem };
+  }
   try {
     const collected = await ownContentOnly(deps, pr, await collectPullRequest(github, core, pr, { forReview: true }));
     const review = withCollectionFindings(
@@ -101,12 +112,37 @@ export async function reviewPullRequest(
     const problem = describeError(error);
     log.error({ err: error, pullRequest: pr.number, correlationId }, "Review failed");
     try {
-      await failCheckRun(github, pr, checkRunId, problem, correlationId, deps.checkRun);
+      // A run left in_progress would block the merge forever: complete it, trying a few times.
+      await withRetries(3, 1_000, () => failCheckRun(github, pr, checkRunId, problem, correlationId, deps.checkRun));
     } catch (reportError) {
       log.error({ err: reportError, correlationId }, "Could not report the failure in the check run");
     }
     return { status: "failed", problem, checkRunId };
   }
+}
+
+/** Last resort when no check run could be created: a comment on the pull request. Never throws. */
+async function reportWithoutCheckRun(github: GitHubPort, log: Log, pr: PullRequestRef, problem: string, correlationId: string): Promise<void> {
+  try {
+    await github.rest.issues.createComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      issue_number: pr.number,
+      body: noCheckRunComment(pr.headSha, problem, correlationId),
+    });
+  } catch (error) {
+    log.error({ err: error, pullRequest: pr.number, correlationId }, "Could not report the failure on the pull request either");
+  }
+}
+
+export function noCheckRunComment(headSha: string, problem: string, correlationId: string): string {
+  return [
+    `**cql-review** could not create its check run for commit \`${headSha.slice(0, 7)}\`, so this commit is not reviewed:`,
+    "",
+    `> ${escapeMarkdown(problem)}`,
+    "",
+    `Push again or re-run the checks to retry. If it keeps failing, report correlation id ${codeSpan(correlationId.slice(0, 200))}.`,
+  ].join("\n");
 }
 
 /**
@@ -170,6 +206,9 @@ function describe(error: unknown): string {
   if (status !== undefined && error instanceof Error) {
     const request = (error as { request?: { method?: string; url?: string } }).request;
     const where = request?.method && request.url ? ` to ${request.method} ${new URL(request.url).pathname}` : "";
+    if (isRateLimited(error)) {
+      return `GitHub rate-limited the app${where} (${status}): the review stopped rather than wait past its time budget. It runs again on the next push, or re-run it later. ${error.message}`;
+    }
     const hint = status === 403 || status === 404 ? " (check that the app is installed with the permissions in app.yml)" : "";
     return `GitHub answered ${status}${where}: ${error.message}${hint}`;
   }
