@@ -12,14 +12,14 @@ export const LINK_BREAK = "\u200B";
 /**
  * One pass over the text, linear time (every alternative is a single character, a fixed word, or a
  * bounded hex run whose lookaheads run only at a word start):
- * - `@` before a name character: mentions, team mentions, e-mail addresses, `owner/repo@sha`
+ * - every `@`: mentions, team mentions, e-mail addresses (whose parts GFM reads loosely), `owner/repo@sha`
  * - `#` before a digit: `#12`, `owner/repo#12`
  * - `:` before `//`: any `scheme://` autolink
  * - `GH-` before a digit, `www` before `.`, `mailto` and `xmpp` before `:`, wherever they are
  *   (GFM links `www.` after `_` too, where no word boundary is)
  * - a word of 7 to 40 hex digits with at least one letter: a commit SHA (plain numbers stay whole)
  */
-const TRIGGER = /[@＠](?=[\p{L}\p{N}_])|#(?=\p{N})|:(?=\/\/)|gh-(?=\p{N})|www(?=\.)|(?:mailto|xmpp)(?=:)|\b(?=[0-9]*[a-f])[0-9a-f]{7,40}\b/giu;
+const TRIGGER = /[@＠]|#(?=\p{N})|:(?=\/\/)|gh-(?=\p{N})|www(?=\.)|(?:mailto|xmpp)(?=:)|\b(?=[0-9]*[a-f])[0-9a-f]{7,40}\b/giu;
 
 /** `text` with every mention, reference, commit link and autolink trigger broken by LINK_BREAK. */
 export function neutraliseLinks(text: string): string {
