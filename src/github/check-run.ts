@@ -48,12 +48,19 @@ export async function startCheckRun(github: GitHubPort, pr: PullRequestRef, log:
       });
       return data.id;
     },
-    async () => (await runsInProgress(github, pr))[0],
+    async () => (await runsInProgress(github, pr))[0]?.id,
   );
 }
 
+export interface RunInProgress {
+  id: number;
+  startedAt: number;
+  /** the app that created it: other apps may name a check `cql-review` too */
+  appId?: number;
+}
+
 /** Our check runs on the head commit that are still `in_progress`, newest first. */
-export async function runsInProgress(github: GitHubPort, pr: PullRequestRef): Promise<number[]> {
+export async function runsInProgress(github: GitHubPort, pr: PullRequestRef): Promise<RunInProgress[]> {
   const { data } = await github.rest.checks.listForRef({
     owner: pr.owner,
     repo: pr.repo,
@@ -62,7 +69,45 @@ export async function runsInProgress(github: GitHubPort, pr: PullRequestRef): Pr
     status: "in_progress",
     per_page: 100,
   });
-  return data.check_runs.map((run) => run.id).sort((a, b) => b - a);
+  return data.check_runs
+    .map((run) => ({ id: run.id, startedAt: run.started_at ? Date.parse(run.started_at) : 0, ...(run.app?.id !== undefined ? { appId: run.app.id } : {}) }))
+    .sort((a, b) => b.id - a.id);
+}
+
+/**
+ * A run older than this that is still in progress was left by a review that died (a crash, a
+ * platform timeout): no review runs this long, so completing it cannot cut a live one short.
+ */
+export const STALE_RUN_AGE_MS = 10 * 60_000;
+
+/**
+ * Completes our runs on the head commit that a dead review left `in_progress`, as `cancelled`, so
+ * no stale run stays pending on the pull request. Returns the ids completed.
+ */
+export async function completeStaleRuns(
+  github: GitHubPort,
+  pr: PullRequestRef,
+  currentId: number,
+  ours: (run: RunInProgress) => boolean,
+  now = Date.now(),
+): Promise<number[]> {
+  const stale = (await runsInProgress(github, pr)).filter(
+    (run) => run.id !== currentId && ours(run) && now - run.startedAt > STALE_RUN_AGE_MS,
+  );
+  for (const run of stale) {
+    await github.rest.checks.update({
+      owner: pr.owner,
+      repo: pr.repo,
+      check_run_id: run.id,
+      status: "completed",
+      conclusion: "cancelled",
+      output: {
+        title: "Superseded",
+        summary: `This run stopped before it finished; the latest \`${CHECK_NAME}\` run on this commit has the result.`,
+      },
+    });
+  }
+  return stale.map((run) => run.id);
 }
 
 /** The gate: only findings new in this change can fail it; other new findings make it neutral. */

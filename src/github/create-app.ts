@@ -30,8 +30,11 @@ export function createApp(deps: AppDeps): ApplicationFunction {
           return undefined;
         }));
 
-    const review = async (context: Context, pr: PullRequestRef) => {
-      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core, ownLogin }, pr, context.id);
+    // A commit reviewed before (a re-run, a reopened or readied pull request) may carry a run a
+    // dead review left in progress: those events look for it. A new push is a new commit.
+    const review = async (context: Context, pr: PullRequestRef, sameCommitAgain = true) => {
+      const staleRuns = sameCommitAgain && deps.appId !== undefined ? { appId: deps.appId } : {};
+      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core, ownLogin, ...staleRuns }, pr, context.id);
     };
 
     app.on(
@@ -47,7 +50,8 @@ export function createApp(deps: AppDeps): ApplicationFunction {
           context.log.debug({ pullRequest: pullRequest.number }, "Ignored: draft pull request (reviewed when marked ready)");
           return;
         }
-        await review(context, pullRequestRef(repository, pullRequest));
+        const newCommit = context.payload.action === "opened" || context.payload.action === "synchronize";
+        await review(context, pullRequestRef(repository, pullRequest), !newCommit);
       },
     );
 

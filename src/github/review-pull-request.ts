@@ -5,7 +5,7 @@
 import { compareFindings, SEVERITY_ORDER, type Finding } from "../findings.js";
 import type { Review } from "../review.js";
 import { dismissFixedChangeRequests } from "./change-requests.js";
-import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
+import { completeCheckRun, completeStaleRuns, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
 import { collectPullRequest, type CollectedPullRequest } from "./collect.js";
 import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
 import { isRateLimited, withRetries } from "./post-once.js";
@@ -23,6 +23,11 @@ export interface ReviewDeps {
    * give it keeps the collector's filter (any bot account).
    */
   ownLogin?: () => Promise<string | undefined>;
+  /**
+   * this GitHub App's id: when given, our runs on the commit that a dead review left in progress
+   * are completed; without it they are left alone
+   */
+  appId?: number;
 }
 
 export type ReviewOutcome =
@@ -87,6 +92,7 @@ export async function reviewPullRequest(
       ...plan.alreadyPosted.map((finding) => finding.fingerprint),
     ]);
     const conclusion = await completeCheckRun(github, pr, checkRunId, review, core, deps.checkRun, shownInline);
+    await completeStaleRunsQuietly(deps, pr, checkRunId);
     log.info(
       {
         pullRequest: pr.number,
@@ -117,7 +123,21 @@ export async function reviewPullRequest(
     } catch (reportError) {
       log.error({ err: reportError, correlationId }, "Could not report the failure in the check run");
     }
+    await completeStaleRunsQuietly(deps, pr, checkRunId);
     return { status: "failed", problem, checkRunId };
+  }
+}
+
+/** Runs a dead review left in progress on this commit are completed; a failure here only logs. */
+async function completeStaleRunsQuietly(deps: ReviewDeps, pr: PullRequestRef, currentId: number): Promise<void> {
+  // Only runs our own app created: without knowing which app we are, none is touched.
+  const appId = deps.appId;
+  if (appId === undefined) return;
+  try {
+    const completed = await completeStaleRuns(deps.github, pr, currentId, (run) => run.appId === appId);
+    if (completed.length > 0) deps.log.info({ pullRequest: pr.number, completed }, "Completed check runs left in progress");
+  } catch (error) {
+    deps.log.warn({ err: error, pullRequest: pr.number }, "Could not look for check runs left in progress");
   }
 }
 

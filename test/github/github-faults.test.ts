@@ -13,11 +13,13 @@ import {
   nockGraphqlFiles,
   nockIssueComment,
   nockPullFiles,
+  nockReviewOf,
+  nockRunsInProgress,
   nockTree,
   nockUpdateCheckRun,
   type RepositoryState,
 } from "./helpers/github-mock.js";
-import { HEAD_SHA, pullRequestEvent } from "./helpers/payloads.js";
+import { checkRunEvent, HEAD_SHA, pullRequestEvent } from "./helpers/payloads.js";
 import { testProbot } from "./helpers/probot.js";
 
 const github = captureEachTest();
@@ -194,5 +196,37 @@ describe("the check run", () => {
     const summary: string = capture.bodiesOf("PATCH", "/check-runs/9001")[0].output.summary;
     expect(summary).toContain("GitHub rate-limited the app to GET");
     expect(summary).not.toContain("permissions");
+  });
+});
+
+describe("runs a dead review left in progress", () => {
+  it("a re-run completes our stale runs on the commit, not a recent one nor another app's", async () => {
+    const { probot, log } = testProbot(fakeCore(unbucketedTimeSeries));
+    nockReviewOf(capture, state, { runsInProgress: false });
+    const old = new Date(Date.now() - 60 * 60_000).toISOString();
+    nockRunsInProgress(capture, [
+      { id: 9001, startedAt: old }, // the run of this review
+      { id: 8001, startedAt: old }, // left by a review that died an hour ago
+      { id: 8002, startedAt: new Date().toISOString() }, // another review, still working
+      { id: 8003, startedAt: old, appId: 1 }, // another app's run with our check name
+    ]);
+    nockUpdateCheckRun(capture, 8001);
+
+    await probot.receive(checkRunEvent("requested_action", { identifier: "rerun" }));
+
+    expect(capture.bodiesOf("PATCH", "/check-runs/8001")).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "cancelled", output: expect.objectContaining({ title: "Superseded" }) }),
+    ]);
+    expect(log.lines.find((l) => l.message === "Completed check runs left in progress")?.fields.completed).toEqual([8001]);
+    expect(log.lines.filter((l) => l.level === "warn")).toEqual([]);
+  });
+
+  it("a new push does not look: its commit has no earlier run", async () => {
+    const { probot } = testProbot(fakeCore(unbucketedTimeSeries));
+    nockReviewOf(capture, state);
+
+    await probot.receive(pullRequestEvent("synchronize"));
+
+    expect(requestPaths().some((path) => path.includes("/commits/"))).toBe(false);
   });
 });

@@ -261,6 +261,26 @@ function blobAt(state: RepositoryState, expression: string) {
   };
 }
 
+/**
+ * Our check runs still in progress on the head commit, as the review lists them after completing
+ * its own (to complete runs a dead review left behind).
+ */
+export function nockRunsInProgress(capture: Capture, runs: Array<{ id: number; startedAt: string; appId?: number }> = []): void {
+  capture
+    .scope()
+    .get(p(capture, `${REPO_PATH}/commits/${HEAD_SHA}/check-runs`))
+    .query(true)
+    // optional: only an app that knows its id (not the Action) looks
+    .optionally()
+    .reply(200, function (uri) {
+      capture.record("GET", uri, undefined);
+      return {
+        total_count: runs.length,
+        check_runs: runs.map((run) => ({ id: run.id, name: "cql-review", status: "in_progress", started_at: run.startedAt, app: { id: run.appId ?? APP_ID } })),
+      };
+    });
+}
+
 /** The app's slug: its bot account is `cql-review[bot]` (GraphQL names it `cql-review`). */
 export const APP_SLUG = "cql-review";
 
@@ -374,7 +394,7 @@ export function nockIssueComment(capture: Capture): void {
 export function nockReviewOf(
   capture: Capture,
   state: RepositoryState,
-  options: { review?: boolean; updates?: number; dismiss?: Array<number | [number, 200 | 403 | 422]> } = {},
+  options: { review?: boolean; updates?: number; dismiss?: Array<number | [number, 200 | 403 | 422]>; runsInProgress?: boolean } = {},
 ): void {
   nockCreateCheckRun(capture);
   nockPullFiles(capture, changedFilesOf(state));
@@ -387,6 +407,7 @@ export function nockReviewOf(
     nockDismissReview(capture, reviewId, status);
   }
   nockUpdateCheckRun(capture, 9001, options.updates ?? 1);
+  if (options.runsInProgress ?? true) nockRunsInProgress(capture);
 }
 
 /** The requests of answering a `/cql` command at the head of `state`: reaction, pull, tree, GraphQL, reply. */
