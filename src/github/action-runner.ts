@@ -1,7 +1,7 @@
 // The GitHub Action runtime: the same review use case, driven by the workflow's event file and
 // token instead of a webhook. src/action.ts binds it to the real core, @actions/core and the
 // process; tests hand a recording toolkit.
-import { answerCommand } from "./commands.js";
+import { answerCommand, mayRunCommands } from "./commands.js";
 import { actionOctokit } from "./action-octokit.js";
 import { renderSarif } from "../report/sarif.js";
 import type { Review } from "../review.js";
@@ -147,7 +147,7 @@ export async function runAction(deps: ActionDeps): Promise<number> {
 interface CommentEvent {
   action: string;
   issue: { number: number; pull_request?: unknown };
-  comment: { id: number; body: string };
+  comment: { id: number; body: string; author_association?: string };
   sender: { login: string; type: string };
   repository: { name: string; owner: { login: string }; default_branch: string };
 }
@@ -164,6 +164,10 @@ async function answerCommandComment(deps: ActionDeps, log: Log, github: () => Gi
   // Our own answers (and other bots') are comments too; answering them could loop.
   if (event.sender.type === "Bot" || event.sender.login.endsWith("[bot]")) {
     log.info({ sender: event.sender.login }, "Nothing to answer: a comment by a bot.");
+    return 0;
+  }
+  if (!mayRunCommands(event.comment.author_association)) {
+    log.info({ sender: event.sender.login }, "Nothing to answer: commands are answered only for people who can write to the repository.");
     return 0;
   }
   const correlationId = deps.env.GITHUB_RUN_ID ? `run ${deps.env.GITHUB_RUN_ID}` : `comment ${event.comment.id}`;

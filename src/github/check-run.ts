@@ -1,11 +1,18 @@
 // The `cql-review` check run: created `in_progress` at once on the head commit, completed with
 // a conclusion by `fail_on`, every finding as an annotation, and the Markdown summary.
-import type { Finding, Severity } from "../findings.js";
+import { SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
+import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
 import type { Review } from "../review.js";
-import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type PullRequestRef, type ReviewCore } from "./port.js";
+import { NO_AUTOMATIC_RETRY, postOnce } from "./post-once.js";
+import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type Log, type PullRequestRef, type ReviewCore } from "./port.js";
 
 /** GitHub accepts at most 50 annotations per create or update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
+/**
+ * Annotations one review posts at most: 10 requests. Past that, a model with thousands of findings
+ * would spend its time (and the installation's rate limit) on check-run updates no one reads.
+ */
+export const MAX_ANNOTATIONS = 500;
 /** GitHub's limit for `output.summary` is 65,535 characters; keep a margin. */
 export const SUMMARY_MAX_LENGTH = 65_000;
 const TEXT_FIELD_MAX = 64 * 1024 - 1;
@@ -22,15 +29,85 @@ const RERUN_BUTTON = [
 
 export type Conclusion = "success" | "neutral" | "failure";
 
-export async function startCheckRun(github: GitHubPort, pr: PullRequestRef): Promise<number> {
-  const { data } = await github.rest.checks.create({
+/**
+ * Creates the run `in_progress`, at most once: after a lost answer, an `in_progress` run of ours
+ * on the commit is taken to be the one GitHub made.
+ */
+export async function startCheckRun(github: GitHubPort, pr: PullRequestRef, log: Log): Promise<number> {
+  return postOnce(
+    "Creating the check run",
+    log,
+    async () => {
+      const { data } = await github.rest.checks.create({
+        owner: pr.owner,
+        repo: pr.repo,
+        name: CHECK_NAME,
+        head_sha: pr.headSha,
+        status: "in_progress",
+        ...NO_AUTOMATIC_RETRY,
+      });
+      return data.id;
+    },
+    async () => (await runsInProgress(github, pr))[0]?.id,
+  );
+}
+
+export interface RunInProgress {
+  id: number;
+  startedAt: number;
+  /** the app that created it: other apps may name a check `cql-review` too */
+  appId?: number;
+}
+
+/** Our check runs on the head commit that are still `in_progress`, newest first. */
+export async function runsInProgress(github: GitHubPort, pr: PullRequestRef): Promise<RunInProgress[]> {
+  const { data } = await github.rest.checks.listForRef({
     owner: pr.owner,
     repo: pr.repo,
-    name: CHECK_NAME,
-    head_sha: pr.headSha,
+    ref: pr.headSha,
+    check_name: CHECK_NAME,
     status: "in_progress",
+    per_page: 100,
   });
-  return data.id;
+  return data.check_runs
+    .map((run) => ({ id: run.id, startedAt: run.started_at ? Date.parse(run.started_at) : 0, ...(run.app?.id !== undefined ? { appId: run.app.id } : {}) }))
+    .sort((a, b) => b.id - a.id);
+}
+
+/**
+ * A run older than this that is still in progress was left by a review that died (a crash, a
+ * platform timeout): no review runs this long, so completing it cannot cut a live one short.
+ */
+export const STALE_RUN_AGE_MS = 10 * 60_000;
+
+/**
+ * Completes our runs on the head commit that a dead review left `in_progress`, as `cancelled`, so
+ * no stale run stays pending on the pull request. Returns the ids completed.
+ */
+export async function completeStaleRuns(
+  github: GitHubPort,
+  pr: PullRequestRef,
+  currentId: number,
+  ours: (run: RunInProgress) => boolean,
+  now = Date.now(),
+): Promise<number[]> {
+  const stale = (await runsInProgress(github, pr)).filter(
+    (run) => run.id !== currentId && ours(run) && now - run.startedAt > STALE_RUN_AGE_MS,
+  );
+  for (const run of stale) {
+    await github.rest.checks.update({
+      owner: pr.owner,
+      repo: pr.repo,
+      check_run_id: run.id,
+      status: "completed",
+      conclusion: "cancelled",
+      output: {
+        title: "Superseded",
+        summary: `This run stopped before it finished; the latest \`${CHECK_NAME}\` run on this commit has the result.`,
+      },
+    });
+  }
+  return stale.map((run) => run.id);
 }
 
 /** The gate: only findings new in this change can fail it; other new findings make it neutral. */
@@ -49,14 +126,18 @@ export async function completeCheckRun(
   shownInline?: ReadonlySet<string>,
 ): Promise<Conclusion> {
   const conclusion = conclusionOf(review);
+  const annotated = review.findings.filter((finding) => finding.location.file !== "");
+  // New findings first, then by severity: what the bound leaves out is the least urgent.
+  const chosen = [...annotated].sort(annotationPriority).slice(0, MAX_ANNOTATIONS);
+  const notAnnotated = annotated.length - chosen.length;
+  const note = notAnnotated > 0 ? notAnnotatedNote(notAnnotated) : "";
   const output = {
     title: titleOf(review, conclusion),
     // The summary lists what the review's inline comments do not already show.
-    summary: core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH, ...(shownInline ? { shownInline } : {}) }),
+    summary:
+      core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH - note.length, ...(shownInline ? { shownInline } : {}) }) + note,
   };
-  const annotations = review.findings
-    .filter((finding) => finding.location.file !== "")
-    .map((finding) => annotationOf(finding, core.ruleDocUrl));
+  const annotations = chosen.map((finding) => annotationOf(finding, core.ruleDocUrl));
   const batches: (typeof annotations)[] = [];
   for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
     batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
@@ -84,6 +165,15 @@ export async function completeCheckRun(
   return conclusion;
 }
 
+function annotationPriority(a: Finding, b: Finding): number {
+  return Number(a.existing ?? false) - Number(b.existing ?? false) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity];
+}
+
+/** Said at the end of the summary when the bound left findings without an annotation. */
+export function notAnnotatedNote(count: number): string {
+  return `\n\n_${count === 1 ? "1 more finding is" : `${count} more findings are`} not annotated: a review annotates at most ${MAX_ANNOTATIONS}. Run \`cql-review\` locally for the full list._`;
+}
+
 /** A failure we could not review through (API error, a crash in the core): said, never dropped. */
 export async function failCheckRun(
   github: GitHubPort,
@@ -101,16 +191,21 @@ export async function failCheckRun(
     conclusion: "failure",
     output: {
       title: "cql-review could not finish the review",
-      summary: [
-        `cql-review hit a problem and could not review commit \`${pr.headSha.slice(0, 7)}\`:`,
-        "",
-        `> ${clip(problem.replace(/\s+/g, " "), 2000)}`,
-        "",
-        `${options.rerunButton === false ? "Re-run the workflow" : "Press **Re-run cql-review**"} to try again. If it keeps failing, report correlation id \`${correlationId}\`.`,
-      ].join("\n"),
+      summary: failureSummary(pr.headSha, problem, correlationId, options),
     },
     ...buttons(options),
   });
+}
+
+/** The summary of a run that could not finish: the problem as escaped prose (it may quote repository text). */
+export function failureSummary(headSha: string, problem: string, correlationId: string, options: CheckRunOptions = {}): string {
+  return [
+    `cql-review hit a problem and could not review commit \`${headSha.slice(0, 7)}\`:`,
+    "",
+    `> ${escapeMarkdown(clip(problem, 2000))}`,
+    "",
+    `${options.rerunButton === false ? "Re-run the workflow" : "Press **Re-run cql-review**"} to try again. If it keeps failing, report correlation id ${codeSpan(clip(correlationId, 200))}.`,
+  ].join("\n");
 }
 
 export interface CheckRunOptions {

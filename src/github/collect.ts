@@ -37,6 +37,8 @@ export interface PostedComment {
   nodeId: string;
   fingerprint: string;
   minimized: boolean;
+  /** the bot account that posted it; only this app's own comments are acted on */
+  author: string;
 }
 
 /** A review this app posted that still requests changes: not dismissed (a later comment does not lift it). */
@@ -482,7 +484,7 @@ function postedComments(
     // Only bots' comments count: a person quoting our marker must not silence a finding.
     if (comment.author?.__typename !== "Bot") continue;
     const fingerprint = core.readFingerprintMarker(comment.body);
-    if (fingerprint) posted.push({ nodeId: comment.id, fingerprint, minimized: comment.isMinimized });
+    if (fingerprint) posted.push({ nodeId: comment.id, fingerprint, minimized: comment.isMinimized, author: comment.author.login });
   }
   return posted;
 }

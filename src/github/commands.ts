@@ -1,6 +1,8 @@
 // `/cql …` commands in pull-request comments: acknowledge with 👀 at once, then answer with
 // exactly one comment computed for the pull request's head commit.
 import { unwrapCodeSpan } from "../explain.js";
+import { codeSpan } from "../report/markdown-escape.js";
+import { clipText } from "../report/truncate.js";
 import { collectPullRequest } from "./collect.js";
 import type { GitHubPort, Log, ReviewCore } from "./port.js";
 import { fetchPullRequest } from "./pull-request.js";
@@ -56,6 +58,16 @@ export const HELP_TEXT = [
   "| `/cql help` | this list |",
 ].join("\n");
 
+/**
+ * Who may run commands: people who can write to the repository. An answer costs a full collection
+ * and review of the pull request, so strangers commenting on a public repository get nothing.
+ */
+const WRITERS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+
+export function mayRunCommands(authorAssociation: string | undefined): boolean {
+  return authorAssociation !== undefined && WRITERS.has(authorAssociation);
+}
+
 export interface CommandDeps {
   github: GitHubPort;
   log: Log;
@@ -90,7 +102,7 @@ export async function answerCommand(deps: CommandDeps, comment: CommandComment):
     if (command.kind === "help") {
       await reply(HELP_TEXT);
     } else if (command.kind === "unknown") {
-      await reply(`I don't know the command \`/cql ${inlineCode(command.text)}\`.\n\n${HELP_TEXT}`);
+      await reply(unknownCommandReply(command.text));
     } else {
       const pr = await fetchPullRequest(github, comment.repository, comment.pullRequestNumber);
       const collected = await collectPullRequest(github, core, pr, { forReview: false });
@@ -99,18 +111,26 @@ export async function answerCommand(deps: CommandDeps, comment: CommandComment):
         ...(collected.configFile ? { configFile: collected.configFile } : {}),
       });
       const answer = core.explainMarkdown(review, command.argument);
-      await reply(`> \`/cql explain ${inlineCode(command.argument)}\`\n\n${answer}\n\n<sub>At commit ${pr.headSha.slice(0, 7)}.</sub>`);
+      await reply(explainReply(command.argument, answer, pr.headSha));
     }
   } catch (error) {
     log.error({ err: error, correlationId: comment.correlationId, pullRequest: comment.pullRequestNumber }, "Command failed");
     await reply(
-      `Sorry, cql-review could not answer this command because of an internal error. Please try again; if it keeps failing, report correlation id \`${inlineCode(comment.correlationId)}\`.`,
+      `Sorry, cql-review could not answer this command because of an internal error. Please try again; if it keeps failing, report correlation id ${codeSpan(clipText(comment.correlationId, QUOTED_MAX))}.`,
     );
   }
   return command;
 }
 
-/** Text inside a one-backtick code span cannot contain a backtick. */
-function inlineCode(text: string): string {
-  return text.replace(/`/g, "'").slice(0, 200);
+/** Longest part of a command quoted back in a reply. */
+const QUOTED_MAX = 200;
+
+/** The reply to a command cql-review does not know: the commenter's text quoted as code. */
+export function unknownCommandReply(text: string): string {
+  return `I don't know the command ${codeSpan(clipText(`/cql ${text}`, QUOTED_MAX))}.\n\n${HELP_TEXT}`;
+}
+
+/** The reply to `/cql explain …`: the request quoted as code, the answer, the commit it is for. */
+export function explainReply(argument: string, answer: string, headSha: string): string {
+  return `> ${codeSpan(clipText(`/cql explain ${argument}`, QUOTED_MAX))}\n\n${answer}\n\n<sub>At commit ${headSha.slice(0, 7)}.</sub>`;
 }

@@ -5,6 +5,7 @@ import { loadConfig } from "../config.js";
 import { explain, parseExplainRequest } from "../explain.js";
 import { matchesAny } from "../globs.js";
 import { ruleDocUrl } from "../report/links.js";
+import { messageMarkdown } from "../report/markdown-escape.js";
 import {
   readFingerprintMarker,
   renderCheckSummary,
@@ -43,7 +44,7 @@ export const realCore: ReviewCore = {
   explainMarkdown(reviewed, requestText) {
     const request = parseExplainRequest(requestText);
     if ("error" in request) {
-      return `I could not read that request: ${request.error}\n\n${HELP_TEXT}`;
+      return `I could not read that request: ${messageMarkdown(request.error)}\n\n${HELP_TEXT}`;
     }
     return renderExplainMarkdown(explain(reviewed, request));
   },

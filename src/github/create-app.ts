@@ -1,7 +1,7 @@
 // The Probot app function: it only wires events to the use cases and says in a debug log why it
 // ignores an event. Collaborators come in as `deps`, so tests hand it fakes; app.ts binds the real ones.
 import type { ApplicationFunction, Context, Probot } from "probot";
-import { answerCommand } from "./commands.js";
+import { answerCommand, mayRunCommands } from "./commands.js";
 import { CHECK_NAME, RERUN_ACTION, type PullRequestRef, type ReviewCore } from "./port.js";
 import { pullRequestRef, pullRequestsForCommit } from "./pull-request.js";
 import { reviewPullRequest } from "./review-pull-request.js";
@@ -17,8 +17,24 @@ export function createApp(deps: AppDeps): ApplicationFunction {
     const ours = (check: { name: string; app: { id: number } | null }) =>
       check.name === CHECK_NAME && (deps.appId === undefined || check.app?.id === deps.appId);
 
-    const review = async (context: Context, pr: PullRequestRef) => {
-      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core }, pr, context.id);
+    // Our bot login, from GET /app once per process (app-level auth); a failure is retried next time.
+    let login: Promise<string | undefined> | undefined;
+    const ownLogin = () =>
+      (login ??= app
+        .auth()
+        .then((octokit) => octokit.rest.apps.getAuthenticated())
+        .then(({ data }) => (data?.slug ? `${data.slug}[bot]` : undefined))
+        .catch((error: unknown) => {
+          login = undefined;
+          app.log.warn({ err: error }, "Could not read this app's identity (GET /app)");
+          return undefined;
+        }));
+
+    // A commit reviewed before (a re-run, a reopened or readied pull request) may carry a run a
+    // dead review left in progress: those events look for it. A new push is a new commit.
+    const review = async (context: Context, pr: PullRequestRef, sameCommitAgain = true) => {
+      const staleRuns = sameCommitAgain && deps.appId !== undefined ? { appId: deps.appId } : {};
+      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core, ownLogin, ...staleRuns }, pr, context.id);
     };
 
     app.on(
@@ -34,7 +50,8 @@ export function createApp(deps: AppDeps): ApplicationFunction {
           context.log.debug({ pullRequest: pullRequest.number }, "Ignored: draft pull request (reviewed when marked ready)");
           return;
         }
-        await review(context, pullRequestRef(repository, pullRequest));
+        const newCommit = context.payload.action === "opened" || context.payload.action === "synchronize";
+        await review(context, pullRequestRef(repository, pullRequest), !newCommit);
       },
     );
 
@@ -76,6 +93,13 @@ export function createApp(deps: AppDeps): ApplicationFunction {
       }
       if (sender.type === "Bot" || sender.login.endsWith("[bot]")) {
         context.log.debug({ sender: sender.login }, "Ignored: comment by a bot");
+        return;
+      }
+      if (!mayRunCommands(comment.author_association)) {
+        context.log.debug(
+          { sender: sender.login, authorAssociation: comment.author_association },
+          "Ignored: commands are answered only for people who can write to the repository",
+        );
         return;
       }
       const handled = await answerCommand(

@@ -3,8 +3,14 @@
 // at most twice, with the wait GitHub asks for, when that wait is short enough to be worth it.
 import { ProbotOctokit } from "probot";
 
-/** Longest wait, in seconds, we accept before giving up on a rate-limited request. */
-const MAX_RETRY_AFTER_SECONDS = 60;
+/**
+ * Longest single wait, and longest total wait of one client (one delivery), in seconds, before we
+ * give up on rate-limited requests. A review must end inside the platform's limits (API Gateway
+ * cuts a Lambda delivery at 30 s, Lambda at 60 s) with its 20 s compute budget: a secondary rate
+ * limit asking for a minute is reported as "rate limited" instead of being waited out.
+ */
+const MAX_RETRY_AFTER_SECONDS = 10;
+const MAX_TOTAL_WAIT_SECONDS = 15;
 const MAX_RETRIES = 2;
 
 type LimitHandler = (
@@ -14,11 +20,17 @@ type LimitHandler = (
   retryCount: number,
 ) => boolean;
 
-export function retryRateLimit(kind: string): LimitHandler {
+/** What one client may still wait for rate limits, shared by its primary and secondary handlers. */
+export interface WaitBudget {
+  remainingSeconds: number;
+}
+
+export function retryRateLimit(kind: string, budget: WaitBudget = { remainingSeconds: MAX_TOTAL_WAIT_SECONDS }): LimitHandler {
   return (retryAfter, options, octokit, retryCount) => {
-    const retry = retryCount < MAX_RETRIES && retryAfter <= MAX_RETRY_AFTER_SECONDS;
+    const retry = retryCount < MAX_RETRIES && retryAfter <= MAX_RETRY_AFTER_SECONDS && retryAfter <= budget.remainingSeconds;
+    if (retry) budget.remainingSeconds -= retryAfter;
     octokit.log.warn(
-      `${kind} hit by ${options.method} ${options.url}; ${retry ? `retrying in ${retryAfter} s` : "giving up"} (retry ${retryCount + 1} of ${MAX_RETRIES})`,
+      `${kind} hit by ${options.method} ${options.url}; ${retry ? `retrying in ${retryAfter} s` : `giving up (GitHub asks to wait ${retryAfter} s)`} (retry ${retryCount + 1} of ${MAX_RETRIES})`,
     );
     return retry;
   };
@@ -38,13 +50,15 @@ function throttleId(options: Record<string, unknown>): string | undefined {
 
 export const CqlReviewOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => {
   const id = throttleId(options);
+  // One budget per client: Probot builds one client per delivery.
+  const budget: WaitBudget = { remainingSeconds: MAX_TOTAL_WAIT_SECONDS };
   return {
     ...options,
     throttle: {
       ...(options.throttle as object | undefined),
       ...(id !== undefined ? { id } : {}),
-      onRateLimit: retryRateLimit("Rate limit"),
-      onSecondaryRateLimit: retryRateLimit("Secondary rate limit"),
+      onRateLimit: retryRateLimit("Rate limit", budget),
+      onSecondaryRateLimit: retryRateLimit("Secondary rate limit", budget),
     },
   };
 });

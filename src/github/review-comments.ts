@@ -5,7 +5,11 @@ import { SEVERITY_ORDER, type Finding, type Fix } from "../findings.js";
 import type { ReviewConfig } from "../config.js";
 import type { SourceFile } from "../review.js";
 import type { ChangedFile, PostedComment } from "./collect.js";
+import { lastLine } from "../report/markdown.js";
+import { codeSpan, messageMarkdown } from "../report/markdown-escape.js";
+import { clipText } from "../report/truncate.js";
 import { hunkContaining } from "./diff-hunks.js";
+import { NO_AUTOMATIC_RETRY, postOnce, statusOf } from "./post-once.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 
 export interface InlineComment {
@@ -142,8 +146,9 @@ function lineStartOffsets(text: string): number[] {
  */
 export const REVIEW_MARKER = "<!-- cql-review:review -->";
 
+/** Our review marker is the body's last line, alone: quoting it anywhere else does not count. */
 export function isOurReviewBody(body: string): boolean {
-  return body.includes(REVIEW_MARKER);
+  return lastLine(body) === REVIEW_MARKER;
 }
 
 export type ReviewEvent = ReviewConfig["comments"]["event"];
@@ -194,14 +199,25 @@ export async function postReview(
     commit_id: pr.headSha,
     event,
   };
+  // A review is posted at most once: after a lost answer, the reviews on this commit are looked at first.
+  const createReview = async (params: { body: string; comments?: ReviewComment[] }) => {
+    await postOnce(
+      "Posting the review",
+      log,
+      async () => {
+        await github.rest.pulls.createReview({ ...base, ...params, ...NO_AUTOMATIC_RETRY });
+        return true as const;
+      },
+      () => findReview(github, pr, params.body),
+    );
+  };
   if (plan.comments.length === 0) {
     if (event !== "REQUEST_CHANGES" || gate.changesRequested) return { posted: [], refused: [] };
-    await github.rest.pulls.createReview({ ...base, body: changeRequestBody(plan, config.failOn) });
+    await createReview({ body: changeRequestBody(plan, config.failOn) });
     return { posted: [], refused: [], event };
   }
   try {
-    await github.rest.pulls.createReview({
-      ...base,
+    await createReview({
       body: reviewBody(plan),
       comments: plan.comments.map((comment) => ({
         path: comment.path,
@@ -218,9 +234,24 @@ export async function postReview(
       { err: error, pullRequest: pr.number, comments: plan.comments.length },
       "GitHub refused the review's inline comments; posting it without them",
     );
-    await github.rest.pulls.createReview({ ...base, body: fallbackBody(plan.comments) });
+    await createReview({ body: fallbackBody(plan.comments) });
     return { posted: [], refused: plan.comments, event };
   }
+}
+
+interface ReviewComment {
+  path: string;
+  line: number;
+  side: "RIGHT";
+  start_line?: number;
+  start_side?: "RIGHT";
+  body: string;
+}
+
+/** A review on the commit under review with exactly this body: one we posted whose answer was lost. */
+async function findReview(github: GitHubPort, pr: PullRequestRef, body: string): Promise<true | undefined> {
+  const reviews = await github.paginate(github.rest.pulls.listReviews, { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 });
+  return reviews.some((review) => review.commit_id === pr.headSha && review.body === body) ? true : undefined;
 }
 
 function reviewBody(plan: CommentPlan): string {
@@ -235,13 +266,12 @@ function reviewBody(plan: CommentPlan): string {
 const MAX_LISTED_IN_BODY = 20;
 
 /** The body of a change request that has no new inline comment to carry it: it names what fails the gate. */
-function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): string {
+export function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): string {
   const threshold = failOn === "never" ? -1 : SEVERITY_ORDER[failOn];
   const gating = [...plan.notInline, ...plan.alreadyPosted].filter((finding) => SEVERITY_ORDER[finding.severity] <= threshold);
-  const items = gating.slice(0, MAX_LISTED_IN_BODY).map(
-    (finding) =>
-      `- \`${finding.rule}\` at ${finding.location.file || "the repository"}${finding.location.file ? `:${finding.location.range.start.line}` : ""}: ${finding.message.replace(/\s+/g, " ")}`,
-  );
+  const items = gating
+    .slice(0, MAX_LISTED_IN_BODY)
+    .map((finding) => listItem(finding, finding.location.file ? `${finding.location.file}:${finding.location.range.start.line}` : undefined));
   const more = gating.length - items.length;
   const what = gating.length > 0 ? `${count(gating.length, "new finding")} in this change fail${gating.length === 1 ? "s" : ""}` : "this change fails";
   return [
@@ -254,17 +284,26 @@ function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failOn"]): s
   ].join("\n");
 }
 
-function fallbackBody(comments: readonly InlineComment[]): string {
-  const items = comments.map(
-    ({ finding, path, line }) => `- \`${finding.rule}\` at ${path}:${line}: ${finding.message.replace(/\s+/g, " ")}`,
-  );
+/** The review body when GitHub refused the inline comments: what they said, as a list. */
+export function fallbackBody(comments: readonly InlineComment[]): string {
+  const items = comments.slice(0, MAX_LISTED_IN_BODY).map(({ finding, path, line }) => listItem(finding, `${path}:${line}`));
+  const more = comments.length - items.length;
   return [
     `**cql-review** found ${count(comments.length, "new finding")}; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.`,
     "",
     ...items,
+    ...(more > 0 ? [`- and ${count(more, "more finding")} in the check run`] : []),
     "",
     REVIEW_MARKER,
   ].join("\n");
+}
+
+/** Longest message quoted in a review body's list; the check run has the whole text. */
+const LISTED_MESSAGE_MAX = 1_000;
+
+/** A finding in a review body: repository text escaped and neutralised like every comment. */
+function listItem(finding: Finding, where: string | undefined): string {
+  return `- ${codeSpan(finding.rule)} at ${where === undefined ? "the repository" : codeSpan(where)}: ${messageMarkdown(clipText(finding.message, LISTED_MESSAGE_MAX))}`;
 }
 
 /**
@@ -287,12 +326,7 @@ export async function minimizeResolvedComments(
   return resolved;
 }
 
-export function statusOf(error: unknown): number | undefined {
-  if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") {
-    return error.status;
-  }
-  return undefined;
-}
+export { statusOf };
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;

@@ -5,8 +5,10 @@
 import { compareFindings, type Finding } from "../findings.js";
 import { gateFails, unreviewedOf, type Review } from "../review.js";
 import { dismissFixedChangeRequests } from "./change-requests.js";
-import { completeCheckRun, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
-import { collectPullRequest } from "./collect.js";
+import { completeCheckRun, completeStaleRuns, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
+import { collectPullRequest, type CollectedPullRequest } from "./collect.js";
+import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
+import { isRateLimited, withRetries } from "./post-once.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
 import { minimizeResolvedComments, planComments, postReview, statusOf } from "./review-comments.js";
 
@@ -15,6 +17,17 @@ export interface ReviewDeps {
   log: Log;
   core: ReviewCore;
   checkRun?: CheckRunOptions;
+  /**
+   * This app's bot login (`name[bot]`), or undefined when it cannot be learned. Only comments and
+   * change requests by this account are read back, minimized or dismissed. A runtime that does not
+   * give it keeps the collector's filter (any bot account).
+   */
+  ownLogin?: () => Promise<string | undefined>;
+  /**
+   * this GitHub App's id: when given, our runs on the commit that a dead review left in progress
+   * are completed; without it they are left alone
+   */
+  appId?: number;
 }
 
 export type ReviewOutcome =
@@ -35,9 +48,18 @@ export async function reviewPullRequest(
   correlationId: string,
 ): Promise<ReviewOutcome> {
   const { github, log, core } = deps;
-  const checkRunId = await startCheckRun(github, pr);
+  let checkRunId: number;
   try {
-    const collected = await collectPullRequest(github, core, pr, { forReview: true });
+    checkRunId = await startCheckRun(github, pr, log);
+  } catch (error) {
+    // Without a check run the review has nowhere to show: say so on the pull request instead.
+    const problem = describeError(error);
+    log.error({ err: error, pullRequest: pr.number, correlationId }, "Could not create the check run");
+    await reportWithoutCheckRun(github, log, pr, problem, correlationId);
+    return { status: "failed", problem };
+  }
+  try {
+    const collected = await ownContentOnly(deps, pr, await collectPullRequest(github, core, pr, { forReview: true }));
     // Application code is read first: its grammars load asynchronously.
     const codeConfig = core.readCode ? core.loadConfig(collected.configFile).config : undefined;
     const code = codeConfig ? await core.readCode!(collected.files, codeConfig) : undefined;
@@ -80,6 +102,7 @@ export async function reviewPullRequest(
       ...plan.alreadyPosted.map((finding) => finding.fingerprint),
     ]);
     const conclusion = await completeCheckRun(github, pr, checkRunId, review, core, deps.checkRun, shownInline);
+    await completeStaleRunsQuietly(deps, pr, checkRunId);
     log.info(
       {
         pullRequest: pr.number,
@@ -105,12 +128,80 @@ export async function reviewPullRequest(
     const problem = describeError(error);
     log.error({ err: error, pullRequest: pr.number, correlationId }, "Review failed");
     try {
-      await failCheckRun(github, pr, checkRunId, problem, correlationId, deps.checkRun);
+      // A run left in_progress would block the merge forever: complete it, trying a few times.
+      await withRetries(3, 1_000, () => failCheckRun(github, pr, checkRunId, problem, correlationId, deps.checkRun));
     } catch (reportError) {
       log.error({ err: reportError, correlationId }, "Could not report the failure in the check run");
     }
+    await completeStaleRunsQuietly(deps, pr, checkRunId);
     return { status: "failed", problem, checkRunId };
   }
+}
+
+/** Runs a dead review left in progress on this commit are completed; a failure here only logs. */
+async function completeStaleRunsQuietly(deps: ReviewDeps, pr: PullRequestRef, currentId: number): Promise<void> {
+  // Only runs our own app created: without knowing which app we are, none is touched.
+  const appId = deps.appId;
+  if (appId === undefined) return;
+  try {
+    const completed = await completeStaleRuns(deps.github, pr, currentId, (run) => run.appId === appId);
+    if (completed.length > 0) deps.log.info({ pullRequest: pr.number, completed }, "Completed check runs left in progress");
+  } catch (error) {
+    deps.log.warn({ err: error, pullRequest: pr.number }, "Could not look for check runs left in progress");
+  }
+}
+
+/** Last resort when no check run could be created: a comment on the pull request. Never throws. */
+async function reportWithoutCheckRun(github: GitHubPort, log: Log, pr: PullRequestRef, problem: string, correlationId: string): Promise<void> {
+  try {
+    await github.rest.issues.createComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      issue_number: pr.number,
+      body: noCheckRunComment(pr.headSha, problem, correlationId),
+    });
+  } catch (error) {
+    log.error({ err: error, pullRequest: pr.number, correlationId }, "Could not report the failure on the pull request either");
+  }
+}
+
+export function noCheckRunComment(headSha: string, problem: string, correlationId: string): string {
+  return [
+    `**cql-review** could not create its check run for commit \`${headSha.slice(0, 7)}\`, so this commit is not reviewed:`,
+    "",
+    `> ${escapeMarkdown(problem)}`,
+    "",
+    `Push again or re-run the checks to retry. If it keeps failing, report correlation id ${codeSpan(correlationId.slice(0, 200))}.`,
+  ].join("\n");
+}
+
+/**
+ * The collection with only this app's own earlier comments and change requests: another bot's
+ * comment carrying our marker must neither silence a finding nor be minimized, and its change
+ * request is never dismissed. When our login cannot be learned, nothing is taken as ours.
+ */
+async function ownContentOnly<T extends Pick<CollectedPullRequest, "postedComments" | "changeRequests">>(
+  deps: ReviewDeps,
+  pr: PullRequestRef,
+  collected: T,
+): Promise<T> {
+  if (!deps.ownLogin || (collected.postedComments.length === 0 && collected.changeRequests.length === 0)) return collected;
+  const login = await deps.ownLogin();
+  if (login === undefined) {
+    deps.log.warn({ pullRequest: pr.number }, "Could not learn this app's bot login; earlier comments and change requests are left alone");
+  }
+  const ours = (author: string) => login !== undefined && sameAccount(author, login);
+  const postedComments = collected.postedComments.filter((comment) => ours(comment.author));
+  const changeRequests = collected.changeRequests.filter((request) => ours(request.author));
+  const ignored = collected.postedComments.length - postedComments.length + collected.changeRequests.length - changeRequests.length;
+  if (ignored > 0) deps.log.info({ pullRequest: pr.number, ignored }, "Ignored markers in comments or reviews by other accounts");
+  return { ...collected, postedComments, changeRequests };
+}
+
+/** GraphQL names a bot `name`, REST `name[bot]`; logins are case-insensitive. */
+export function sameAccount(a: string, b: string): boolean {
+  const plain = (login: string) => login.toLowerCase().replace(/\[bot\]$/, "");
+  return plain(a) === plain(b);
 }
 
 /**
@@ -144,6 +235,9 @@ function describe(error: unknown): string {
   if (status !== undefined && error instanceof Error) {
     const request = (error as { request?: { method?: string; url?: string } }).request;
     const where = request?.method && request.url ? ` to ${request.method} ${new URL(request.url).pathname}` : "";
+    if (isRateLimited(error)) {
+      return `GitHub rate-limited the app${where} (${status}): the review stopped rather than wait past its time budget. It runs again on the next push, or re-run it later. ${error.message}`;
+    }
     const hint = status === 403 || status === 404 ? " (check that the app is installed with the permissions in app.yml)" : "";
     return `GitHub answered ${status}${where}: ${error.message}${hint}`;
   }

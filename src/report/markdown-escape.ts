@@ -1,6 +1,8 @@
 // Escaping for the Markdown GitHub renders (CommonMark + GFM tables, cmark-gfm). Every string that
 // comes from a repository (table and column names, query ids, messages that quote them, CQL text)
-// goes through one of these before it reaches a comment or a check-run summary.
+// goes through one of these before it reaches a comment, a review body or a check-run summary.
+// Prose is escaped and neutralised (no mentions, references or autolinks); code keeps its text.
+import { neutraliseLinks } from "./neutralise.js";
 
 // Characters that open or close something inline (emphasis, code, links, HTML, entities, tables,
 // strikethrough; `$` is GitHub's math delimiter, `#` its issue references). CommonMark lets a
@@ -12,8 +14,9 @@ function oneLine(text: string): string {
   return text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ");
 }
 
+/** Repository text as prose: no markup, and nothing GitHub would turn into a mention or a link. */
 function escapeActive(text: string): string {
-  return text.replace(INLINE_ACTIVE, (char) => `\\${char}`);
+  return neutraliseLinks(text).replace(INLINE_ACTIVE, (char) => `\\${char}`);
 }
 
 /** Escapes what would open a list item at the start of a line (`-`, `+`, `=` underlines, `1.`, `1)`). */

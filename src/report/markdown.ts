@@ -73,15 +73,30 @@ export function fingerprintMarker(fingerprint: string): string {
   return `${MARKER_PREFIX}${encodeMarkerValue(fingerprint)}${MARKER_SUFFIX}`;
 }
 
-/** The fingerprint in a comment body written by `fingerprintMarker`, if any. */
+/** What encodeMarkerValue writes: its plain characters, those encodeURIComponent keeps, and percent escapes. */
+const MARKER_VALUE = /^(?:[A-Za-z0-9._:/#=@+,!~*'()-]|%[0-9A-F]{2})*$/;
+
+/**
+ * The fingerprint in a comment body written by renderFindingComment: read only from the body's
+ * last line, which must be a well-formed marker and nothing else. Repository text shown earlier
+ * in the body (a table name holding a marker, in a code span or a code block) is never read.
+ */
 export function readFingerprintMarker(body: string): string | undefined {
-  const match = /<!-- cql-review:fingerprint=([^\s<>]*) -->/.exec(body);
-  if (!match) return undefined;
+  const line = lastLine(body);
+  if (!line.startsWith(MARKER_PREFIX) || !line.endsWith(MARKER_SUFFIX)) return undefined;
+  const value = line.slice(MARKER_PREFIX.length, line.length - MARKER_SUFFIX.length);
+  if (!MARKER_VALUE.test(value)) return undefined;
   try {
-    return decodeURIComponent(match[1]);
+    return decodeURIComponent(value);
   } catch {
     return undefined;
   }
+}
+
+/** The last line of a body, without the line breaks GitHub may keep or add after it. */
+export function lastLine(body: string): string {
+  const end = body.trimEnd();
+  return end.slice(end.lastIndexOf("\n") + 1).replace(/\r$/, "");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,8 +130,9 @@ export function renderFindingComment(finding: Finding, options: { suggestion?: s
   } else if (finding.fix) {
     blocks.push({ head: `Fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}` });
   }
-  blocks.push({ head: fingerprintMarker(finding.fingerprint) });
-  return fitBlocks(blocks, COMMENT_MAX_LENGTH);
+  // The marker goes after the fitted blocks, so no cut can drop it or move it off the last line.
+  const marker = fingerprintMarker(finding.fingerprint);
+  return `${fitBlocks(blocks, COMMENT_MAX_LENGTH - marker.length - 2)}\n\n${marker}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -103,8 +103,9 @@ describe("runAction on issue_comment", () => {
     const byBot = await run(issueCommentEvent("/cql help", { senderType: "Bot", senderLogin: "github-actions[bot]" }).payload, "issue_comment");
     const onIssue = await run(issueCommentEvent("/cql help", { onPullRequest: false }).payload, "issue_comment");
     const plain = await run(issueCommentEvent("Looks good to me").payload, "issue_comment");
+    const stranger = await run(issueCommentEvent("/cql explain Q1", { authorAssociation: "NONE" }).payload, "issue_comment");
 
-    expect([byBot.code, onIssue.code, plain.code]).toEqual([0, 0, 0]);
+    expect([byBot.code, onIssue.code, plain.code, stranger.code]).toEqual([0, 0, 0, 0]);
     expect(capture.api).toEqual([]);
     expect(plain.output.at(-1)).toBe("cql-review: the comment holds no /cql command.");
   });

@@ -11,6 +11,7 @@ import {
   changedFilesOf,
   nockCreateCheckRun,
   nockCreateReview,
+  nockGetApp,
   nockGraphqlFiles,
   nockInstallationToken,
   nockListOpenPulls,
@@ -176,7 +177,8 @@ describe("pull_request", () => {
 
     expect(capture.bodiesOf("POST", "/reviews")).toEqual([]);
     expect(capture.bodiesOf("PATCH", "/check-runs/9001")[0].conclusion).toBe("failure");
-    expect(capture.api).toHaveLength(5);
+    // check create, files, tree, GraphQL, GET /app (whose comment the marker is in), check update
+    expect(capture.api).toHaveLength(6);
   });
 
   it("a marker quoted by a person does not silence the finding", async () => {
@@ -202,6 +204,7 @@ describe("pull_request", () => {
     nockPullFiles(capture, changedFilesOf(fixed));
     nockTree(capture, fixed.head);
     nockGraphqlFiles(capture, fixed);
+    nockGetApp(capture);
     nockMinimizeComments(capture);
     nockUpdateCheckRun(capture);
 
@@ -308,7 +311,7 @@ describe("pull_request", () => {
     expect(retried.body).toMatchInlineSnapshot(`
       "**cql-review** found 1 new finding; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.
 
-      - \`partition-unbounded-growth\` at schema/020_readings.cql:9: Partitions of readings_by_device grow without bound: device_id alone never closes a partition.
+      - \`partition-unbounded-growth\` at \`schema/020_readings.cql:9\`: Partitions of readings\\_by\\_device grow without bound: device\\_id alone never closes a partition.
 
       <!-- cql-review:review -->"
     `);
@@ -490,12 +493,15 @@ describe("check_run and check_suite", () => {
   });
 
   it("the Re-run button reviews again", async () => {
-    const { probot } = testProbot(fakeCore(unbucketedTimeSeries));
+    const { probot, log } = testProbot(fakeCore(unbucketedTimeSeries));
     nockReviewOf(capture, addsUnbucketedTable);
 
     await probot.receive(checkRunEvent("requested_action", { identifier: "rerun" }));
 
-    expect(capture.api).toHaveLength(6);
+    expect(log.lines.filter((l) => l.level === "warn" || l.level === "error")).toEqual([]);
+    // the six of a review, then the look for runs a dead review left in progress on this commit
+    expect(capture.api).toHaveLength(7);
+    expect(capture.api.at(-1)!.path).toMatch(/\/commits\/[0-9a-f]{40}\/check-runs\?/);
   });
 
   it("ignores other apps' check runs and unknown buttons", async () => {
@@ -534,7 +540,7 @@ describe("check_run and check_suite", () => {
 
     await probot.receive(checkSuiteRerequestedEvent());
 
-    expect(capture.api).toHaveLength(6);
+    expect(capture.api).toHaveLength(7); // with the look for runs left in progress
     expect(capture.graphqlQueries()[0]!.variables).toMatchObject({ e0: expect.stringMatching(new RegExp(`^(${HEAD_SHA}|${BASE_SHA}):`)) });
   });
 });

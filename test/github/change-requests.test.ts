@@ -91,7 +91,7 @@ describe("the review event follows the gate", () => {
     expect(review.body).toMatchInlineSnapshot(`
       "**cql-review** requests changes: 1 new finding in this change fails the gate (\`fail_on: error\`). The \`cql-review\` check run has the details.
 
-      - \`partition-unbounded-growth\` at schema/020_readings.cql:9: Partitions of readings_by_device grow without bound: device_id alone never closes a partition.
+      - \`partition-unbounded-growth\` at \`schema/020_readings.cql:9\`: Partitions of readings\\_by\\_device grow without bound: device\\_id alone never closes a partition.
 
       <!-- cql-review:review -->"
     `);
@@ -111,7 +111,7 @@ describe("the review event follows the gate", () => {
 
     await probot.receive(pullRequestEvent("synchronize"));
 
-    expect(capture.api).toHaveLength(5);
+    expect(capture.api).toHaveLength(6); // with GET /app
     expect(dismissals()).toEqual([]);
     expect(capture.bodiesOf("PATCH", "/check-runs/9001")[0].conclusion).toBe("failure");
   });
@@ -152,6 +152,7 @@ describe("dismissal once fixed", () => {
       "GET /repos/acme-data/iot-models/pulls/17/files",
       `GET /repos/acme-data/iot-models/git/trees/${HEAD_SHA}`,
       "POST /graphql",
+      "GET /app",
       "PUT /repos/acme-data/iot-models/pulls/17/reviews/501/dismissals",
       "PATCH /repos/acme-data/iot-models/check-runs/9001",
     ]);
@@ -177,7 +178,7 @@ describe("dismissal once fixed", () => {
       "/repos/acme-data/iot-models/pulls/17/reviews/501/dismissals",
       "/repos/acme-data/iot-models/pulls/17/reviews/517/dismissals",
     ]);
-    expect(capture.api).toHaveLength(7);
+    expect(capture.api).toHaveLength(8);
   });
 
   it("a change request made under REQUEST_CHANGES is dismissed after the config goes back to COMMENT", async () => {
@@ -197,6 +198,7 @@ describe("dismissal once fixed", () => {
     await probot.receive(pullRequestEvent("synchronize"));
 
     expect(requestPaths().slice(4)).toEqual([
+      "GET /app",
       "POST /repos/acme-data/iot-models/pulls/17/reviews",
       "PUT /repos/acme-data/iot-models/pulls/17/reviews/501/dismissals",
       "PATCH /repos/acme-data/iot-models/check-runs/9001",

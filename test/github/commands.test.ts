@@ -98,7 +98,7 @@ describe("/cql commands", () => {
     await probot.receive(issueCommentEvent("/cql frobnicate the `tables`"));
 
     expect(capture.bodiesOf("POST", "/issues/17/comments")[0].body).toMatchInlineSnapshot(`
-      "I don't know the command \`/cql frobnicate the 'tables'\`.
+      "I don't know the command \`\` /cql frobnicate the \`tables\` \`\`.
 
       **cql-review commands** (in a comment on a pull request, on its first line):
 
@@ -162,6 +162,32 @@ describe("/cql commands", () => {
       "Ignored: a comment on an issue, not a pull request",
       "Ignored: the comment holds no /cql command",
     ]);
+  });
+});
+
+describe("who may run commands", () => {
+  it("answers people who can write to the repository", async () => {
+    const { probot } = testProbot(fakeCore(() => []));
+    nockInstallationToken(capture);
+    for (const [index, association] of ["OWNER", "MEMBER", "COLLABORATOR"].entries()) {
+      nockReaction(capture, 556000 + index);
+      nockIssueComment(capture);
+      await probot.receive(issueCommentEvent("/cql help", { authorAssociation: association, commentId: 556000 + index }));
+    }
+
+    expect(capture.bodiesOf("POST", "/issues/17/comments")).toHaveLength(3);
+  });
+
+  it("gives strangers, contributors and unknown relations nothing, and logs why", async () => {
+    const { probot, log } = testProbot(fakeCore(() => []));
+    const outsiders = ["NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "owner", ""];
+    for (const association of outsiders) {
+      await probot.receive(issueCommentEvent("/cql explain Q1", { authorAssociation: association }));
+    }
+
+    expect(capture.requests).toEqual([]);
+    const ignored = log.lines.filter((l) => l.message.startsWith("Ignored: commands are answered only"));
+    expect(ignored.map((l) => l.fields.authorAssociation)).toEqual(outsiders);
   });
 });
 

@@ -73,7 +73,7 @@ describe("planComments", () => {
       findings,
       changedFiles: changed,
       headFiles: [{ path: "schema/readings.cql", content: TABLE }],
-      posted: [{ nodeId: "n", fingerprint: "posted", minimized: false }],
+      posted: [{ nodeId: "n", fingerprint: "posted", minimized: false, author: "cql-review" }],
       max,
       render: fakeCore(() => []).renderFindingComment,
     });

@@ -48,13 +48,22 @@ describe("rate limits", () => {
   const octokit = { log: { warn: (message: string) => void warnings.push(message) } };
   const request = { method: "POST", url: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews" };
 
-  it("retries a secondary rate limit twice with GitHub's wait, then gives up", () => {
-    const handler = retryRateLimit("Secondary rate limit");
-    expect([0, 1, 2].map((retryCount) => handler(30, request, octokit, retryCount))).toEqual([true, true, false]);
-    expect(handler(600, request, octokit, 0)).toBe(false);
+  it("retries a secondary rate limit twice with GitHub's short waits, then gives up", () => {
+    const handler = retryRateLimit("Secondary rate limit", { remainingSeconds: 100 });
+    expect([0, 1, 2].map((retryCount) => handler(5, request, octokit, retryCount))).toEqual([true, true, false]);
     expect(warnings[0]).toBe(
-      "Secondary rate limit hit by POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews; retrying in 30 s (retry 1 of 2)",
+      "Secondary rate limit hit by POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews; retrying in 5 s (retry 1 of 2)",
     );
+  });
+
+  it("never waits longer than the delivery can afford: a long retry-after is not waited out", () => {
+    expect(retryRateLimit("Secondary rate limit")(60, request, octokit, 0)).toBe(false);
+    expect(warnings.at(-1)).toMatch(/giving up \(GitHub asks to wait 60 s\)/);
+    // the total wait of one client is bounded too, across requests and both kinds of limit
+    const budget = { remainingSeconds: 15 };
+    const primary = retryRateLimit("Rate limit", budget);
+    const secondary = retryRateLimit("Secondary rate limit", budget);
+    expect([primary(8, request, octokit, 0), secondary(6, request, octokit, 0), secondary(6, request, octokit, 0)]).toEqual([true, true, false]);
   });
 });
 

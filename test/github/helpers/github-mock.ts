@@ -6,7 +6,7 @@ import nock from "nock";
 import { afterEach, beforeEach, expect } from "vitest";
 import { unifiedPatch } from "./unified-diff.js";
 import { assertValidGitHubRequest } from "./openapi.js";
-import { BASE_SHA, DEFAULT_BRANCH, HEAD_SHA, INSTALLATION_ID, OWNER, PR_NUMBER, REPO } from "./payloads.js";
+import { APP_ID, BASE_SHA, DEFAULT_BRANCH, HEAD_SHA, INSTALLATION_ID, OWNER, PR_NUMBER, REPO } from "./payloads.js";
 
 export const API = "https://api.github.com";
 const REPO_PATH = `/repos/${OWNER}/${REPO}`;
@@ -111,7 +111,7 @@ export interface RepositoryState {
   head: Record<string, string>;
   config?: string;
   /** review comments already on the pull request (root comments of threads) */
-  threads?: Array<{ id: string; body: string; isMinimized?: boolean; authorType?: "Bot" | "User" }>;
+  threads?: Array<{ id: string; body: string; isMinimized?: boolean; authorType?: "Bot" | "User"; login?: string }>;
   /** reviews on the pull request that still request changes (GitHub filters by state; so does this) */
   changeRequests?: Array<{ databaseId: number; body: string; authorType?: "Bot" | "User"; login?: string }>;
   /** the pull request's current head, when it is no longer the commit under review (default HEAD_SHA) */
@@ -218,7 +218,7 @@ export function nockGraphqlFiles(capture: Capture, state: RepositoryState, times
                     author:
                       review.authorType === "User"
                         ? { __typename: "User", login: review.login ?? "maria-dev" }
-                        : { __typename: "Bot", login: review.login ?? "cql-review" },
+                        : { __typename: "Bot", login: review.login ?? APP_SLUG },
                   })),
                 },
               }
@@ -232,7 +232,10 @@ export function nockGraphqlFiles(capture: Capture, state: RepositoryState, times
                     id: thread.id,
                     body: thread.body,
                     isMinimized: thread.isMinimized ?? false,
-                    author: thread.authorType === "User" ? { __typename: "User", login: "maria-dev" } : { __typename: "Bot", login: "cql-review" },
+                    author:
+                      thread.authorType === "User"
+                        ? { __typename: "User", login: thread.login ?? "maria-dev" }
+                        : { __typename: "Bot", login: thread.login ?? APP_SLUG },
                   },
                 ],
               },
@@ -258,6 +261,44 @@ function blobAt(state: RepositoryState, expression: string) {
     isTruncated: false,
     ...state.blobOverrides?.[expression],
   };
+}
+
+/**
+ * Our check runs still in progress on the head commit, as the review lists them after completing
+ * its own (to complete runs a dead review left behind).
+ */
+export function nockRunsInProgress(capture: Capture, runs: Array<{ id: number; startedAt: string; appId?: number }> = []): void {
+  capture
+    .scope()
+    .get(p(capture, `${REPO_PATH}/commits/${HEAD_SHA}/check-runs`))
+    .query(true)
+    // optional: only an app that knows its id (not the Action) looks
+    .optionally()
+    .reply(200, function (uri) {
+      capture.record("GET", uri, undefined);
+      return {
+        total_count: runs.length,
+        check_runs: runs.map((run) => ({ id: run.id, name: "cql-review", status: "in_progress", started_at: run.startedAt, app: { id: run.appId ?? APP_ID } })),
+      };
+    });
+}
+
+/** The app's slug: its bot account is `cql-review[bot]` (GraphQL names it `cql-review`). */
+export const APP_SLUG = "cql-review";
+
+/**
+ * GET /app, which the app reads once per process to learn its bot login. Optional: a Probot
+ * instance that already knows it does not ask again.
+ */
+export function nockGetApp(capture: Capture, slug = APP_SLUG, status = 200): void {
+  capture
+    .scope()
+    .get(p(capture, "/app"))
+    .optionally()
+    .reply(status, function (uri) {
+      capture.record("GET", uri, undefined);
+      return status === 200 ? { id: APP_ID, slug, name: slug, owner: { login: OWNER } } : { message: "Bad credentials" };
+    });
 }
 
 export function nockMinimizeComments(capture: Capture): void {
@@ -355,18 +396,20 @@ export function nockIssueComment(capture: Capture): void {
 export function nockReviewOf(
   capture: Capture,
   state: RepositoryState,
-  options: { review?: boolean; updates?: number; dismiss?: Array<number | [number, 200 | 403 | 422]> } = {},
+  options: { review?: boolean; updates?: number; dismiss?: Array<number | [number, 200 | 403 | 422]>; runsInProgress?: boolean } = {},
 ): void {
   nockCreateCheckRun(capture);
   nockPullFiles(capture, changedFilesOf(state));
   nockTree(capture, state.head);
   nockGraphqlFiles(capture, state);
+  if ((state.threads?.length ?? 0) + (state.changeRequests?.length ?? 0) > 0) nockGetApp(capture);
   if (options.review ?? true) nockCreateReview(capture);
   for (const dismissal of options.dismiss ?? []) {
     const [reviewId, status] = typeof dismissal === "number" ? [dismissal, 200 as const] : dismissal;
     nockDismissReview(capture, reviewId, status);
   }
   nockUpdateCheckRun(capture, 9001, options.updates ?? 1);
+  if (options.runsInProgress ?? true) nockRunsInProgress(capture);
 }
 
 /** The requests of answering a `/cql` command at the head of `state`: reaction, pull, tree, GraphQL, reply. */

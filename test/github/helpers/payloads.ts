@@ -86,7 +86,14 @@ export function checkSuiteRerequestedEvent(overrides: { fromFork?: boolean; appI
 
 export function issueCommentEvent(
   body: string,
-  overrides: { onPullRequest?: boolean; senderType?: "User" | "Bot"; senderLogin?: string; commentId?: number } = {},
+  overrides: {
+    onPullRequest?: boolean;
+    senderType?: "User" | "Bot";
+    senderLogin?: string;
+    commentId?: number;
+    /** the commenter's relation to the repository; the example's OWNER when not given */
+    authorAssociation?: string;
+  } = {},
 ) {
   const payload = example("issue_comment", "created");
   adjustRepository(payload);
@@ -104,6 +111,7 @@ export function issueCommentEvent(
   }
   payload.comment.body = body;
   payload.comment.id = overrides.commentId ?? 555001;
+  if (overrides.authorAssociation !== undefined) payload.comment.author_association = overrides.authorAssociation as never;
   payload.sender = { ...payload.sender, type: overrides.senderType ?? "User", login: overrides.senderLogin ?? "maria-dev" };
   return { id: "delivery-comment", name: "issue_comment" as const, payload };
 }
