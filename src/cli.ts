@@ -24,6 +24,7 @@ import { renderText, terminalSafe } from "./report/text.js";
 import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import { review, type Review, type SourceFile } from "./review.js";
 import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion } from "./schema/model.js";
+import { append } from "./arrays.js";
 
 export interface CliStat {
   isFile(): boolean;
@@ -476,7 +477,9 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   }
   if (stdin) {
     const stdinPath = relativeToRoot(stdin.absolute);
-    files.splice(0, files.length, ...files.filter((file) => file.path !== stdinPath), { path: stdinPath, content: stdin.content });
+    const others = files.filter((file) => file.path !== stdinPath);
+    files.length = 0;
+    append(files, others).push({ path: stdinPath, content: stdin.content });
   }
   if (files.length === 0 && unreadable === 0) {
     throw new InputError(nothingToReview(named.map((entry) => entry.written).join(", "), config));

@@ -32,7 +32,11 @@ function parseAt(statement: CodeStatement): Statement | undefined {
 
 /** Whitespace and a final `;` aside, the same text: how a written entry is matched to code. */
 export function sameCql(a: string, b: string): boolean {
-  const norm = (text: string) => text.replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
+  // Trimmed first, so the final `;` is found without a backtracking `\s*;\s*$`.
+  const norm = (text: string) => {
+    const spaced = text.replace(/\s+/g, " ").trim();
+    return (spaced.endsWith(";") ? spaced.slice(0, -1).trimEnd() : spaced).toLowerCase();
+  };
   return norm(a) === norm(b);
 }
 

@@ -3,6 +3,7 @@
 // The statement is written out the way gocqlx writes it; a chain with a part that is not fixed,
 // or a method this reader does not know, gives nothing rather than a guess.
 import type { Node } from "web-tree-sitter";
+import { append } from "../arrays.js";
 
 export interface BuilderContext {
   /** the value a name stands for (a local or package-level declaration), or the node itself */
@@ -88,7 +89,7 @@ function columnArguments(args: Node[], context: BuilderContext): string[] | unde
     if (argument.type === "variadic_argument") {
       const list = argument.namedChildren[0] ? stringList(argument.namedChildren[0], context) : undefined;
       if (!list) return undefined;
-      columns.push(...list);
+      append(columns, list);
       continue;
     }
     const text = context.text(argument);

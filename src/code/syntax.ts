@@ -127,8 +127,8 @@ function unescape(body: string): string {
 function textBlock(body: string): string {
   const lines = body.replace(/^[ \t]*\n/, "").split("\n");
   const significant = lines.filter((line, index) => line.trim() !== "" || index === lines.length - 1);
-  const indent = Math.min(...significant.map((line) => (line.trim() === "" ? line.length : line.length - line.trimStart().length)));
-  return lines.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)).replace(/[ \t]+$/, "")).join("\n");
+  const indent = significant.reduce((least, line) => Math.min(least, line.trim() === "" ? line.length : line.length - line.trimStart().length), Infinity);
+  return lines.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)).trimEnd()).join("\n");
 }
 
 const collectDeclarations = (root: Node, types: string[], each: (node: Node) => Declaration[]): Declaration[] =>
@@ -332,7 +332,9 @@ function pythonString(node: Node): string | { dynamic: string } | undefined {
   }
   if (node.type !== "string") return undefined;
   const start = node.namedChildren.find((c) => c?.type === "string_start")?.text ?? '"';
-  const prefix = start.replace(/["']+$/, "").toLowerCase();
+  // The prefix letters (f, b, r, u) come before the quotes: cut at the first quote.
+  const firstQuote = [...start].findIndex((character) => character === '"' || character === "'");
+  const prefix = (firstQuote < 0 ? start : start.slice(0, firstQuote)).toLowerCase();
   if (node.namedChildren.some((c) => c?.type === "interpolation") || prefix.includes("f")) return { dynamic: "an f-string fills values in at run time" };
   if (prefix.includes("b")) return undefined;
   const quote = start.slice(prefix.length);

@@ -109,8 +109,8 @@ function renderFindings(review: Review, paint: ReturnType<typeof painter>, layou
     // Pad the plain cells first, then colour them, so escape codes never upset the alignment.
     const prefixRows = padColumns(cells.map(([position, severity]) => [position, severity, ""]));
     const prefixWidth = 2 + prefixRows[0][0].length + 2 + prefixRows[0][1].length + 2;
-    const ruleWidth = Math.max(...cells.map((row) => row[3].length));
-    const widestMessage = Math.max(...cells.map((row) => row[2].length));
+    const ruleWidth = cells.reduce((widest, row) => Math.max(widest, row[3].length), -Infinity);
+    const widestMessage = cells.reduce((widest, row) => Math.max(widest, row[2].length), -Infinity);
     const available = typeof layout === "number" ? layout - prefixWidth - 2 - ruleWidth : Number.POSITIVE_INFINITY;
     const messageWidth = Math.min(widestMessage, Math.max(MIN_MESSAGE_WIDTH, available));
     findings.forEach((finding, index) => {
