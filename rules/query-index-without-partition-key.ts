@@ -2,6 +2,7 @@
 // must ask every token range of the ring, so one read becomes a fan-out to the whole cluster.
 import { formatFrequency } from "../src/analysis/estimator-text.js";
 import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import { indexLookupAdvice } from "../src/rule-engine/index-advice.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { IndexModel } from "../src/schema/model.js";
 
@@ -29,7 +30,7 @@ const queryIndexWithoutPartitionKey: RuleModule = {
     description: "The query is served by a secondary index without a partition key, so it fans out to every node.",
     messages: {
       fanOut:
-        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}. Bind the partition key too, or serve the query from a table partitioned by {lookupKey}.",
+        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}. Bind the partition key too if the query can. {advice}",
     },
     fixable: false,
   },
@@ -46,7 +47,10 @@ const queryIndexWithoutPartitionKey: RuleModule = {
           index: plan.index ?? "an index",
           table: query.table ? tableLabel(context.model, query.table) : "its table",
           columns: index ? index.column : "the indexed column",
-          lookupKey: lookupKey(index),
+          advice:
+            index && table && index.target === "simple"
+              ? indexLookupAdvice(table, index.column, [query])
+              : `Serve the query from a table partitioned by ${lookupKey(index)}.`,
           rate: query.ratePerSecond !== undefined ? ` (${formatFrequency(query.ratePerSecond)}, each one to every node)` : "",
         },
         file: query.location.file,

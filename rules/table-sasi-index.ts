@@ -1,6 +1,7 @@
 // SASI never left the experimental stage; since 4.0 a default node refuses to create one, and 5.0
 // ships SAI as its replacement.
-import { tableLabel } from "../src/rule-engine/helpers.js";
+import { queriesOnTable, tableLabel } from "../src/rule-engine/helpers.js";
+import { indexLookupAdvice, searchesText } from "../src/rule-engine/index-advice.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const tableSasiIndex: RuleModule = {
@@ -13,7 +14,7 @@ const tableSasiIndex: RuleModule = {
       disabled:
         "{index} on `{column}` of {table} is a SASI index. SASI is experimental and disabled by default since Cassandra 4.0 (`sasi_indexes_enabled: false` in cassandra.yaml; `enable_sasi_indexes` in 4.0): on a default {version} node this CREATE fails.{replacement}",
       experimental:
-        "{index} on `{column}` of {table} is a SASI index. SASI is experimental: it is not recommended for production, and Cassandra 4.0 disables it by default, so this index blocks the upgrade. Serve the query from a table keyed by `{column}` instead.",
+        "{index} on `{column}` of {table} is a SASI index. SASI is experimental: it is not recommended for production, and Cassandra 4.0 disables it by default, so this index blocks the upgrade. {advice}",
     },
     fixable: false,
   },
@@ -22,6 +23,9 @@ const tableSasiIndex: RuleModule = {
     for (const table of model.schema.tables.values()) {
       for (const index of table.indexes) {
         if (index.implementation !== "sasi") continue;
+        const readers = queriesOnTable(model, table.qualifiedName).filter((q) => q.plan.index === index.name);
+        const advice = indexLookupAdvice(table, index.column, readers);
+        const search = searchesText(index.column, readers);
         context.report({
           messageId: model.version === "3.11" ? "experimental" : "disabled",
           data: {
@@ -32,7 +36,10 @@ const tableSasiIndex: RuleModule = {
             replacement:
               model.version === "5.0"
                 ? ` Storage-attached indexing (\`USING 'sai'\`) replaces it for equality and range queries; it has no LIKE, so a text search needs a table keyed for it or an external index.`
-                : ` Serve the query from a table keyed by \`${index.column}\` instead, or move to 5.0 and its storage-attached indexes (\`USING 'sai'\`).`,
+                : search
+                  ? ` ${advice}`
+                  : ` ${advice} Or move to 5.0 and its storage-attached indexes (\`USING 'sai'\`).`,
+            advice,
           },
           file: index.source.file,
           range: index.source.range,

@@ -9,12 +9,22 @@ export const WEEK = 7 * DAY;
 export const MONTH = 30.436875 * DAY;
 export const YEAR = 365 * DAY;
 
+/** "1095005" → "1,095,005": a string of digits grouped by thousands, by slicing (no lookahead regex). */
+export function groupThousands(digits: string): string {
+  let grouped = "";
+  for (let end = digits.length; end > 0; end -= 3) {
+    const group = digits.slice(Math.max(0, end - 3), end);
+    grouped = grouped === "" ? group : `${group},${grouped}`;
+  }
+  return grouped;
+}
+
 /** 1095005 → "1,095,005"; fractions are rounded. */
 export function formatCount(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const rounded = Math.round(value);
   const sign = rounded < 0 ? "-" : "";
-  return sign + String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return sign + groupThousands(String(Math.abs(rounded)));
 }
 
 /** Bytes in decimal units, as the Cassandra docs state their limits (MB = 10^6 bytes). */

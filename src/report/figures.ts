@@ -1,6 +1,7 @@
 // How figures read in every human format (text, Markdown, explain): grouped digits, bytes in
 // decimal units (the config's limits are written `100MB` = 100,000,000 bytes), the verdict words
 // of the plan unchanged.
+import { groupThousands } from "../analysis/estimator-text.js";
 import type { QueryPlan } from "../analysis/types.js";
 
 /** 1234567 → "1,234,567"; fractions keep at most two decimals; non-finite numbers say so. */
@@ -9,7 +10,7 @@ export function formatCount(value: number): string {
   if (!Number.isFinite(value)) return value > 0 ? "unbounded" : "-unbounded";
   const rounded = Math.round(value * 100) / 100;
   const [whole, fraction] = Math.abs(rounded).toFixed(Number.isInteger(rounded) ? 0 : 2).split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const grouped = groupThousands(whole);
   const trimmedFraction = fraction?.replace(/0+$/, "");
   return `${rounded < 0 ? "-" : ""}${grouped}${trimmedFraction ? `.${trimmedFraction}` : ""}`;
 }

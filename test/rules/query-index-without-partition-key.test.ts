@@ -61,7 +61,7 @@ CREATE INDEX series_tags_idx ON series (ENTRIES(tags)) USING 'sai';
       manifest: manifestWith([{ id: "Q8", cql: "SELECT series_id FROM series WHERE tags['host'] = ?", rate: "1/min" }]),
     }).findings.map((f) => f.message);
     expect(message).toBe(
-      "Q8 is served by index series_tags_idx on series without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster (1/minute, each one to every node). Bind the partition key too, or serve the query from a table partitioned by the entries of `tags` (key and value).",
+      "Q8 is served by index series_tags_idx on series without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster (1/minute, each one to every node). Bind the partition key too if the query can. Serve the query from a table partitioned by the entries of `tags` (key and value).",
     );
   });
 });

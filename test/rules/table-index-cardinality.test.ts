@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import rule from "../../rules/table-index-cardinality.js";
 import { ruleTester } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
@@ -37,7 +38,19 @@ ruleTester.run("table-index-cardinality", rule, {
     {
       name: "a legacy index on a timestamp no query uses",
       cql: "CREATE TABLE logins (\n  user_id uuid PRIMARY KEY,\n  last_login timestamp\n);\nCREATE INDEX ON logins (last_login);\n",
-      findings: [{ messageId: "highCardinality", line: 5, data: { type: "timestamp" } }],
+      findings: [
+        {
+          messageId: "highCardinality",
+          line: 5,
+          data: { type: "timestamp", advice: expect.stringMatching(/^A range on `last_login` makes it a clustering column, not a partition key/) },
+        },
+      ],
+    },
+    {
+      name: "a timestamp index the manifest's only query reaches with the partition key bound: drop it",
+      cql: "CREATE TABLE members (\n  ring int,\n  host uuid,\n  heartbeat timestamp,\n  PRIMARY KEY ((ring), host)\n);\nCREATE INDEX ON members (heartbeat);\n",
+      manifest: manifestWith([{ id: "live-hosts", cql: "SELECT host FROM members WHERE ring = ? AND heartbeat > ? ALLOW FILTERING" }]),
+      findings: [{ messageId: "highCardinality", line: 7, data: { advice: expect.stringMatching(/^No query of the manifest reads through it without the partition key: drop the index/) } }],
     },
   ],
 });
