@@ -195,7 +195,7 @@ describe("what the deliberate problems say", () => {
 
   it("the index fan-out states its rate as people write it and what a lookup table would be keyed by", () => {
     expect(message(MODELS.observability!.directory, "query-index-without-partition-key")).toContain(
-      "(1/minute, each one to every node). Bind the partition key too, or serve the query from a table partitioned by the entries of `tags` (key and value).",
+      "(1/minute, each one to every node). Bind the partition key too if the query can. Serve the query from a table partitioned by the entries of `tags` (key and value).",
     );
   });
 
