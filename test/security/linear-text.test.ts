@@ -8,6 +8,7 @@ import { parseCql } from "../../src/cql/index.js";
 import { NEAREST_LIMITS, nearestFirst, parseExplainRequest, unwrapCodeSpan } from "../../src/explain.js";
 import { parseCommand } from "../../src/github/commands.js";
 import type { AbstractQuery } from "../../src/manifest/types.js";
+import { neutraliseLinks } from "../../src/report/neutralise.js";
 import { review } from "../../src/review.js";
 import { emptySchema } from "../../src/schema/model.js";
 
@@ -87,3 +88,13 @@ describe("repository text", () => {
     expect(timed(() => parseCql("0".repeat(5 * LONG))).diagnostics.length).toBeGreaterThan(0);
   });
 });
+
+describe("text shown on GitHub", () => {
+  it("the neutraliser on recheck's attack string, long hex runs and runs of triggers", () => {
+    const attack = `p${":b0".repeat(LONG)}:`;
+    expect(timed(() => neutraliseLinks(attack))).toBe(attack);
+    expect(timed(() => neutraliseLinks("deadbeef ".repeat(LONG)))).not.toContain("deadbeef");
+    expect(timed(() => neutraliseLinks("@".repeat(LONG))).length).toBeGreaterThan(LONG);
+  });
+});
+
