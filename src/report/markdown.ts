@@ -4,7 +4,7 @@
 import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../analysis/types.js";
 import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
-import type { Review } from "../review.js";
+import { gateFails, UNREVIEWED_RULES, type Review } from "../review.js";
 import { formatBytes, formatCount, formatDataValue, formatPartitions } from "./figures.js";
 import { tablesInFileOrder } from "./json.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
@@ -26,7 +26,6 @@ export const CHECK_SUMMARY_MAX_LENGTH = 65_000;
 export const COMMENT_MAX_LENGTH = 65_000;
 
 const BADGE: Record<Severity, string> = { error: "🔴", warning: "🟡", info: "🔵" };
-const SEVERITY_PLURAL: Record<Severity, string> = { error: "Errors", warning: "Warnings", info: "Infos" };
 
 /** Verdicts that read about one (or a few enumerated) partitions are fine; the rest need a look. */
 const VERDICT_ICON: Record<Verdict, string> = {
@@ -138,20 +137,69 @@ export function renderFindingComment(finding: Finding, options: { suggestion?: s
 // ---------------------------------------------------------------------------------------------
 // Check-run summary
 
-function countsBlock(review: Review): Block {
+function plural(count: number, one: string, many: string): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** "2 new errors and 1 new warning" */
+function newSeverityCounts(findings: readonly Finding[]): string {
   const severities: Severity[] = ["error", "warning", "info"];
-  const rows = severities.map((severity) => {
-    const all = review.findings.filter((finding) => finding.severity === severity);
-    const existing = all.filter((finding) => finding.existing).length;
-    return tableRow([`${BADGE[severity]} ${SEVERITY_PLURAL[severity]}`, String(all.length - existing), String(existing), String(all.length)]);
+  const parts = severities.flatMap((severity) => {
+    const count = findings.filter((finding) => finding.severity === severity).length;
+    return count === 0 ? [] : [plural(count, `new ${severity}`, `new ${severity}s`)];
   });
-  const gate = review.gateFails
-    ? `The gate **fails** (\`fail_on: ${review.config.failOn}\`): findings new in this change.`
-    : `The gate passes (\`fail_on: ${review.config.failOn}\`).`;
-  const overview = `**cql-review** · Cassandra ${review.version} semantics · ${review.schema.tables.size} ${review.schema.tables.size === 1 ? "table" : "tables"} · ${review.queries.length} ${review.queries.length === 1 ? "query" : "queries"}`;
+  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+/** Whether this finding on its own fails the gate (a new finding at `fail_on`, or a part left unreviewed). */
+function failsGate(finding: Finding, review: Review): boolean {
+  return gateFails([finding], review.config);
+}
+
+/** The first line: the verdict and why, then what was reviewed. */
+function verdictBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block {
+  const failOn = `(\`fail_on: ${review.config.failOn}\`)`;
+  const gating = review.findings.filter((finding) => failsGate(finding, review));
+  const fresh = review.findings.filter((finding) => !finding.existing);
+  const newAtFailOn = gating.filter((finding) => !UNREVIEWED_RULES.has(finding.rule));
+  const notRead = review.config.unreviewed === "fail" ? review.unreviewed.length : 0;
+  let verdict: string;
+  if (review.gateFails) {
+    const why = [
+      ...(newAtFailOn.length > 0 ? [`${newSeverityCounts(newAtFailOn)} in this change`] : []),
+      ...(notRead > 0 ? [`${plural(notRead, "part", "parts")} of it not reviewed`] : []),
+    ];
+    verdict = `❌ **The gate fails** ${failOn}: ${why.length > 0 ? why.join("; ") : "findings new in this change"}.`;
+  } else {
+    const which = fresh.length === 1 ? "which does not fail it" : "none of which fails it";
+    verdict = `✅ **The gate passes** ${failOn}: ${fresh.length > 0 ? `${newSeverityCounts(fresh)}, ${which}.` : "nothing new."}`;
+  }
+  const scope = `**cql-review** · Cassandra ${review.version} semantics · ${plural(review.schema.tables.size, "table", "tables")} · ${plural(review.queries.length, "query", "queries")}`;
+  const inline = shownInline ? review.findings.filter((finding) => shownInline.has(finding.fingerprint)).length : 0;
+  const inlineNote = inline > 0 ? `\n\n${inline === 1 ? "1 finding is posted as an inline comment" : `${formatCount(inline)} findings are posted as inline comments`} on the changed lines and not repeated here.` : "";
+  return { head: `${verdict}\n\n${scope}${inlineNote}` };
+}
+
+/** What the review could not read: right after the verdict, since each part could hide a finding. */
+function unreviewedBlock(review: Review): Block | undefined {
+  if (review.unreviewed.length === 0) return undefined;
   return {
-    head: `${overview}\n\n${gate}\n\n${tableHeader(["Severity", "New", "Existing", "Total"], ["left", "right", "right", "right"])}\n${rows.join("\n")}`,
+    head: `**Not reviewed** (each could hide a finding):`,
+    rows: review.unreviewed.map(
+      (part) => `- ${part.file === "" ? "the review as a whole" : codeSpan(part.file)}: ${messageMarkdown(clipText(part.reason, 1_000))}`,
+    ),
+    more: (omitted) => `_${notShown(omitted, { one: "part", many: "parts" })}._`,
   };
+}
+
+/**
+ * A collapsed section: GitHub shows its summary line until the reader opens it. The summary is
+ * raw HTML, so it holds our own words and figures only, never repository text; anything else is
+ * dropped rather than trusted.
+ */
+function details(summary: string, block: Block): Block {
+  const ownWords = summary.replace(/[^A-Za-z0-9 ,:()]/g, "");
+  return { ...block, head: `<details><summary>${ownWords}</summary>\n\n${block.head ?? ""}`, close: "</details>" };
 }
 
 function queryRow(query: QueryAnalysis): string {
@@ -163,13 +211,17 @@ function queryRow(query: QueryAnalysis): string {
   ]);
 }
 
+/** Verdicts that read one partition, or a few enumerated ones, need no second look. */
+const FINE_VERDICTS: ReadonlySet<Verdict> = new Set(["single-partition", "multi-partition"]);
+
 function queriesBlock(review: Review): Block {
-  if (review.queries.length === 0) return { head: "### Queries\n\nThe access-patterns manifest lists no queries." };
-  return {
-    head: `### Queries\n\n${tableHeader(["Query", "Table", "Verdict", "Partitions"], ["left", "left", "left", "right"])}`,
+  if (review.queries.length === 0) return { head: "The access-patterns manifest lists no queries." };
+  const needLook = review.queries.filter((query) => !FINE_VERDICTS.has(query.plan.verdict)).length;
+  return details(`Queries: ${plural(review.queries.length, "query", "queries")}${needLook > 0 ? `, ${formatCount(needLook)} not reading one or a few partitions` : ""}`, {
+    head: tableHeader(["Query", "Table", "Verdict", "Partitions"], ["left", "left", "left", "right"]),
     rows: review.queries.map(queryRow),
     more: (omitted) => `_${notShown(omitted, { one: "query", many: "queries" })}._`,
-  };
+  });
 }
 
 function estimateCells(table: string, estimate: PartitionEstimate): string[] {
@@ -191,14 +243,15 @@ function estimatesBlock(review: Review): Block | undefined {
     return estimate ? [tableRow(estimateCells(table.qualifiedName, estimate))] : [];
   });
   if (rows.length === 0) return undefined;
-  return {
-    head: `### Partition estimates (worst partition)\n\n${tableHeader(
+  const unbounded = [...review.estimates.values()].filter((estimate) => estimate.unbounded).length;
+  return details(`Partition estimates: worst partition of ${plural(rows.length, "table", "tables")}${unbounded > 0 ? `, ${formatCount(unbounded)} unbounded` : ""}`, {
+    head: tableHeader(
       ["Table", "Rows/partition", "Values", "Bytes", "Engine bytes", "Basis", "Unbounded"],
       ["left", "right", "right", "right", "right", "left", "left"],
-    )}`,
+    ),
     rows,
     more: (omitted) => `_${notShown(omitted, { one: "table", many: "tables" })}._`,
-  };
+  });
 }
 
 /**
@@ -222,12 +275,12 @@ function diagramBlock(review: Review): Block | undefined {
   review.queries.forEach((query, index) => {
     if (query.table === null || !tableIds.has(query.table)) rows.push(`  ${queryNode(query, index)}:::problem`);
   });
-  return {
-    head: "### Model\n\n```mermaid\nflowchart LR\n  classDef problem stroke:#d73a49,stroke-width:2px,stroke-dasharray:4 3",
+  return details(`Model diagram: ${plural(tables.length, "table", "tables")} and the queries that read them`, {
+    head: "```mermaid\nflowchart LR\n  classDef problem stroke:#d73a49,stroke-width:2px,stroke-dasharray:4 3",
     rows,
     tail: "```",
     more: (omitted) => `_${notShown(omitted, { one: "diagram entry", many: "diagram entries" })}._`,
-  };
+  });
 }
 
 function findingRow(finding: Finding): string {
@@ -239,15 +292,29 @@ function findingRow(finding: Finding): string {
   ]);
 }
 
-function findingsBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block | undefined {
-  const findings = [...review.findings].sort(compareFindings).filter((finding) => !shownInline?.has(finding.fingerprint));
-  const title = shownInline ? "### Findings not shown inline" : "### Findings";
-  if (findings.length === 0) return shownInline ? undefined : { head: `${title}\n\nNo findings.` };
+/** A table of findings under `title`, or nothing when there are none. */
+function findingsTable(title: string, findings: readonly Finding[]): Block | undefined {
+  if (findings.length === 0) return undefined;
   return {
     head: `${title}\n\n${tableHeader(["Severity", "Rule", "Location", "Message"])}`,
-    rows: findings.map(findingRow),
+    rows: [...findings].sort(compareFindings).map(findingRow),
     more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}; every finding is also an annotation of this check run._`,
   };
+}
+
+/** The findings by what they mean for the change: failing the gate, new, already at the base (collapsed). */
+function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undefined): Block[] {
+  const listed = review.findings.filter((finding) => !shownInline?.has(finding.fingerprint));
+  if (review.findings.length === 0) return [{ head: "No findings." }];
+  const gating = listed.filter((finding) => failsGate(finding, review));
+  const fresh = listed.filter((finding) => !finding.existing && !gating.includes(finding));
+  const existing = listed.filter((finding) => finding.existing && !gating.includes(finding));
+  const existingTable = findingsTable("", existing);
+  return [
+    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating),
+    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh),
+    existingTable && details(`${plural(existing.length, "finding", "findings")} already at the base commit (they do not fail the gate)`, { ...existingTable, head: existingTable.head!.trimStart() }),
+  ].filter((block): block is Block => block !== undefined);
 }
 
 export interface CheckSummaryOptions {
@@ -257,16 +324,22 @@ export interface CheckSummaryOptions {
   shownInline?: ReadonlySet<string>;
 }
 
-/** The check run's summary: counts, queries, partition estimates, a diagram, and the findings not shown inline. */
+/**
+ * The check run's summary, in the order a reader needs it: the verdict and why; what was not
+ * reviewed; the findings that fail the gate, the other new ones, those already at the base
+ * (collapsed); then queries, partition estimates and the model diagram, each collapsed. When it
+ * must be cut, it is cut from the end, each section saying how much it left out.
+ */
 export function renderCheckSummary(review: Review, options: CheckSummaryOptions = {}): string {
   const blocks = [
-    countsBlock(review),
+    verdictBlock(review, options.shownInline),
+    unreviewedBlock(review),
+    ...findingsBlocks(review, options.shownInline),
     queriesBlock(review),
     estimatesBlock(review),
     diagramBlock(review),
-    findingsBlock(review, options.shownInline),
   ].filter((block): block is Block => block !== undefined);
-  return fitBlocks(blocks, options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH);
+  return fitBlocks(blocks, options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH, { fill: "in-order" });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -45,15 +45,15 @@ const orders = tableModel("shop", "orders_by_customer", "schema/shop.cql", 1, [
 ]);
 
 describe("renderCheckSummary", () => {
-  it("renders counts, queries, estimates, the model diagram and the findings", async () => {
+  it("renders the verdict, the findings, and the queries, estimates and diagram collapsed", async () => {
     await expect(renderCheckSummary(videoReview())).toMatchFileSnapshot("__snapshots__/video-review.summary.md");
   });
 
-  it("leaves out the findings posted inline and says the rest were not shown inline", () => {
+  it("leaves out the findings posted inline and says so", () => {
     const review = videoReview();
     const inline = new Set([review.findings[0].fingerprint, review.findings[1].fingerprint]);
     const summary = renderCheckSummary(review, { shownInline: inline });
-    expect(summary).toContain("### Findings not shown inline");
+    expect(summary).toContain("2 findings are posted as inline comments on the changed lines and not repeated here.");
     expect(summary).not.toContain("partition\\-unbounded");
     expect(summary.split("\n").filter((line) => line.includes("table-no-queries.md"))).toHaveLength(1);
     expect(summary).not.toContain("query-needs-allow-filtering.md");
@@ -68,10 +68,52 @@ describe("renderCheckSummary", () => {
       const findingRows = summary.split("\n").filter((line) => line.includes("query-full-scan.md")).length;
       expect(summary).toContain(`_${(3_000 - queryRows).toLocaleString("en-US")} more queries not shown._`);
       expect(summary).toContain(`_${(3_000 - findingRows).toLocaleString("en-US")} more findings not shown;`);
-      // heads survive every cut
-      expect(summary).toContain("### Partition estimates (worst partition)");
+      // heads survive every cut, and the findings are served before the queries
+      expect(summary).toContain("<summary>Partition estimates");
       expect(summary).toContain("```mermaid");
+      expect(summary.match(/<details>/g)).toHaveLength(summary.match(/<\/details>/g)!.length);
+      // a query row is shorter than a finding row: only the room a finding could not use goes to queries
+      if (findingRows < 3_000) expect(queryRows).toBeLessThanOrEqual(3);
+      expect(findingRows).toBeGreaterThan(0);
     }
+  });
+
+  it("reads in the order a reviewer needs: verdict, not reviewed, failing, new, existing, then the details", () => {
+    const review = reviewOf({
+      tables: [orders],
+      queries: manyQueries(2),
+      estimates: [estimate("shop.orders_by_customer")],
+      findings: [
+        finding("query-full-scan", "warning", "access-patterns.yaml", range(3, 5), "Q1 reads every partition"),
+        finding("table-no-queries", "info", "schema/shop.cql", range(1, 1), "old table", { existing: true }),
+        finding("query-needs-allow-filtering", "error", "access-patterns.yaml", range(9, 5), "Q0 needs ALLOW FILTERING"),
+      ],
+    });
+    review.unreviewed = [{ file: "schema/big_*table*.cql", reason: "too large <b>" }];
+    const summary = renderCheckSummary(review);
+    const lines = summary.split("\n");
+    expect(lines[0]).toBe("❌ **The gate fails** (`fail_on: error`): 1 new error in this change; 1 part of it not reviewed.");
+    const order = [
+      "**Not reviewed**",
+      "- `schema/big_*table*.cql`: too large \\<b\\>",
+      "### Fails the gate (1)",
+      "query-needs-allow-filtering.md",
+      "### Other new findings (1)",
+      "query-full-scan.md",
+      "<details><summary>1 finding already at the base commit (they do not fail the gate)</summary>",
+      "table-no-queries.md",
+      "<details><summary>Queries: 2 queries</summary>",
+      "<details><summary>Partition estimates",
+      "<details><summary>Model diagram",
+    ].map((text) => lines.findIndex((line) => line.includes(text)));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(lines.at(-1)).toBe("</details>");
+  });
+
+  it("says the gate passes and why when nothing new fails it", () => {
+    const review = reviewOf({ tables: [orders], queries: [], estimates: [], findings: [] });
+    expect(renderCheckSummary(review).split("\n")[0]).toBe("✅ **The gate passes** (`fail_on: error`): nothing new.");
   });
 
   it("keeps hostile names inside their table cells and diagram labels", () => {
