@@ -5,7 +5,7 @@ import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../an
 import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import { gateFails, UNREVIEWED_RULES, type Review } from "../review.js";
-import { formatBytes, formatCount, formatDataValue, formatPartitions } from "./figures.js";
+import { formatBytes, formatCount, formatPartitions } from "./figures.js";
 import { tablesInFileOrder } from "./json.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
 import {
@@ -101,34 +101,52 @@ export function lastLine(body: string): string {
 // ---------------------------------------------------------------------------------------------
 // Inline review comment
 
-/** Longest message and data value shown in a comment; the rest is cut with a notice. */
+/** Longest message and fix description shown in a comment; the rest is cut with a notice. */
 const MESSAGE_MAX = 8_000;
-const DATA_VALUE_MAX = 500;
-/** A suggestion longer than this is not offered inline (it would crowd out the comment). */
+const FIX_DESCRIPTION_MAX = 500;
+/** A suggestion or a suggested table longer than this is not shown inline (it would crowd out the comment). */
 const SUGGESTION_MAX = 40_000;
 
-export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
-  const header = `${BADGE[finding.severity]} **${finding.severity}** · [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`;
-  const blocks: Block[] = [{ head: `${header}\n\n${messageMarkdown(clipText(finding.message, MESSAGE_MAX))}` }];
+/** The CREATE TABLE a finding proposes (`query-unserved` carries it in `data.table`), if any. */
+function suggestedTable(finding: Finding): string | undefined {
+  const table = finding.data?.table;
+  return typeof table === "string" && /^\s*CREATE\s+TABLE\b/i.test(table) ? table : undefined;
+}
 
-  const data = Object.entries(finding.data ?? {});
-  if (data.length > 0) {
-    blocks.push({
-      rows: data.map(([key, value]) => `- ${escapeMarkdown(key)}: ${escapeMarkdown(clipText(formatDataValue(value), DATA_VALUE_MAX))}`),
-      more: (omitted) => `_${notShown(omitted, { one: "figure", many: "figures" })}._`,
-    });
+/** How to fix it: a suggestion block to accept, the table to add (collapsed), or the fix in words. */
+function fixBlocks(finding: Finding, suggestion: string | undefined): Block[] {
+  const description = finding.fix ? messageMarkdown(clipText(finding.fix.description, FIX_DESCRIPTION_MAX)) : undefined;
+  if (suggestion !== undefined) {
+    return [
+      {
+        head:
+          suggestion.length <= SUGGESTION_MAX
+            ? `${description ? `Suggested fix: ${description}\n\n` : ""}${fencedBlock(suggestion, "suggestion")}`
+            : `_The suggested fix is ${formatCount(suggestion.length)} characters long, too long to show here._`,
+      },
+    ];
   }
+  const blocks: Block[] = description ? [{ head: `Fix: ${description}` }] : [];
+  const table = suggestedTable(finding);
+  if (table !== undefined) {
+    blocks.push(
+      table.length <= SUGGESTION_MAX
+        ? details("The CREATE TABLE that would serve it", { head: fencedBlock(table, "sql") })
+        : { head: `_The suggested table is ${formatCount(table.length)} characters long, too long to show here._` },
+    );
+  }
+  return blocks;
+}
+
+/**
+ * An inline review comment: what is wrong, how to fix it, and where the rule explains itself. The
+ * finding's machine data stays in the JSON report and SARIF; a person reads sentences.
+ */
+export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
+  const header = `${BADGE[finding.severity]} **${finding.severity}** · ${codeSpan(finding.rule)}`;
+  const blocks: Block[] = [{ head: `${header}\n\n${messageMarkdown(clipText(finding.message, MESSAGE_MAX))}` }, ...fixBlocks(finding, options.suggestion)];
   if (finding.existing) blocks.push({ head: "_Already present at the base commit: this does not fail the check._" });
-  if (options.suggestion !== undefined) {
-    blocks.push({
-      head:
-        options.suggestion.length <= SUGGESTION_MAX
-          ? `${finding.fix ? `Suggested fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}\n\n` : ""}${fencedBlock(options.suggestion, "suggestion")}`
-          : `_The suggested fix is ${formatCount(options.suggestion.length)} characters long, too long to show here._`,
-    });
-  } else if (finding.fix) {
-    blocks.push({ head: `Fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}` });
-  }
+  blocks.push({ head: `[Why this matters and how to fix it: ${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})` });
   // The marker goes after the fitted blocks, so no cut can drop it or move it off the last line.
   const marker = fingerprintMarker(finding.fingerprint);
   return `${fitBlocks(blocks, COMMENT_MAX_LENGTH - marker.length - 2)}\n\n${marker}`;

@@ -158,22 +158,20 @@ describe("renderCheckSummary", () => {
 });
 
 describe("renderFindingComment", () => {
-  it("shows the badge, the linked rule, the message, the figures, the suggestion and the marker", () => {
+  it("shows the badge, the rule, the message, the suggestion, the rule's doc and the marker, and no data dump", () => {
     const unbounded = videoReview().findings.find((entry) => entry.rule === "partition-unbounded")!;
     expect(renderFindingComment(unbounded, { suggestion: "  PRIMARY KEY ((userid, year), added_date, videoid)" })).toMatchInlineSnapshot(`
-      "🔴 **error** · [\`partition-unbounded\`](https://github.com/cql-review/cql-review/blob/main/rules/partition-unbounded.md)
+      "🔴 **error** · \`partition-unbounded\`
 
       Partitions of killrvideo.videos\\_by\\_user grow without bound (5 rows/day, kept forever).
-
-      - rowsPerDay: 5
-      - retention: forever
-      - bucket: 1 year
 
       Suggested fix: Add a year bucket to the partition key
 
       \`\`\`suggestion
         PRIMARY KEY ((userid, year), added_date, videoid)
       \`\`\`
+
+      [Why this matters and how to fix it: \`partition-unbounded\`](https://github.com/cql-review/cql-review/blob/main/rules/partition-unbounded.md)
 
       <!-- cql-review:fingerprint=partition-unbounded:table:killrvideo.videos_by_user -->"
     `);
@@ -188,6 +186,27 @@ describe("renderFindingComment", () => {
     expect(body).toContain("_Already present at the base commit: this does not fail the check._");
     expect(body).toContain("Fix: Add a bucket");
     expect(body).not.toContain("```");
+  });
+
+  it("offers the table an unserved query needs as CREATE TABLE in a collapsed block", () => {
+    const createTable = "CREATE TABLE shop.orders_by_status (\n  status text,\n  id uuid,\n  PRIMARY KEY ((status), id)\n);";
+    const unserved = finding("query-unserved", "error", "access-patterns.yaml", range(7, 5), "No table serves Q4.", {
+      data: { query: "Q4", summary: "B1: nothing binds status", table: createTable, writtenBy: "" },
+    });
+    const body = renderFindingComment(unserved);
+    const lines = body.split("\n");
+    const open = lines.indexOf("<details><summary>The CREATE TABLE that would serve it</summary>");
+    expect(open).toBeGreaterThan(lines.indexOf("No table serves Q4."));
+    expect(readFencedBlock(lines.slice(open + 2, lines.indexOf("</details>") - 1).join("\n"))).toEqual({ info: "sql", content: createTable });
+    expect(lines.at(-3)).toBe("[Why this matters and how to fix it: `query-unserved`](https://github.com/cql-review/cql-review/blob/main/rules/query-unserved.md)");
+    // the data behind the message stays in the JSON report
+    expect(body).not.toMatch(/writtenBy|summary:|B1:|^- query/m);
+  });
+
+  it("shows a table name in data.table as nothing: only a CREATE TABLE is a suggested table", () => {
+    const body = renderFindingComment(finding("table-no-queries", "info", "a.cql", range(1, 1), "unused", { data: { table: "ks.t" } }));
+    expect(body).not.toContain("<details>");
+    expect(body).not.toContain("ks.t");
   });
 
   it("keeps any message, figures and suggestion in their places, with the marker last", () => {
