@@ -6,6 +6,7 @@ import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanati
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import { gateFails, UNREVIEWED_RULES, type Review } from "../review.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
+import { withoutRuleCodes } from "../analysis/planner.js";
 import { tablesInFileOrder } from "./json.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
 import {
@@ -363,27 +364,32 @@ export function renderCheckSummary(review: Review, options: CheckSummaryOptions 
 // ---------------------------------------------------------------------------------------------
 // Explain
 
-function planFacts(plan: QueryPlan): string {
-  const facts = [`**Verdict:** ${verdictCell(plan.verdict)}`, `**partitions read:** ${escapeMarkdown(formatPartitions(plan.partitions))}`];
-  if (plan.rowsRead !== null) facts.push(`**rows read:** ${formatCount(plan.rowsRead)}`);
-  if (plan.direction) facts.push(`**direction:** ${plan.direction}`);
-  if (plan.index) facts.push(`**index:** ${codeSpan(plan.index)}`);
-  return facts.join(" · ");
+/** The answer in one paragraph: the verdict, why, and the figures that follow from it. */
+function answerBlock(plan: QueryPlan, servedBy: string): Block {
+  const figures = [`**partitions read:** ${escapeMarkdown(formatPartitions(plan.partitions))}`];
+  if (plan.rowsRead !== null) figures.push(`**rows read:** ${formatCount(plan.rowsRead)}`);
+  if (plan.direction) figures.push(`**direction:** ${plan.direction}`);
+  if (plan.index) figures.push(`**index:** ${codeSpan(plan.index)}`);
+  const reason = messageMarkdown(withoutRuleCodes(plan.reason));
+  const gist = plan.errorGist ? `\n\nCassandra says: ${messageMarkdown(plan.errorGist)}` : "";
+  return { head: `${verdictCell(plan.verdict)}: ${reason}${gist}\n\n${servedBy}${figures.join(" · ")}` };
 }
 
-function planBlocks(plan: QueryPlan): Block[] {
-  const blocks: Block[] = [{ head: `${planFacts(plan)}\n\n${messageMarkdown(plan.reason)}${plan.errorGist ? `\n\nCassandra says: ${messageMarkdown(plan.errorGist)}` : ""}` }];
-  if (plan.steps.length > 0) {
+/** How the verdict was reached: the statement, the planner's steps and its notes. */
+function planBlocks(plan: QueryPlan, cql: string | undefined): Block[] {
+  const blocks: Block[] = [];
+  if (cql !== undefined || plan.steps.length > 0) {
     blocks.push({
-      head: "**Plan**",
-      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${messageMarkdown(step.text)}`),
+      // A blank line after the statement's fence, so the steps read as their own list.
+      head: `**Plan**${cql !== undefined ? `\n\n${fencedBlock(cql, "sql")}${plan.steps.length > 0 ? "\n" : ""}` : ""}`,
+      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${messageMarkdown(withoutRuleCodes(step.text))}`),
       more: (omitted) => `_${notShown(omitted, { one: "step", many: "steps" })}._`,
     });
   }
   if (plan.notes.length > 0) {
     blocks.push({
       head: "**Notes**",
-      rows: plan.notes.map((note) => `- ${messageMarkdown(note)}`),
+      rows: plan.notes.map((note) => `- ${messageMarkdown(withoutRuleCodes(note))}`),
       more: (omitted) => `_${notShown(omitted, { one: "note", many: "notes" })}._`,
     });
   }
@@ -423,31 +429,39 @@ function findingsList(findings: readonly Finding[]): Block[] {
   ];
 }
 
+/** Answer first (verdict, why, what is wrong, the table to add), then the plan, then the candidates. */
 function queryAnswer(answer: QueryExplanation): Block[] {
   const title = `### ${codeSpan(answer.id)}${answer.description ? ` · ${messageMarkdown(answer.description)}` : ""}`;
   const served = answer.table
-    ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}).`
-    : `No table serves this query (Cassandra ${answer.version}).`;
-  const blocks: Block[] = [{ head: `${title}\n\n${served}${answer.cql ? `\n\n${fencedBlock(answer.cql, "sql")}` : ""}` }, ...planBlocks(answer.plan)];
+    ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}) · `
+    : `No table serves this query (Cassandra ${answer.version}) · `;
+  const answered = answerBlock(answer.plan, served);
+  const blocks: Block[] = [{ ...answered, head: `${title}\n\n${answered.head}` }, ...findingsList(answer.findings)];
+  if (answer.suggestedTable) blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}` });
+  blocks.push(...planBlocks(answer.plan, answer.cql));
   if (answer.candidates.length > 0) {
     blocks.push({
       head: `**Candidates**\n\n${tableHeader(["Table", "Verdict", "Partitions", "Why"])}`,
       rows: answer.candidates.map((candidate) =>
-        tableRow([tableCodeSpan(candidate.table), verdictCell(candidate.verdict), escapeMarkdown(formatPartitions(candidate.partitions)), messageMarkdown(candidate.because, "table")]),
+        tableRow([
+          tableCodeSpan(candidate.table),
+          verdictCell(candidate.verdict),
+          escapeMarkdown(formatPartitions(candidate.partitions)),
+          messageMarkdown(withoutRuleCodes(candidate.because), "table"),
+        ]),
       ),
       more: (omitted) => `_${notShown(omitted, { one: "candidate", many: "candidates" })}._`,
     });
   }
-  if (answer.suggestedTable) blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}` });
   if (answer.table) blocks.push(...estimateBlock(answer.table, answer.estimate));
-  blocks.push(...findingsList(answer.findings));
   return blocks;
 }
 
 function selectAnswer(answer: SelectExplanation): Block[] {
+  const answered = answerBlock(answer.plan, `On ${codeSpan(answer.table)} (Cassandra ${answer.version}) · `);
   return [
-    { head: `### ${codeSpan(answer.table)}\n\n${fencedBlock(answer.cql, "sql")}\n\nPlanned for Cassandra ${answer.version}.` },
-    ...planBlocks(answer.plan),
+    { ...answered, head: `### ${codeSpan(answer.table)}\n\n${answered.head}` },
+    ...planBlocks(answer.plan, answer.cql),
     ...estimateBlock(answer.table, answer.estimate),
   ];
 }

@@ -265,7 +265,7 @@ describe("renderExplainMarkdown", () => {
   const review = videoReview();
   const q1 = review.queries[0];
 
-  it("explains a query: verdict, plan steps, candidates, estimate and findings", () => {
+  it("explains a query answer first: verdict and why, findings, then the plan, the candidates and the estimate", () => {
     const answer: ExplainAnswer = {
       kind: "query",
       version: "5.0",
@@ -283,17 +283,19 @@ describe("renderExplainMarkdown", () => {
     expect(renderExplainMarkdown(answer)).toMatchInlineSnapshot(`
       "### \`Q1\` · Newest videos of a user
 
-      Served by \`killrvideo.videos_by_user\` (Cassandra 5.0).
+      ✅ single-partition: the partition key userid is bound by =
+
+      Served by \`killrvideo.videos_by_user\` (Cassandra 5.0) · **partitions read:** 1 · **rows read:** 20 · **direction:** forward
+
+      **Findings**
+      - 🟡 [\`query-needs-allow-filtering\`](https://github.com/cql-review/cql-review/blob/main/rules/query-needs-allow-filtering.md) \`access-patterns.yaml:15:10\`: Q2 filters on title, which is not part of the primary key of killrvideo.videos.
+
+      **Plan**
 
       \`\`\`sql
       SELECT videoid, title FROM videos_by_user WHERE userid = ? LIMIT 20
       \`\`\`
 
-      **Verdict:** ✅ single-partition · **partitions read:** 1 · **rows read:** 20 · **direction:** forward
-
-      B1: the partition key userid is bound by =
-
-      **Plan**
       1. **table**: killrvideo.videos\\_by\\_user
       2. **partition key**: userid = ? pins one partition
       3. **limit**: LIMIT 20 reads at most 20 rows
@@ -313,10 +315,7 @@ describe("renderExplainMarkdown", () => {
 
       **Unbounded:** partitions grow without a bucket or TTL; limits crossed: values after 55 years.
 
-      **Bucket suggestion:** bucket by year: about 1,825 rows per partition
-
-      **Findings**
-      - 🟡 [\`query-needs-allow-filtering\`](https://github.com/cql-review/cql-review/blob/main/rules/query-needs-allow-filtering.md) \`access-patterns.yaml:15:10\`: Q2 filters on title, which is not part of the primary key of killrvideo.videos."
+      **Bucket suggestion:** bucket by year: about 1,825 rows per partition"
     `);
   });
 
