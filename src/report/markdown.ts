@@ -4,9 +4,10 @@
 import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../analysis/types.js";
 import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
-import { gateFails, UNREVIEWED_RULES, type Review } from "../review.js";
+import type { Review } from "../review.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
+import { failsGate, gateReason, plural } from "./gate.js";
 import { tablesInFileOrder } from "./json.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
 import {
@@ -156,43 +157,10 @@ export function renderFindingComment(finding: Finding, options: { suggestion?: s
 // ---------------------------------------------------------------------------------------------
 // Check-run summary
 
-function plural(count: number, one: string, many: string): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
-
-/** "2 new errors and 1 new warning" */
-function newSeverityCounts(findings: readonly Finding[]): string {
-  const severities: Severity[] = ["error", "warning", "info"];
-  const parts = severities.flatMap((severity) => {
-    const count = findings.filter((finding) => finding.severity === severity).length;
-    return count === 0 ? [] : [plural(count, `new ${severity}`, `new ${severity}s`)];
-  });
-  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
-}
-
-/** Whether this finding on its own fails the gate (a new finding at `fail_on`, or a part left unreviewed). */
-function failsGate(finding: Finding, review: Review): boolean {
-  return gateFails([finding], review.config);
-}
-
 /** The first line: the verdict and why, then what was reviewed. */
 function verdictBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block {
   const failOn = `(\`fail_on: ${review.config.failOn}\`)`;
-  const gating = review.findings.filter((finding) => failsGate(finding, review));
-  const fresh = review.findings.filter((finding) => !finding.existing);
-  const newAtFailOn = gating.filter((finding) => !UNREVIEWED_RULES.has(finding.rule));
-  const notRead = review.config.unreviewed === "fail" ? review.unreviewed.length : 0;
-  let verdict: string;
-  if (review.gateFails) {
-    const why = [
-      ...(newAtFailOn.length > 0 ? [`${newSeverityCounts(newAtFailOn)} in this change`] : []),
-      ...(notRead > 0 ? [`${plural(notRead, "part", "parts")} of it not reviewed`] : []),
-    ];
-    verdict = `❌ **The gate fails** ${failOn}: ${why.length > 0 ? why.join("; ") : "findings new in this change"}.`;
-  } else {
-    const which = fresh.length === 1 ? "which does not fail it" : "none of which fails it";
-    verdict = `✅ **The gate passes** ${failOn}: ${fresh.length > 0 ? `${newSeverityCounts(fresh)}, ${which}.` : "nothing new."}`;
-  }
+  const verdict = review.gateFails ? `❌ **The gate fails** ${failOn}: ${gateReason(review)}.` : `✅ **The gate passes** ${failOn}: ${gateReason(review)}.`;
   const scope = `**cql-review** · Cassandra ${review.version} semantics · ${plural(review.schema.tables.size, "table", "tables")} · ${plural(review.queries.length, "query", "queries")}`;
   const inline = shownInline ? review.findings.filter((finding) => shownInline.has(finding.fingerprint)).length : 0;
   const inlineNote = inline > 0 ? `\n\n${inline === 1 ? "1 finding is posted as an inline comment" : `${formatCount(inline)} findings are posted as inline comments`} on the changed lines and not repeated here.` : "";
