@@ -52,8 +52,9 @@ export interface FitOptions {
   separator?: string;
   /**
    * How the budget is shared among the blocks' rows. `"round-robin"` (default): one row per block
-   * in turn, so a long first table cannot starve the sections after it. `"in-order"`: earlier
-   * blocks first, for documents whose order is their priority (gate-failing findings before a diagram).
+   * in turn, so a long first table cannot starve the sections after it. `"in-order"`: rows in
+   * document order until the first that does not fit, for documents whose order is their
+   * priority (gate-failing findings before a diagram).
    */
   fill?: "round-robin" | "in-order";
 }
@@ -78,9 +79,15 @@ export function fitBlocks(blocks: readonly Block[], maxLength: number, options: 
 
   const stopped = blocks.map((block) => (block.rows?.length ?? 0) === 0);
   if (fill === "in-order") {
+    // Strictly in order: once a row does not fit, later blocks show none, so a short query row
+    // never appears while a finding above it was left out.
+    let full = false;
     blocks.forEach((block, index) => {
       for (const row of block.rows ?? []) {
-        if (used + row.length + 1 > maxLength) break;
+        if (full || used + row.length + 1 > maxLength) {
+          full = true;
+          break;
+        }
         used += row.length + 1;
         shown[index]++;
       }

@@ -104,6 +104,10 @@ describe("fitBlocks", () => {
     expect(text.length).toBeLessThanOrEqual(400);
     expect(text).not.toContain("more a not shown");
     expect(text.split("\n").filter((line) => /^b\d+$/.test(line)).length).toBeLessThan(50);
+    // a cut is final: nothing after it, even a row short enough to fit
+    const cut = fitBlocks([{ rows: ["x".repeat(100), "y".repeat(100)] }, { rows: ["z"] }], 120, { fill: "in-order" });
+    expect(cut).not.toContain("z\n");
+    expect(cut.split("\n")).not.toContain("z");
     expect(text.endsWith("more b not shown\n\n</details>")).toBe(true);
   });
 });
