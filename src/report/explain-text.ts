@@ -1,5 +1,6 @@
 // `cql-review explain` in a terminal: the same answer renderExplainMarkdown gives on GitHub, laid
 // out in aligned columns.
+import { withoutRuleCodes } from "../analysis/planner.js";
 import type { PartitionEstimate, QueryPlan } from "../analysis/types.js";
 import type { ExplainAnswer } from "../explain.js";
 import { compareFindings, type Finding } from "../findings.js";
@@ -12,9 +13,11 @@ function facts(rows: [string, string | undefined][]): string[] {
   return columns(rows.filter((row): row is [string, string] => row[1] !== undefined));
 }
 
-function planLines(plan: QueryPlan, paint: Paint): string[] {
-  const lines = facts([
-    ["verdict", plan.verdict],
+/** The answer: the verdict and why, then the figures that follow from it. */
+function answerLines(plan: QueryPlan): string[] {
+  return facts([
+    ["verdict", `${plan.verdict}: ${terminalSafe(withoutRuleCodes(plan.reason))}`],
+    ["Cassandra says", plan.errorGist === undefined ? undefined : terminalSafe(plan.errorGist)],
     ["partitions", formatPartitions(plan.partitions)],
     ["rows read", plan.rowsRead === null ? undefined : formatCount(plan.rowsRead)],
     // The estimate from the manifest's figures (estimator-rows.ts), when they allow one.
@@ -22,13 +25,18 @@ function planLines(plan: QueryPlan, paint: Paint): string[] {
     ["rows a second", plan.rowsEstimate?.perSecond === undefined ? undefined : formatCount(Math.round(plan.rowsEstimate.perSecond))],
     ["direction", plan.direction ?? undefined],
     ["index", plan.index === undefined ? undefined : terminalSafe(plan.index)],
-    ["reason", terminalSafe(plan.reason)],
-    ["Cassandra says", plan.errorGist === undefined ? undefined : terminalSafe(plan.errorGist)],
   ]);
-  if (plan.steps.length > 0) {
-    lines.push("", paint("Plan", "bold"), ...columns(plan.steps.map((step, index) => [`${index + 1}.`, terminalSafe(step.topic), terminalSafe(step.text)])));
+}
+
+/** How the verdict was reached: the statement, the planner's steps and its notes. */
+function planLines(plan: QueryPlan, cql: string | undefined, paint: Paint): string[] {
+  const lines: string[] = [];
+  if (cql !== undefined || plan.steps.length > 0) {
+    lines.push("", paint("Plan", "bold"));
+    if (cql !== undefined) lines.push(...cql.split(/\r\n|\r|\n/).map((line) => `  ${terminalSafe(line)}`));
+    lines.push(...columns(plan.steps.map((step, index) => [`${index + 1}.`, terminalSafe(step.topic), terminalSafe(withoutRuleCodes(step.text))])));
   }
-  if (plan.notes.length > 0) lines.push("", paint("Notes", "bold"), ...plan.notes.map((note) => `  - ${terminalSafe(note)}`));
+  if (plan.notes.length > 0) lines.push("", paint("Notes", "bold"), ...plan.notes.map((note) => `  - ${terminalSafe(withoutRuleCodes(note))}`));
   return lines;
 }
 
@@ -69,36 +77,37 @@ function findingLines(findings: readonly Finding[], paint: Paint): string[] {
   ];
 }
 
-function answerLines(answer: ExplainAnswer, paint: Paint): string[] {
+function explanationLines(answer: ExplainAnswer, paint: Paint): string[] {
   switch (answer.kind) {
     case "query": {
+      // Answer first (verdict and why, what is wrong, the table to add), then the plan, then the candidates.
       const lines = [
         paint(`${terminalSafe(answer.id)}${answer.description ? ` · ${terminalSafe(answer.description)}` : ""}`, "bold"),
         `  ${answer.table ? `served by ${terminalSafe(answer.table)}` : "no table serves it"} (Cassandra ${answer.version}; ${terminalSafe(answer.location.file)}:${answer.location.range.start.line})`,
+        ...answerLines(answer.plan),
+        ...findingLines(answer.findings, paint),
       ];
-      if (answer.cql) lines.push(`  ${terminalSafe(answer.cql)}`);
-      lines.push("", ...planLines(answer.plan, paint));
+      if (answer.suggestedTable) lines.push("", paint("A table that would serve it", "bold"), ...answer.suggestedTable.split("\n").map((line) => `  ${terminalSafe(line)}`));
+      lines.push(...planLines(answer.plan, answer.cql, paint));
       if (answer.candidates.length > 0) {
         lines.push(
           "",
           paint("Candidates", "bold"),
           ...columns([
             ["table", "verdict", "partitions", "why"],
-            ...answer.candidates.map((candidate) => [terminalSafe(candidate.table), candidate.verdict, formatPartitions(candidate.partitions), terminalSafe(candidate.because)]),
+            ...answer.candidates.map((candidate) => [terminalSafe(candidate.table), candidate.verdict, formatPartitions(candidate.partitions), terminalSafe(withoutRuleCodes(candidate.because))]),
           ]),
         );
       }
-      if (answer.suggestedTable) lines.push("", paint("A table that would serve it", "bold"), ...answer.suggestedTable.split("\n").map((line) => `  ${terminalSafe(line)}`));
       if (answer.table) lines.push(...estimateLines(answer.table, answer.estimate, paint));
-      lines.push(...findingLines(answer.findings, paint));
       return lines;
     }
     case "select":
       return [
         paint(terminalSafe(answer.cql), "bold"),
         `  on ${terminalSafe(answer.table)} (Cassandra ${answer.version})`,
-        "",
-        ...planLines(answer.plan, paint),
+        ...answerLines(answer.plan),
+        ...planLines(answer.plan, undefined, paint),
         ...estimateLines(answer.table, answer.estimate, paint),
       ];
     case "table": {
@@ -148,5 +157,5 @@ function answerLines(answer: ExplainAnswer, paint: Paint): string[] {
 }
 
 export function renderExplainText(answer: ExplainAnswer, options: TextOptions): string {
-  return `${answerLines(answer, painter(options.color)).join("\n")}\n`;
+  return `${explanationLines(answer, painter(options.color)).join("\n")}\n`;
 }

@@ -36,11 +36,3 @@ export function formatPartitions(partitions: QueryPlan["partitions"]): string {
   if (partitions === "all") return "all";
   return formatCount(partitions);
 }
-
-/** A finding's data value for a human: numbers grouped, booleans as yes/no, null as "none". */
-export function formatDataValue(value: string | number | boolean | null): string {
-  if (value === null) return "none";
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (typeof value === "number") return formatCount(value);
-  return value;
-}

@@ -5,7 +5,9 @@ import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../an
 import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
-import { formatBytes, formatCount, formatDataValue, formatPartitions } from "./figures.js";
+import { formatBytes, formatCount, formatPartitions } from "./figures.js";
+import { withoutRuleCodes } from "../analysis/planner.js";
+import { failsGate, gateReason, plural } from "./gate.js";
 import { tablesInFileOrder } from "./json.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
 import {
@@ -26,7 +28,6 @@ export const CHECK_SUMMARY_MAX_LENGTH = 65_000;
 export const COMMENT_MAX_LENGTH = 65_000;
 
 const BADGE: Record<Severity, string> = { error: "🔴", warning: "🟡", info: "🔵" };
-const SEVERITY_PLURAL: Record<Severity, string> = { error: "Errors", warning: "Warnings", info: "Infos" };
 
 /** Verdicts that read about one (or a few enumerated) partitions are fine; the rest need a look. */
 const VERDICT_ICON: Record<Verdict, string> = {
@@ -102,34 +103,52 @@ export function lastLine(body: string): string {
 // ---------------------------------------------------------------------------------------------
 // Inline review comment
 
-/** Longest message and data value shown in a comment; the rest is cut with a notice. */
+/** Longest message and fix description shown in a comment; the rest is cut with a notice. */
 const MESSAGE_MAX = 8_000;
-const DATA_VALUE_MAX = 500;
-/** A suggestion longer than this is not offered inline (it would crowd out the comment). */
+const FIX_DESCRIPTION_MAX = 500;
+/** A suggestion or a suggested table longer than this is not shown inline (it would crowd out the comment). */
 const SUGGESTION_MAX = 40_000;
 
-export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
-  const header = `${BADGE[finding.severity]} **${finding.severity}** · [${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`;
-  const blocks: Block[] = [{ head: `${header}\n\n${messageMarkdown(clipText(finding.message, MESSAGE_MAX))}` }];
+/** The CREATE TABLE a finding proposes (`query-unserved` carries it in `data.table`), if any. */
+function suggestedTable(finding: Finding): string | undefined {
+  const table = finding.data?.table;
+  return typeof table === "string" && /^\s*CREATE\s+TABLE\b/i.test(table) ? table : undefined;
+}
 
-  const data = Object.entries(finding.data ?? {});
-  if (data.length > 0) {
-    blocks.push({
-      rows: data.map(([key, value]) => `- ${escapeMarkdown(key)}: ${escapeMarkdown(clipText(formatDataValue(value), DATA_VALUE_MAX))}`),
-      more: (omitted) => `_${notShown(omitted, { one: "figure", many: "figures" })}._`,
-    });
+/** How to fix it: a suggestion block to accept, the table to add (collapsed), or the fix in words. */
+function fixBlocks(finding: Finding, suggestion: string | undefined): Block[] {
+  const description = finding.fix ? messageMarkdown(clipText(finding.fix.description, FIX_DESCRIPTION_MAX)) : undefined;
+  if (suggestion !== undefined) {
+    return [
+      {
+        head:
+          suggestion.length <= SUGGESTION_MAX
+            ? `${description ? `Suggested fix: ${description}\n\n` : ""}${fencedBlock(suggestion, "suggestion")}`
+            : `_The suggested fix is ${formatCount(suggestion.length)} characters long, too long to show here._`,
+      },
+    ];
   }
+  const blocks: Block[] = description ? [{ head: `Fix: ${description}` }] : [];
+  const table = suggestedTable(finding);
+  if (table !== undefined) {
+    blocks.push(
+      table.length <= SUGGESTION_MAX
+        ? details("The CREATE TABLE that would serve it", { head: fencedBlock(table, "sql") })
+        : { head: `_The suggested table is ${formatCount(table.length)} characters long, too long to show here._` },
+    );
+  }
+  return blocks;
+}
+
+/**
+ * An inline review comment: what is wrong, how to fix it, and where the rule explains itself. The
+ * finding's machine data stays in the JSON report and SARIF; a person reads sentences.
+ */
+export function renderFindingComment(finding: Finding, options: { suggestion?: string } = {}): string {
+  const header = `${BADGE[finding.severity]} **${finding.severity}** · ${codeSpan(finding.rule)}`;
+  const blocks: Block[] = [{ head: `${header}\n\n${messageMarkdown(clipText(finding.message, MESSAGE_MAX))}` }, ...fixBlocks(finding, options.suggestion)];
   if (finding.existing) blocks.push({ head: "_Already present at the base commit: this does not fail the check._" });
-  if (options.suggestion !== undefined) {
-    blocks.push({
-      head:
-        options.suggestion.length <= SUGGESTION_MAX
-          ? `${finding.fix ? `Suggested fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}\n\n` : ""}${fencedBlock(options.suggestion, "suggestion")}`
-          : `_The suggested fix is ${formatCount(options.suggestion.length)} characters long, too long to show here._`,
-    });
-  } else if (finding.fix) {
-    blocks.push({ head: `Fix: ${messageMarkdown(clipText(finding.fix.description, DATA_VALUE_MAX))}` });
-  }
+  blocks.push({ head: `[Why this matters and how to fix it: ${codeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})` });
   // The marker goes after the fitted blocks, so no cut can drop it or move it off the last line.
   const marker = fingerprintMarker(finding.fingerprint);
   return `${fitBlocks(blocks, COMMENT_MAX_LENGTH - marker.length - 2)}\n\n${marker}`;
@@ -138,20 +157,36 @@ export function renderFindingComment(finding: Finding, options: { suggestion?: s
 // ---------------------------------------------------------------------------------------------
 // Check-run summary
 
-function countsBlock(review: Review): Block {
-  const severities: Severity[] = ["error", "warning", "info"];
-  const rows = severities.map((severity) => {
-    const all = review.findings.filter((finding) => finding.severity === severity);
-    const existing = all.filter((finding) => finding.existing).length;
-    return tableRow([`${BADGE[severity]} ${SEVERITY_PLURAL[severity]}`, String(all.length - existing), String(existing), String(all.length)]);
-  });
-  const gate = review.gateFails
-    ? `The gate **fails** (\`fail_on: ${review.config.failOn}\`): findings new in this change.`
-    : `The gate passes (\`fail_on: ${review.config.failOn}\`).`;
-  const overview = `**cql-review** · Cassandra ${review.version} semantics · ${review.schema.tables.size} ${review.schema.tables.size === 1 ? "table" : "tables"} · ${review.queries.length} ${review.queries.length === 1 ? "query" : "queries"}`;
+/** The first line: the verdict and why, then what was reviewed. */
+function verdictBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block {
+  const failOn = `(\`fail_on: ${review.config.failOn}\`)`;
+  const verdict = review.gateFails ? `❌ **The gate fails** ${failOn}: ${gateReason(review)}.` : `✅ **The gate passes** ${failOn}: ${gateReason(review)}.`;
+  const scope = `**cql-review** · Cassandra ${review.version} semantics · ${plural(review.schema.tables.size, "table", "tables")} · ${plural(review.queries.length, "query", "queries")}`;
+  const inline = shownInline ? review.findings.filter((finding) => shownInline.has(finding.fingerprint)).length : 0;
+  const inlineNote = inline > 0 ? `\n\n${inline === 1 ? "1 finding is posted as an inline comment" : `${formatCount(inline)} findings are posted as inline comments`} on the changed lines and not repeated here.` : "";
+  return { head: `${verdict}\n\n${scope}${inlineNote}` };
+}
+
+/** What the review could not read: right after the verdict, since each part could hide a finding. */
+function unreviewedBlock(review: Review): Block | undefined {
+  if (review.unreviewed.length === 0) return undefined;
   return {
-    head: `${overview}\n\n${gate}\n\n${tableHeader(["Severity", "New", "Existing", "Total"], ["left", "right", "right", "right"])}\n${rows.join("\n")}`,
+    head: `**Not reviewed** (each could hide a finding):`,
+    rows: review.unreviewed.map(
+      (part) => `- ${part.file === "" ? "the review as a whole" : codeSpan(part.file)}: ${messageMarkdown(clipText(part.reason, 1_000))}`,
+    ),
+    more: (omitted) => `_${notShown(omitted, { one: "part", many: "parts" })}._`,
   };
+}
+
+/**
+ * A collapsed section: GitHub shows its summary line until the reader opens it. The summary is
+ * raw HTML, so it holds our own words and figures only, never repository text; anything else is
+ * dropped rather than trusted.
+ */
+function details(summary: string, block: Block): Block {
+  const ownWords = summary.replace(/[^A-Za-z0-9 ,:()]/g, "");
+  return { ...block, head: `<details><summary>${ownWords}</summary>\n\n${block.head ?? ""}`, close: "</details>" };
 }
 
 function queryRow(query: QueryAnalysis): string {
@@ -163,13 +198,17 @@ function queryRow(query: QueryAnalysis): string {
   ]);
 }
 
+/** Verdicts that read one partition, or a few enumerated ones, need no second look. */
+const FINE_VERDICTS: ReadonlySet<Verdict> = new Set(["single-partition", "multi-partition"]);
+
 function queriesBlock(review: Review): Block {
-  if (review.queries.length === 0) return { head: "### Queries\n\nThe access-patterns manifest lists no queries." };
-  return {
-    head: `### Queries\n\n${tableHeader(["Query", "Table", "Verdict", "Partitions"], ["left", "left", "left", "right"])}`,
+  if (review.queries.length === 0) return { head: "The access-patterns manifest lists no queries." };
+  const needLook = review.queries.filter((query) => !FINE_VERDICTS.has(query.plan.verdict)).length;
+  return details(`Queries: ${plural(review.queries.length, "query", "queries")}${needLook > 0 ? `, ${formatCount(needLook)} not reading one or a few partitions` : ""}`, {
+    head: tableHeader(["Query", "Table", "Verdict", "Partitions"], ["left", "left", "left", "right"]),
     rows: review.queries.map(queryRow),
     more: (omitted) => `_${notShown(omitted, { one: "query", many: "queries" })}._`,
-  };
+  });
 }
 
 function estimateCells(table: string, estimate: PartitionEstimate): string[] {
@@ -191,14 +230,15 @@ function estimatesBlock(review: Review): Block | undefined {
     return estimate ? [tableRow(estimateCells(table.qualifiedName, estimate))] : [];
   });
   if (rows.length === 0) return undefined;
-  return {
-    head: `### Partition estimates (worst partition)\n\n${tableHeader(
+  const unbounded = [...review.estimates.values()].filter((estimate) => estimate.unbounded).length;
+  return details(`Partition estimates: worst partition of ${plural(rows.length, "table", "tables")}${unbounded > 0 ? `, ${formatCount(unbounded)} unbounded` : ""}`, {
+    head: tableHeader(
       ["Table", "Rows/partition", "Values", "Bytes", "Engine bytes", "Basis", "Unbounded"],
       ["left", "right", "right", "right", "right", "left", "left"],
-    )}`,
+    ),
     rows,
     more: (omitted) => `_${notShown(omitted, { one: "table", many: "tables" })}._`,
-  };
+  });
 }
 
 /**
@@ -222,12 +262,12 @@ function diagramBlock(review: Review): Block | undefined {
   review.queries.forEach((query, index) => {
     if (query.table === null || !tableIds.has(query.table)) rows.push(`  ${queryNode(query, index)}:::problem`);
   });
-  return {
-    head: "### Model\n\n```mermaid\nflowchart LR\n  classDef problem stroke:#d73a49,stroke-width:2px,stroke-dasharray:4 3",
+  return details(`Model diagram: ${plural(tables.length, "table", "tables")} and the queries that read them`, {
+    head: "```mermaid\nflowchart LR\n  classDef problem stroke:#d73a49,stroke-width:2px,stroke-dasharray:4 3",
     rows,
     tail: "```",
     more: (omitted) => `_${notShown(omitted, { one: "diagram entry", many: "diagram entries" })}._`,
-  };
+  });
 }
 
 function findingRow(finding: Finding): string {
@@ -239,15 +279,29 @@ function findingRow(finding: Finding): string {
   ]);
 }
 
-function findingsBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block | undefined {
-  const findings = [...review.findings].sort(compareFindings).filter((finding) => !shownInline?.has(finding.fingerprint));
-  const title = shownInline ? "### Findings not shown inline" : "### Findings";
-  if (findings.length === 0) return shownInline ? undefined : { head: `${title}\n\nNo findings.` };
+/** A table of findings under `title`, or nothing when there are none. */
+function findingsTable(title: string, findings: readonly Finding[]): Block | undefined {
+  if (findings.length === 0) return undefined;
   return {
     head: `${title}\n\n${tableHeader(["Severity", "Rule", "Location", "Message"])}`,
-    rows: findings.map(findingRow),
+    rows: [...findings].sort(compareFindings).map(findingRow),
     more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}; every finding is also an annotation of this check run._`,
   };
+}
+
+/** The findings by what they mean for the change: failing the gate, new, already at the base (collapsed). */
+function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undefined): Block[] {
+  const listed = review.findings.filter((finding) => !shownInline?.has(finding.fingerprint));
+  if (review.findings.length === 0) return [{ head: "No findings." }];
+  const gating = listed.filter((finding) => failsGate(finding, review));
+  const fresh = listed.filter((finding) => !finding.existing && !gating.includes(finding));
+  const existing = listed.filter((finding) => finding.existing && !gating.includes(finding));
+  const existingTable = findingsTable("", existing);
+  return [
+    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating),
+    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh),
+    existingTable && details(`${plural(existing.length, "finding", "findings")} already at the base commit (they do not fail the gate)`, { ...existingTable, head: existingTable.head!.trimStart() }),
+  ].filter((block): block is Block => block !== undefined);
 }
 
 export interface CheckSummaryOptions {
@@ -257,42 +311,53 @@ export interface CheckSummaryOptions {
   shownInline?: ReadonlySet<string>;
 }
 
-/** The check run's summary: counts, queries, partition estimates, a diagram, and the findings not shown inline. */
+/**
+ * The check run's summary, in the order a reader needs it: the verdict and why; what was not
+ * reviewed; the findings that fail the gate, the other new ones, those already at the base
+ * (collapsed); then queries, partition estimates and the model diagram, each collapsed. When it
+ * must be cut, it is cut from the end, each section saying how much it left out.
+ */
 export function renderCheckSummary(review: Review, options: CheckSummaryOptions = {}): string {
   const blocks = [
-    countsBlock(review),
+    verdictBlock(review, options.shownInline),
+    unreviewedBlock(review),
+    ...findingsBlocks(review, options.shownInline),
     queriesBlock(review),
     estimatesBlock(review),
     diagramBlock(review),
-    findingsBlock(review, options.shownInline),
   ].filter((block): block is Block => block !== undefined);
-  return fitBlocks(blocks, options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH);
+  return fitBlocks(blocks, options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH, { fill: "in-order" });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Explain
 
-function planFacts(plan: QueryPlan): string {
-  const facts = [`**Verdict:** ${verdictCell(plan.verdict)}`, `**partitions read:** ${escapeMarkdown(formatPartitions(plan.partitions))}`];
-  if (plan.rowsRead !== null) facts.push(`**rows read:** ${formatCount(plan.rowsRead)}`);
-  if (plan.direction) facts.push(`**direction:** ${plan.direction}`);
-  if (plan.index) facts.push(`**index:** ${codeSpan(plan.index)}`);
-  return facts.join(" · ");
+/** The answer in one paragraph: the verdict, why, and the figures that follow from it. */
+function answerBlock(plan: QueryPlan, servedBy: string): Block {
+  const figures = [`**partitions read:** ${escapeMarkdown(formatPartitions(plan.partitions))}`];
+  if (plan.rowsRead !== null) figures.push(`**rows read:** ${formatCount(plan.rowsRead)}`);
+  if (plan.direction) figures.push(`**direction:** ${plan.direction}`);
+  if (plan.index) figures.push(`**index:** ${codeSpan(plan.index)}`);
+  const reason = messageMarkdown(withoutRuleCodes(plan.reason));
+  const gist = plan.errorGist ? `\n\nCassandra says: ${messageMarkdown(plan.errorGist)}` : "";
+  return { head: `${verdictCell(plan.verdict)}: ${reason}${gist}\n\n${servedBy}${figures.join(" · ")}` };
 }
 
-function planBlocks(plan: QueryPlan): Block[] {
-  const blocks: Block[] = [{ head: `${planFacts(plan)}\n\n${messageMarkdown(plan.reason)}${plan.errorGist ? `\n\nCassandra says: ${messageMarkdown(plan.errorGist)}` : ""}` }];
-  if (plan.steps.length > 0) {
+/** How the verdict was reached: the statement, the planner's steps and its notes. */
+function planBlocks(plan: QueryPlan, cql: string | undefined): Block[] {
+  const blocks: Block[] = [];
+  if (cql !== undefined || plan.steps.length > 0) {
     blocks.push({
-      head: "**Plan**",
-      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${messageMarkdown(step.text)}`),
+      // A blank line after the statement's fence, so the steps read as their own list.
+      head: `**Plan**${cql !== undefined ? `\n\n${fencedBlock(cql, "sql")}${plan.steps.length > 0 ? "\n" : ""}` : ""}`,
+      rows: plan.steps.map((step, index) => `${index + 1}. **${escapeMarkdown(step.topic)}**: ${messageMarkdown(withoutRuleCodes(step.text))}`),
       more: (omitted) => `_${notShown(omitted, { one: "step", many: "steps" })}._`,
     });
   }
   if (plan.notes.length > 0) {
     blocks.push({
       head: "**Notes**",
-      rows: plan.notes.map((note) => `- ${messageMarkdown(note)}`),
+      rows: plan.notes.map((note) => `- ${messageMarkdown(withoutRuleCodes(note))}`),
       more: (omitted) => `_${notShown(omitted, { one: "note", many: "notes" })}._`,
     });
   }
@@ -332,31 +397,39 @@ function findingsList(findings: readonly Finding[]): Block[] {
   ];
 }
 
+/** Answer first (verdict, why, what is wrong, the table to add), then the plan, then the candidates. */
 function queryAnswer(answer: QueryExplanation): Block[] {
   const title = `### ${codeSpan(answer.id)}${answer.description ? ` · ${messageMarkdown(answer.description)}` : ""}`;
   const served = answer.table
-    ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}).`
-    : `No table serves this query (Cassandra ${answer.version}).`;
-  const blocks: Block[] = [{ head: `${title}\n\n${served}${answer.cql ? `\n\n${fencedBlock(answer.cql, "sql")}` : ""}` }, ...planBlocks(answer.plan)];
+    ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}) · `
+    : `No table serves this query (Cassandra ${answer.version}) · `;
+  const answered = answerBlock(answer.plan, served);
+  const blocks: Block[] = [{ ...answered, head: `${title}\n\n${answered.head}` }, ...findingsList(answer.findings)];
+  if (answer.suggestedTable) blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}` });
+  blocks.push(...planBlocks(answer.plan, answer.cql));
   if (answer.candidates.length > 0) {
     blocks.push({
       head: `**Candidates**\n\n${tableHeader(["Table", "Verdict", "Partitions", "Why"])}`,
       rows: answer.candidates.map((candidate) =>
-        tableRow([tableCodeSpan(candidate.table), verdictCell(candidate.verdict), escapeMarkdown(formatPartitions(candidate.partitions)), messageMarkdown(candidate.because, "table")]),
+        tableRow([
+          tableCodeSpan(candidate.table),
+          verdictCell(candidate.verdict),
+          escapeMarkdown(formatPartitions(candidate.partitions)),
+          messageMarkdown(withoutRuleCodes(candidate.because), "table"),
+        ]),
       ),
       more: (omitted) => `_${notShown(omitted, { one: "candidate", many: "candidates" })}._`,
     });
   }
-  if (answer.suggestedTable) blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}` });
   if (answer.table) blocks.push(...estimateBlock(answer.table, answer.estimate));
-  blocks.push(...findingsList(answer.findings));
   return blocks;
 }
 
 function selectAnswer(answer: SelectExplanation): Block[] {
+  const answered = answerBlock(answer.plan, `On ${codeSpan(answer.table)} (Cassandra ${answer.version}) · `);
   return [
-    { head: `### ${codeSpan(answer.table)}\n\n${fencedBlock(answer.cql, "sql")}\n\nPlanned for Cassandra ${answer.version}.` },
-    ...planBlocks(answer.plan),
+    { ...answered, head: `### ${codeSpan(answer.table)}\n\n${answered.head}` },
+    ...planBlocks(answer.plan, answer.cql),
     ...estimateBlock(answer.table, answer.estimate),
   ];
 }

@@ -1,9 +1,12 @@
 // Terminal output of `cql-review check`, after ESLint's "stylish" formatter: findings grouped by
-// file as `line:column  severity  message  rule-id`, then the query table and one summary line.
+// file as `line:column  severity  message  rule-id`. The order follows the check summary's
+// priorities: what was not reviewed, the new findings, those already at the base, the query
+// table, and last (where a terminal leaves the eye) the verdict and why.
 import type { QueryAnalysis } from "../analysis/types.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatPartitions } from "./figures.js";
+import { gateReason } from "./gate.js";
 
 export interface TextOptions {
   color: boolean;
@@ -88,9 +91,9 @@ function findingsByFile(findings: readonly Finding[]): Map<string, Finding[]> {
   return byFile;
 }
 
-function renderFindings(review: Review, paint: ReturnType<typeof painter>, layout: TextOptions["layout"]): string[] {
+function renderFindings(all: readonly Finding[], paint: ReturnType<typeof painter>, layout: TextOptions["layout"]): string[] {
   const lines: string[] = [];
-  for (const [file, findings] of findingsByFile(review.findings)) {
+  for (const [file, findings] of findingsByFile(all)) {
     lines.push(paint(terminalSafe(file), "underline"));
     const cells = findings.map((finding) => [
       `${finding.location.range.start.line}:${finding.location.range.start.column}`,
@@ -141,6 +144,20 @@ function renderQueries(queries: readonly QueryAnalysis[], paint: ReturnType<type
   return [paint("Queries", "bold"), paint(header, "dim"), ...body, ""];
 }
 
+/** Parts of the change the review could not read, first: each could hide a finding. */
+function renderUnreviewed(review: Review, paint: ReturnType<typeof painter>): string[] {
+  if (review.unreviewed.length === 0) return [];
+  const rows = review.unreviewed.map((part) => [part.file === "" ? "(the review as a whole)" : terminalSafe(part.file), terminalSafe(part.reason)]);
+  return [paint("Not reviewed (each could hide a finding)", "bold"), ...columns(rows), ""];
+}
+
+/** Findings already at the base commit, after the new ones: they do not fail the gate. */
+function renderExisting(review: Review, paint: ReturnType<typeof painter>, layout: TextOptions["layout"]): string[] {
+  const existing = review.findings.filter((finding) => finding.existing);
+  if (existing.length === 0) return [];
+  return [paint("Already at the base commit (these do not fail the gate)", "bold"), "", ...renderFindings(existing, paint, layout)];
+}
+
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
@@ -152,13 +169,23 @@ function renderSummary(review: Review, paint: ReturnType<typeof painter>): strin
   if (total === 0) return paint("✔ No problems found", "green", "bold");
   const counts = `${plural(errors, "error", "errors")}, ${plural(warnings, "warning", "warnings")}, ${plural(infos, "info", "infos")}`;
   const existingNote = existing > 0 ? `, ${existing} already at the base` : "";
-  const gate = review.gateFails ? "the gate fails" : "the gate passes";
+  const gate = `${review.gateFails ? "the gate fails" : "the gate passes"}: ${gateReason(review)}`;
   const style: Style = errors > 0 ? "red" : warnings > 0 ? "yellow" : "cyan";
   return paint(`${errors > 0 ? "✖" : "⚠"} ${plural(total, "problem", "problems")} (${counts}${existingNote}); ${gate}`, style, "bold");
 }
 
 export function renderText(review: Review, options: TextOptions): string {
   const paint = painter(options.color);
-  const lines = [...renderFindings(review, paint, options.layout), ...renderQueries(review.queries, paint), renderSummary(review, paint)];
+  const lines = [
+    ...renderUnreviewed(review, paint),
+    ...renderFindings(
+      review.findings.filter((finding) => !finding.existing),
+      paint,
+      options.layout,
+    ),
+    ...renderExisting(review, paint, options.layout),
+    ...renderQueries(review.queries, paint),
+    renderSummary(review, paint),
+  ];
   return `${lines.join("\n")}\n`;
 }

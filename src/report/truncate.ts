@@ -44,15 +44,28 @@ export interface Block {
   rows?: readonly string[];
   tail?: string;
   more?: (omitted: number) => string;
+  /** shown last, after the "N more" line: the end of a `<details>` section, so the notice stays inside it */
+  close?: string;
+}
+
+export interface FitOptions {
+  separator?: string;
+  /**
+   * How the budget is shared among the blocks' rows. `"round-robin"` (default): one row per block
+   * in turn, so a long first table cannot starve the sections after it. `"in-order"`: rows in
+   * document order until the first that does not fit, for documents whose order is their
+   * priority (gate-failing findings before a diagram).
+   */
+  fill?: "round-robin" | "in-order";
 }
 
 /**
- * Joins the blocks with `separator`, dropping rows (never heads or tails) until the result is at
- * most `maxLength` characters. Rows are taken round-robin, one per block in turn, so a long first
- * table cannot starve the sections after it. When even the heads and tails do not fit, the
- * row-less document is clipped with `clipText`.
+ * Joins the blocks with `separator`, dropping rows (never heads, tails or closes) until the result
+ * is at most `maxLength` characters, in the order `options.fill` says. When even the heads and
+ * tails do not fit, the row-less document is clipped with `clipText`.
  */
-export function fitBlocks(blocks: readonly Block[], maxLength: number, separator = "\n\n"): string {
+export function fitBlocks(blocks: readonly Block[], maxLength: number, options: FitOptions = {}): string {
+  const { separator = "\n\n", fill = "round-robin" } = options;
   const everything = blocks.map((block) => renderBlock(block, block.rows?.length ?? 0));
   const full = everything.join(separator);
   if (full.length <= maxLength) return full;
@@ -65,6 +78,22 @@ export function fitBlocks(blocks: readonly Block[], maxLength: number, separator
   }
 
   const stopped = blocks.map((block) => (block.rows?.length ?? 0) === 0);
+  if (fill === "in-order") {
+    // Strictly in order: once a row does not fit, later blocks show none, so a short query row
+    // never appears while a finding above it was left out.
+    let full = false;
+    blocks.forEach((block, index) => {
+      for (const row of block.rows ?? []) {
+        if (full || used + row.length + 1 > maxLength) {
+          full = true;
+          break;
+        }
+        used += row.length + 1;
+        shown[index]++;
+      }
+    });
+    return blocks.map((block, index) => renderBlock(block, shown[index])).join(separator);
+  }
   while (stopped.includes(false)) {
     blocks.forEach((block, index) => {
       if (stopped[index]) return;
@@ -88,6 +117,7 @@ function renderBlock(block: Block, shownRows: number): string {
   let text = lines.join("\n");
   const omitted = rows.length - shownRows;
   if (omitted > 0) text += `\n\n${moreLine(block, omitted)}`;
+  if (block.close !== undefined) text += `\n\n${block.close}`;
   return text;
 }
 

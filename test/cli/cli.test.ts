@@ -117,7 +117,7 @@ describe("cql-review check", () => {
     expect(result.stdout).toMatch(new RegExp(`^${SHOP}/access-patterns.yaml\n`, "m"));
     expect(result.stdout).toMatch(/^ {2}14:5 +error {2}Cassandra rejects orders-by-status .* {2}query-needs-allow-filtering$/m);
     expect(result.stdout).toContain("  orders-by-status  shop.orders_by_customer  needs-allow-filtering  all");
-    expect(result.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✖ \d+ problems? \(\d+ errors?, .*\); the gate fails$/);
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✖ \d+ problems? \(\d+ errors?, .*\); the gate fails: \d+ new errors? in this change$/);
   });
 
   it("exits 0 when the config's fail_on never lets the gate fail", async () => {
@@ -148,7 +148,8 @@ describe("cql-review check", () => {
 
   it("prints the Markdown check summary", async () => {
     const result = await run(["check", SHOP, "--format", "markdown", "--cassandra", "4.1"]);
-    expect(result.stdout).toMatch(/^\*\*cql-review\*\* · Cassandra 4\.1 semantics · 1 table · 2 queries/);
+    expect(result.stdout).toMatch(/^(✅|❌) \*\*The gate (passes|fails)\*\* /);
+    expect(result.stdout).toContain("\n**cql-review** · Cassandra 4.1 semantics · 1 table · 2 queries");
     expect(result.stdout).toContain("| `orders-by-status` | `shop.orders_by_customer` | ⚠️ needs-allow-filtering | all |");
   });
 
@@ -235,9 +236,11 @@ describe("cql-review explain", () => {
     const result = await run(["explain", SHOP, "recent-orders"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^recent-orders · A customer's latest orders\n {2}served by shop\.orders_by_customer \(Cassandra 5\.0; /);
-    expect(result.stdout).toMatch(/\n {2}verdict +single-partition\n/);
+    expect(result.stdout).toMatch(/\n {2}verdict +single-partition: \S/);
     expect(result.stdout).toMatch(/\n {2}rows read +20\n/);
-    expect(result.stdout).toContain("\nPlan\n  1.");
+    // answer first, then the plan: the statement and its steps
+    expect(result.stdout.indexOf("\n  verdict ")).toBeLessThan(result.stdout.indexOf("\nPlan\n"));
+    expect(result.stdout).toMatch(/\nPlan\n {2}SELECT [^\n]*\n {2}1\. /);
     expect(result.stdout).toContain("Partition estimate of shop.orders_by_customer: ");
     // the manifest's worst case: rows_per_partition max 2,000
     expect(result.stdout).toMatch(/\n {2}worst +2,000 /);
@@ -254,8 +257,8 @@ describe("cql-review explain", () => {
   it("plans an ad-hoc SELECT against the schema", async () => {
     const result = await run(["explain", SHOP, "select total from orders_by_customer where customer_id = ? and ordered_at > ?", "--format", "markdown"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^### `shop\.orders_by_customer`\n\n```sql\nselect total from/);
-    expect(result.stdout).toContain("**Verdict:** ✅ single-partition");
+    expect(result.stdout).toMatch(/^### `shop\.orders_by_customer`\n\n✅ single-partition: /);
+    expect(result.stdout).toMatch(/\*\*Plan\*\*\n\n```sql\nselect total from/);
   });
 
   it("takes an unquoted statement as the words from SELECT to the end", async () => {

@@ -135,6 +135,8 @@ function assertPrototypeClean(): void {
 const FENCE_INFOS = new Set(["mermaid", "sql", "suggestion"]);
 const DELIMITER_ROW = /^\| (?::?-{3,}:?)(?: \| :?-{3,}:?)* \|$/;
 const MARKER_LINE = /^<!-- cql-review:fingerprint=[^\s<>]* -->$/;
+/** Our collapsed sections open and close on lines of their own, in our own words. */
+const COLLAPSIBLE_LINE = /^(?:<details><summary>[A-Za-z0-9 ,:()]*<\/summary>|<\/details>)$/;
 const MERMAID_LINE = /^ {2}(?:classDef problem .*|t\d+\[\("[A-Za-z0-9 ._\-/:#;]*"\)\]|q\d+\(\["[A-Za-z0-9 ._\-/:#;]*"\]\)(?: -->\|[a-z-]+\| t\d+|:::problem))$/;
 
 /** A `<` that is neither escaped nor inside a code span starts raw HTML. */
@@ -192,6 +194,7 @@ export function assertMarkdownStructure(markdown: string, where: string): { fenc
   const fences: { info: string; content: string }[] = [];
   let markers = 0;
   let columns = 0;
+  let sections = 0;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     const opening = /^(`{3,})(.*)$/.exec(line);
@@ -225,8 +228,14 @@ export function assertMarkdownStructure(markdown: string, where: string): { fenc
       markers++;
       continue;
     }
+    if (COLLAPSIBLE_LINE.test(line)) {
+      sections += line.startsWith("<details>") ? 1 : -1;
+      assert.ok(sections >= 0 && sections <= 1, `${where}: a collapsed section closes before it opens, or nests, at line ${index + 1}`);
+      continue;
+    }
     assert.equal(rawHtmlAt(line), -1, `${where}: raw HTML in ${JSON.stringify(line)}`);
   }
+  assert.equal(sections, 0, `${where}: a collapsed section never closes`);
   return { fences, markers };
 }
 

@@ -53,10 +53,11 @@ describe("with the real core", () => {
     );
     expect(completed.output.summary.length).toBeLessThanOrEqual(65_535);
     expect(completed.output.summary).toContain("Q3");
-    // The finding commented inline is not listed again among the summary's findings.
-    const [, notShownInline = ""] = completed.output.summary.split("### Findings not shown inline");
-    expect(notShownInline).toContain("table-unbounded-partition");
-    expect(notShownInline).not.toContain("query-needs-allow-filtering");
+    // The finding commented inline is not listed again among the summary's findings, which come before the queries.
+    const [findingsPart] = completed.output.summary.split("<details><summary>Queries");
+    expect(findingsPart).toContain("1 finding is posted as an inline comment on the changed lines");
+    expect(findingsPart).toContain("table-unbounded-partition");
+    expect(findingsPart).not.toContain("query-needs-allow-filtering");
   });
 
   it("the same delivery again posts nothing new", async () => {

@@ -45,15 +45,15 @@ const orders = tableModel("shop", "orders_by_customer", "schema/shop.cql", 1, [
 ]);
 
 describe("renderCheckSummary", () => {
-  it("renders counts, queries, estimates, the model diagram and the findings", async () => {
+  it("renders the verdict, the findings, and the queries, estimates and diagram collapsed", async () => {
     await expect(renderCheckSummary(videoReview())).toMatchFileSnapshot("__snapshots__/video-review.summary.md");
   });
 
-  it("leaves out the findings posted inline and says the rest were not shown inline", () => {
+  it("leaves out the findings posted inline and says so", () => {
     const review = videoReview();
     const inline = new Set([review.findings[0].fingerprint, review.findings[1].fingerprint]);
     const summary = renderCheckSummary(review, { shownInline: inline });
-    expect(summary).toContain("### Findings not shown inline");
+    expect(summary).toContain("2 findings are posted as inline comments on the changed lines and not repeated here.");
     expect(summary).not.toContain("partition\\-unbounded");
     expect(summary.split("\n").filter((line) => line.includes("table-no-queries.md"))).toHaveLength(1);
     expect(summary).not.toContain("query-needs-allow-filtering.md");
@@ -68,10 +68,52 @@ describe("renderCheckSummary", () => {
       const findingRows = summary.split("\n").filter((line) => line.includes("query-full-scan.md")).length;
       expect(summary).toContain(`_${(3_000 - queryRows).toLocaleString("en-US")} more queries not shown._`);
       expect(summary).toContain(`_${(3_000 - findingRows).toLocaleString("en-US")} more findings not shown;`);
-      // heads survive every cut
-      expect(summary).toContain("### Partition estimates (worst partition)");
+      // heads survive every cut, and the findings are served before the queries
+      expect(summary).toContain("<summary>Partition estimates");
       expect(summary).toContain("```mermaid");
+      expect(summary.match(/<details>/g)).toHaveLength(summary.match(/<\/details>/g)!.length);
+      // strictly in order: no query row while a finding was left out
+      if (findingRows < 3_000) expect(queryRows).toBe(0);
+      expect(findingRows).toBeGreaterThan(0);
     }
+  });
+
+  it("reads in the order a reviewer needs: verdict, not reviewed, failing, new, existing, then the details", () => {
+    const review = reviewOf({
+      tables: [orders],
+      queries: manyQueries(2),
+      estimates: [estimate("shop.orders_by_customer")],
+      findings: [
+        finding("query-full-scan", "warning", "access-patterns.yaml", range(3, 5), "Q1 reads every partition"),
+        finding("table-no-queries", "info", "schema/shop.cql", range(1, 1), "old table", { existing: true }),
+        finding("query-needs-allow-filtering", "error", "access-patterns.yaml", range(9, 5), "Q0 needs ALLOW FILTERING"),
+      ],
+    });
+    review.unreviewed = [{ file: "schema/big_*table*.cql", reason: "too large <b>" }];
+    const summary = renderCheckSummary(review);
+    const lines = summary.split("\n");
+    expect(lines[0]).toBe("❌ **The gate fails** (`fail_on: error`): 1 new error in this change; 1 part of it not reviewed.");
+    const order = [
+      "**Not reviewed**",
+      "- `schema/big_*table*.cql`: too large \\<b\\>",
+      "### Fails the gate (1)",
+      "query-needs-allow-filtering.md",
+      "### Other new findings (1)",
+      "query-full-scan.md",
+      "<details><summary>1 finding already at the base commit (they do not fail the gate)</summary>",
+      "table-no-queries.md",
+      "<details><summary>Queries: 2 queries</summary>",
+      "<details><summary>Partition estimates",
+      "<details><summary>Model diagram",
+    ].map((text) => lines.findIndex((line) => line.includes(text)));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(lines.at(-1)).toBe("</details>");
+  });
+
+  it("says the gate passes and why when nothing new fails it", () => {
+    const review = reviewOf({ tables: [orders], queries: [], estimates: [], findings: [] });
+    expect(renderCheckSummary(review).split("\n")[0]).toBe("✅ **The gate passes** (`fail_on: error`): nothing new.");
   });
 
   it("keeps hostile names inside their table cells and diagram labels", () => {
@@ -116,22 +158,20 @@ describe("renderCheckSummary", () => {
 });
 
 describe("renderFindingComment", () => {
-  it("shows the badge, the linked rule, the message, the figures, the suggestion and the marker", () => {
+  it("shows the badge, the rule, the message, the suggestion, the rule's doc and the marker, and no data dump", () => {
     const unbounded = videoReview().findings.find((entry) => entry.rule === "partition-unbounded")!;
     expect(renderFindingComment(unbounded, { suggestion: "  PRIMARY KEY ((userid, year), added_date, videoid)" })).toMatchInlineSnapshot(`
-      "🔴 **error** · [\`partition-unbounded\`](https://github.com/cql-review/cql-review/blob/main/rules/partition-unbounded.md)
+      "🔴 **error** · \`partition-unbounded\`
 
       Partitions of killrvideo.videos\\_by\\_user grow without bound (5 rows/day, kept forever).
-
-      - rowsPerDay: 5
-      - retention: forever
-      - bucket: 1 year
 
       Suggested fix: Add a year bucket to the partition key
 
       \`\`\`suggestion
         PRIMARY KEY ((userid, year), added_date, videoid)
       \`\`\`
+
+      [Why this matters and how to fix it: \`partition-unbounded\`](https://github.com/cql-review/cql-review/blob/main/rules/partition-unbounded.md)
 
       <!-- cql-review:fingerprint=partition-unbounded:table:killrvideo.videos_by_user -->"
     `);
@@ -146,6 +186,27 @@ describe("renderFindingComment", () => {
     expect(body).toContain("_Already present at the base commit: this does not fail the check._");
     expect(body).toContain("Fix: Add a bucket");
     expect(body).not.toContain("```");
+  });
+
+  it("offers the table an unserved query needs as CREATE TABLE in a collapsed block", () => {
+    const createTable = "CREATE TABLE shop.orders_by_status (\n  status text,\n  id uuid,\n  PRIMARY KEY ((status), id)\n);";
+    const unserved = finding("query-unserved", "error", "access-patterns.yaml", range(7, 5), "No table serves Q4.", {
+      data: { query: "Q4", summary: "B1: nothing binds status", table: createTable, writtenBy: "" },
+    });
+    const body = renderFindingComment(unserved);
+    const lines = body.split("\n");
+    const open = lines.indexOf("<details><summary>The CREATE TABLE that would serve it</summary>");
+    expect(open).toBeGreaterThan(lines.indexOf("No table serves Q4."));
+    expect(readFencedBlock(lines.slice(open + 2, lines.indexOf("</details>") - 1).join("\n"))).toEqual({ info: "sql", content: createTable });
+    expect(lines.at(-3)).toBe("[Why this matters and how to fix it: `query-unserved`](https://github.com/cql-review/cql-review/blob/main/rules/query-unserved.md)");
+    // the data behind the message stays in the JSON report
+    expect(body).not.toMatch(/writtenBy|summary:|B1:|^- query/m);
+  });
+
+  it("shows a table name in data.table as nothing: only a CREATE TABLE is a suggested table", () => {
+    const body = renderFindingComment(finding("table-no-queries", "info", "a.cql", range(1, 1), "unused", { data: { table: "ks.t" } }));
+    expect(body).not.toContain("<details>");
+    expect(body).not.toContain("ks.t");
   });
 
   it("keeps any message, figures and suggestion in their places, with the marker last", () => {
@@ -204,7 +265,7 @@ describe("renderExplainMarkdown", () => {
   const review = videoReview();
   const q1 = review.queries[0];
 
-  it("explains a query: verdict, plan steps, candidates, estimate and findings", () => {
+  it("explains a query answer first: verdict and why, findings, then the plan, the candidates and the estimate", () => {
     const answer: ExplainAnswer = {
       kind: "query",
       version: "5.0",
@@ -222,17 +283,19 @@ describe("renderExplainMarkdown", () => {
     expect(renderExplainMarkdown(answer)).toMatchInlineSnapshot(`
       "### \`Q1\` · Newest videos of a user
 
-      Served by \`killrvideo.videos_by_user\` (Cassandra 5.0).
+      ✅ single-partition: the partition key userid is bound by =
+
+      Served by \`killrvideo.videos_by_user\` (Cassandra 5.0) · **partitions read:** 1 · **rows read:** 20 · **direction:** forward
+
+      **Findings**
+      - 🟡 [\`query-needs-allow-filtering\`](https://github.com/cql-review/cql-review/blob/main/rules/query-needs-allow-filtering.md) \`access-patterns.yaml:15:10\`: Q2 filters on title, which is not part of the primary key of killrvideo.videos.
+
+      **Plan**
 
       \`\`\`sql
       SELECT videoid, title FROM videos_by_user WHERE userid = ? LIMIT 20
       \`\`\`
 
-      **Verdict:** ✅ single-partition · **partitions read:** 1 · **rows read:** 20 · **direction:** forward
-
-      B1: the partition key userid is bound by =
-
-      **Plan**
       1. **table**: killrvideo.videos\\_by\\_user
       2. **partition key**: userid = ? pins one partition
       3. **limit**: LIMIT 20 reads at most 20 rows
@@ -252,10 +315,7 @@ describe("renderExplainMarkdown", () => {
 
       **Unbounded:** partitions grow without a bucket or TTL; limits crossed: values after 55 years.
 
-      **Bucket suggestion:** bucket by year: about 1,825 rows per partition
-
-      **Findings**
-      - 🟡 [\`query-needs-allow-filtering\`](https://github.com/cql-review/cql-review/blob/main/rules/query-needs-allow-filtering.md) \`access-patterns.yaml:15:10\`: Q2 filters on title, which is not part of the primary key of killrvideo.videos."
+      **Bucket suggestion:** bucket by year: about 1,825 rows per partition"
     `);
   });
 

@@ -11,8 +11,12 @@ describe("renderText", () => {
         15:10  warning  Q2 filters on title, which is not part of the primary key of killrvideo.videos.  query-needs-allow-filtering
 
       schema/videos.cql
-        3:1   info   No query of the manifest reads killrvideo.videos directly.                              table-no-queries (existing)
         12:1  error  Partitions of killrvideo.videos_by_user grow without bound (5 rows/day, kept forever).  partition-unbounded
+
+      Already at the base commit (these do not fail the gate)
+
+      schema/videos.cql
+        3:1  info  No query of the manifest reads killrvideo.videos directly.  table-no-queries (existing)
 
       Queries
         id  table                      verdict                partitions
@@ -20,7 +24,7 @@ describe("renderText", () => {
         Q2  killrvideo.videos          needs-allow-filtering  all
         Q3  —                          unserved               unknown
 
-      ✖ 3 problems (1 error, 1 warning, 1 info, 1 already at the base); the gate fails
+      ✖ 3 problems (1 error, 1 warning, 1 info, 1 already at the base); the gate fails: 1 new error in this change
       "
     `);
   });
@@ -46,8 +50,29 @@ describe("renderText", () => {
       findings: [finding("partition-unbounded", "error", "a.cql", range(1, 1), "old problem", { existing: true })],
     });
     expect(renderText(review, { color: false }).trimEnd().split("\n").at(-1)).toBe(
-      "✖ 1 problem (1 error, 0 warnings, 0 infos, 1 already at the base); the gate passes",
+      "✖ 1 problem (1 error, 0 warnings, 0 infos, 1 already at the base); the gate passes: nothing new",
     );
+  });
+
+  it("lists what was not reviewed first and the findings at the base after the new ones", () => {
+    const review = reviewOf({
+      tables: [],
+      queries: [],
+      estimates: [],
+      findings: [
+        finding("partition-unbounded", "error", "a.cql", range(1, 1), "old problem", { existing: true }),
+        finding("query-full-scan", "warning", "a.cql", range(9, 1), "new scan"),
+        finding("input-limit-exceeded", "warning", "big.cql", range(1, 1), "big.cql is too large"),
+      ],
+    });
+    review.unreviewed = [{ file: "big.cql", reason: "big.cql is too large\u001b[2J" }];
+    review.gateFails = true;
+    const lines = renderText(review, { color: false }).trimEnd().split("\n");
+    expect(lines.slice(0, 2)).toEqual(["Not reviewed (each could hide a finding)", "  big.cql  big.cql is too large\\u{1b}[2J"]);
+    const at = (text: string) => lines.findIndex((line) => line.includes(text));
+    expect(at("new scan")).toBeLessThan(at("Already at the base commit"));
+    expect(at("Already at the base commit")).toBeLessThan(at("old problem"));
+    expect(lines.at(-1)).toBe("✖ 3 problems (1 error, 2 warnings, 0 infos, 1 already at the base); the gate fails: 1 part of it not reviewed");
   });
 
   it("never lets repository text drive the terminal", () => {

@@ -70,17 +70,18 @@ describe("fitBlocks", () => {
       head: fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
       rows: fc.array(fc.string({ minLength: 1, maxLength: 30 }), { maxLength: 40 }),
       tail: fc.option(fc.string({ maxLength: 5 }), { nil: undefined }),
+      close: fc.option(fc.constant("</details>"), { nil: undefined }),
     });
     fc.assert(
-      fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 1_500 }), (specs, max) => {
+      fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 1_500 }), fc.constantFrom("round-robin" as const, "in-order" as const), (specs, max, fill) => {
         const blocks: Block[] = specs.map((spec, index) => ({
           ...spec,
           rows: spec.rows.map((row) => `r${index}:${row.replace(/\n/g, " ")}`),
           more: (n: number) => `[${index}] ${n} more rows not shown`,
         }));
-        const text = fitBlocks(blocks, max);
+        const text = fitBlocks(blocks, max, { fill });
         expect(text.length).toBeLessThanOrEqual(max);
-        const headsFit = fitBlocks(blocks.map((entry) => ({ head: entry.head, tail: entry.tail })), Number.POSITIVE_INFINITY).length;
+        const headsFit = fitBlocks(blocks.map((entry) => ({ head: entry.head, tail: entry.tail, close: entry.close })), Number.POSITIVE_INFINITY).length;
         if (headsFit + 200 > max) return; // tiny budgets clip the skeleton itself; covered above
         blocks.forEach((entry, index) => {
           const shown = text.split("\n").filter((line) => line.startsWith(`r${index}:`)).length;
@@ -90,5 +91,23 @@ describe("fitBlocks", () => {
       }),
       PROPERTY,
     );
+  });
+
+  it("in order, fills earlier blocks first and keeps each notice inside its section", () => {
+    const section = (name: string): Block => ({
+      head: `<details><summary>${name}</summary>`,
+      rows: Array.from({ length: 50 }, (_, i) => `${name}${i}`),
+      more: (n) => `${n} more ${name} not shown`,
+      close: "</details>",
+    });
+    const text = fitBlocks([section("a"), section("b")], 400, { fill: "in-order" });
+    expect(text.length).toBeLessThanOrEqual(400);
+    expect(text).not.toContain("more a not shown");
+    expect(text.split("\n").filter((line) => /^b\d+$/.test(line)).length).toBeLessThan(50);
+    // a cut is final: nothing after it, even a row short enough to fit
+    const cut = fitBlocks([{ rows: ["x".repeat(100), "y".repeat(100)] }, { rows: ["z"] }], 120, { fill: "in-order" });
+    expect(cut).not.toContain("z\n");
+    expect(cut.split("\n")).not.toContain("z");
+    expect(text.endsWith("more b not shown\n\n</details>")).toBe(true);
   });
 });

@@ -61,6 +61,9 @@ export interface InertOptions {
   ownComments?: readonly string[];
 }
 
+/** The lines that open and close a collapsed section of a summary or comment, as the renderers write them. */
+const OWN_COLLAPSIBLE_LINE = /^(?:<details><summary>[A-Za-z0-9 ,:()]*<\/summary>|<\/details>)$/gm;
+
 /** What in rendered Markdown would act on GitHub; empty when the document is inert. */
 export function activeParts(markdown: string, options: InertOptions = {}): string[] {
   const html = renderGfm(markdown);
@@ -70,7 +73,10 @@ export function activeParts(markdown: string, options: InertOptions = {}): strin
     const href = /href="([^"]*)"/.exec(match[0])?.[1];
     if (href === undefined || !href.startsWith(OUR_LINK)) problems.push(`a link ${match[0]}`);
   }
-  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, (comment) => {
+  // Our collapsible sections: a whole line of our own words (no repository text can form one,
+  // since it never reaches the output with a raw `<`).
+  const withoutOwnSections = html.replace(OWN_COLLAPSIBLE_LINE, "");
+  const withoutComments = withoutOwnSections.replace(/<!--[\s\S]*?-->/g, (comment) => {
     if (!(options.ownComments ?? []).includes(comment)) problems.push(`an HTML comment ${comment}`);
     return "";
   });

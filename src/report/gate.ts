@@ -1,0 +1,40 @@
+// Why the gate fails or passes, in words every renderer shares: the check summary's first line
+// and the terminal's last line say the same thing.
+import type { Finding, Severity } from "../findings.js";
+import { gateFails, UNREVIEWED_RULES, type Review } from "../review.js";
+import { formatCount } from "./figures.js";
+
+export function plural(count: number, one: string, many: string): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** Whether this finding on its own fails the gate (a new finding at `fail_on`, or a part left unreviewed). */
+export function failsGate(finding: Finding, review: Review): boolean {
+  return gateFails([finding], review.config);
+}
+
+/** "2 new errors and 1 new warning" */
+export function newSeverityCounts(findings: readonly Finding[]): string {
+  const severities: Severity[] = ["error", "warning", "info"];
+  const parts = severities.flatMap((severity) => {
+    const count = findings.filter((finding) => finding.severity === severity).length;
+    return count === 0 ? [] : [plural(count, `new ${severity}`, `new ${severity}s`)];
+  });
+  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+/** Why the gate says what it says: "17 new errors in this change; 1 part of it not reviewed". */
+export function gateReason(review: Review): string {
+  const fresh = review.findings.filter((finding) => !finding.existing);
+  if (!review.gateFails) {
+    if (fresh.length === 0) return "nothing new";
+    return `${newSeverityCounts(fresh)}, ${fresh.length === 1 ? "which does not fail it" : "none of which fails it"}`;
+  }
+  const newAtFailOn = review.findings.filter((finding) => failsGate(finding, review) && !UNREVIEWED_RULES.has(finding.rule));
+  const notRead = review.config.unreviewed === "fail" ? review.unreviewed.length : 0;
+  const why = [
+    ...(newAtFailOn.length > 0 ? [`${newSeverityCounts(newAtFailOn)} in this change`] : []),
+    ...(notRead > 0 ? [`${plural(notRead, "part", "parts")} of it not reviewed`] : []),
+  ];
+  return why.length > 0 ? why.join("; ") : "findings new in this change";
+}
