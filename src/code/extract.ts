@@ -10,6 +10,7 @@ import type { Node, Parser, Tree } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
+import { entityTables } from "./entities.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -424,6 +425,20 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       }
     }
   }
+  const tables = entityTables(
+    parsed
+      .filter((file) => file.language === "java")
+      .map((file) => ({
+        path: file.path,
+        root: file.tree.rootNode,
+        imports: file.syntax.imports(file.tree.rootNode),
+        text: (node: Node) => {
+          const value = project.evaluate(file, node);
+          return "text" in value ? value.text : undefined;
+        },
+        range: (node: Node) => rangeOf(file, node),
+      })),
+  );
   for (const file of parsed) file.tree.delete();
-  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, skipped };
+  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped };
 }
