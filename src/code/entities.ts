@@ -218,8 +218,8 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
 
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
-  const addColumn = (columnName: string, at: Field) => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, range: at.source.range(at.node) });
+  const addColumn = (columnName: string, property: string, at: Field) => {
+    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: at.source.range(at.node) });
   };
   for (const owner of chain) {
     for (const property of fieldsOf(owner)) {
@@ -228,7 +228,7 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
         complete = false;
         continue;
       }
-      for (const column of read.columns) addColumn(column.name, column.field);
+      for (const column of read.columns) addColumn(column.name, column.property, column.field);
       keys.push(...read.keys);
     }
   }
@@ -266,7 +266,7 @@ function readField(
   naming: (javaName: string) => string,
   classNamed: (name: string) => ClassInfo | undefined,
   depth = 0,
-): { columns: { name: string; field: Field }[]; keys: KeyColumn[] } | undefined {
+): { columns: { name: string; property: string; field: Field }[]; keys: KeyColumn[] } | undefined {
   const { annotations } = property;
   const text = (node: Node | undefined) => (node ? property.source.text(node) : undefined);
   if (framework === "spring-data") {
@@ -285,7 +285,7 @@ function readField(
         // Only an ordering the code writes down is compared; the default is a guess about intent.
         ...(ordering ? { order: ordering.endsWith("DESCENDING") ? ("desc" as const) : ("asc" as const) } : {}),
       };
-      return { columns: [{ name, field: property }], keys: [key] };
+      return { columns: [{ name, property: property.name, field: property }], keys: [key] };
     }
     const primaryKey = annotations.get("PrimaryKey") ?? annotations.get("Id");
     if (primaryKey) {
@@ -293,18 +293,18 @@ function readField(
       if (keyClass?.annotations.has("PrimaryKeyClass") && depth === 0) {
         const parts = fieldsOf(keyClass).map((f) => readField(f, framework, naming, classNamed, depth + 1));
         if (parts.some((p) => p === undefined)) return undefined;
-        return { columns: parts.flatMap((p) => p!.columns), keys: parts.flatMap((p) => p!.keys) };
+        return { columns: parts.flatMap((p) => p!.columns.map((c) => ({ ...c, property: `${property.name}.${c.property}` }))), keys: parts.flatMap((p) => p!.keys) };
       }
       const written = text(argument(primaryKey, "value"));
       if (argument(primaryKey, "value") && written === undefined) return undefined;
       const name = written ? cqlName(written) : naming(property.name);
-      return { columns: [{ name, field: property }], keys: [{ name, kind: "partition", position: 0 }] };
+      return { columns: [{ name, property: property.name, field: property }], keys: [{ name, kind: "partition", position: 0 }] };
     }
     const column = annotations.get("Column");
     const written = text(argument(column, "value")) ?? text(argument(column, "name"));
     if ((argument(column, "value") ?? argument(column, "name")) && written === undefined) return undefined;
     const name = written ? cqlName(written) : naming(property.name);
-    return { columns: [{ name, field: property }], keys: [] };
+    return { columns: [{ name, property: property.name, field: property }], keys: [] };
   }
   const nameNode = framework === "datastax-mapper-4" ? argument(annotations.get("CqlName"), "value") : argument(annotations.get("Column"), "name");
   const written = text(nameNode);
@@ -315,5 +315,5 @@ function readField(
   const keys: KeyColumn[] = [];
   if (partition) keys.push({ name, kind: "partition", position: integerArgument(partition, "value") ?? 0 });
   else if (clustering) keys.push({ name, kind: "clustering", position: integerArgument(clustering, "value") ?? 0 });
-  return { columns: [{ name, field: property }], keys };
+  return { columns: [{ name, property: property.name, field: property }], keys };
 }

@@ -10,6 +10,7 @@ import type { Node, Parser, Tree } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
+import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
@@ -439,6 +440,13 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
         range: (node: Node) => rangeOf(file, node),
       })),
   );
+  for (const file of parsed) {
+    if (file.language !== "java" || tables.length === 0) continue;
+    for (const { node, cql } of derivedQueries(file.tree.rootNode, tables)) {
+      if (!isCqlStatement(cql)) continue;
+      statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
+    }
+  }
   for (const file of parsed) file.tree.delete();
   return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped };
 }

@@ -119,3 +119,30 @@ public class Comment {
     private String comment;
 }
 `;
+
+export const SPRING_REPOSITORY = `package com.example.video;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.data.cassandra.repository.AllowFiltering;
+import org.springframework.data.cassandra.repository.CassandraRepository;
+import org.springframework.data.cassandra.repository.Query;
+
+public interface VideoByUserRepository extends CassandraRepository<VideoByUser, VideoByUserKey> {
+
+    List<VideoByUser> findByKeyUserId(UUID userId);
+
+    List<VideoByUser> findTop10ByKeyUserIdAndKeyAddedDateAfterOrderByKeyAddedDateDesc(UUID userId, Instant since);
+
+    @AllowFiltering
+    List<VideoByUser> findByTitle(String title);
+
+    @Query("SELECT * FROM videos_by_user WHERE user_id = ?0 LIMIT 1")
+    VideoByUser latestOf(UUID userId);
+
+    List<VideoByUser> findByTitleOrKeyUserId(String title, UUID userId);
+
+    default List<VideoByUser> recent(UUID userId) { return findByKeyUserId(userId); }
+}
+`;
