@@ -10,6 +10,7 @@ import type { Node, Parser, Tree } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
+import { cqlengineTables } from "./cqlengine.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
@@ -426,10 +427,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       }
     }
   }
-  const tables = entityTables(
-    parsed
-      .filter((file) => file.language === "java")
-      .map((file) => ({
+  const entitySource = (file: ParsedFile) => ({
         path: file.path,
         root: file.tree.rootNode,
         imports: file.syntax.imports(file.tree.rootNode),
@@ -438,8 +436,11 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
           return "text" in value ? value.text : undefined;
         },
         range: (node: Node) => rangeOf(file, node),
-      })),
-  );
+      });
+  const tables = [
+    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
+  ];
   for (const file of parsed) {
     if (file.language !== "java" || tables.length === 0) continue;
     for (const { node, cql } of derivedQueries(file.tree.rootNode, tables)) {

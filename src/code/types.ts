@@ -35,11 +35,11 @@ export interface DynamicStatement {
 }
 
 /**
- * A table as an entity class maps it (Spring Data Cassandra, the DataStax Java mapper): names are
+ * A table as an entity class maps it (Spring Data Cassandra, the DataStax Java mapper, cqlengine): names are
  * the CQL names the framework derives, in lower case unless the code quotes them.
  */
 export interface CodeTable {
-  framework: "spring-data" | "datastax-mapper-4" | "datastax-mapper-3";
+  framework: "spring-data" | "datastax-mapper-4" | "datastax-mapper-3" | "cqlengine";
   /** the entity class */
   entity: string;
   keyspace?: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { extractStatements } from "../../src/code/extract.js";
 import { grammars } from "../../src/code/grammars.js";
 import type { CodeTable } from "../../src/code/types.js";
-import { MAPPER3_ENTITY, MAPPER_ENTITY, SPRING_ENTITY, SPRING_KEY, SPRING_TABLES } from "./entity-fixtures.js";
+import { CQLENGINE_BASE, CQLENGINE_MODELS, MAPPER3_ENTITY, MAPPER_ENTITY, SPRING_ENTITY, SPRING_KEY, SPRING_TABLES } from "./entity-fixtures.js";
 
 async function tablesOf(files: Record<string, string>): Promise<CodeTable[]> {
   const extraction = await extractStatements(
@@ -142,5 +142,37 @@ public class Order {
 }
 `;
     expect(await tablesOf({ "Order.java": jpa })).toEqual([]);
+  });
+});
+
+describe("tables from cqlengine models", () => {
+  it("reads keys, clustering order, db_field, abstract bases and cqlengine's default table name", async () => {
+    const tables = await tablesOf({ "app/base.py": CQLENGINE_BASE, "app/models.py": CQLENGINE_MODELS });
+    expect(tables.map(shape)).toEqual([
+      {
+        keyspace: "shop",
+        name: "videos_by_user",
+        partitionKey: ["user_id"],
+        clustering: [{ name: "added_date", order: "desc" }, { name: "video_id" }],
+        columns: ["created_at", "user_id", "added_date", "video_id", "title"],
+        keyOrderKnown: { partition: true, clustering: true },
+      },
+      {
+        keyspace: undefined,
+        name: "comments_by_video",
+        // Without partition_key=True the first primary key column is the partition key.
+        partitionKey: ["video_id"],
+        clustering: [{ name: "comment_id" }],
+        columns: ["created_at", "video_id", "comment_id", "comment"],
+        keyOrderKnown: { partition: true, clustering: true },
+      },
+    ]);
+    expect(tables[0]!.range.start.line).toBe(6);
+  });
+
+  it("leaves the key open when a base class is not read", async () => {
+    const [table] = await tablesOf({ "app/models.py": CQLENGINE_MODELS });
+    expect(table!.partitionKey).toBeUndefined();
+    expect(table!.columns.map((c) => c.name)).toEqual(["user_id", "added_date", "video_id", "title"]);
   });
 });

@@ -146,3 +146,39 @@ public interface VideoByUserRepository extends CassandraRepository<VideoByUser, 
     default List<VideoByUser> recent(UUID userId) { return findByKeyUserId(userId); }
 }
 `;
+
+export const CQLENGINE_BASE = `from cassandra.cqlengine import columns
+from cassandra.cqlengine.models import Model
+
+KEYSPACE = "shop"
+
+
+class Audited(Model):
+    __abstract__ = True
+    created_at = columns.DateTime()
+`;
+
+export const CQLENGINE_MODELS = `from cassandra.cqlengine import columns
+
+from app.base import Audited, KEYSPACE
+
+
+class VideoByUser(Audited):
+    __keyspace__ = KEYSPACE
+    __table_name__ = "videos_by_user"
+
+    user_id = columns.UUID(partition_key=True)
+    added_date = columns.DateTime(primary_key=True, clustering_order="DESC")
+    video_id = columns.UUID(primary_key=True)
+    name = columns.Text(db_field="title")
+
+
+class CommentsByVideo(Audited):
+    video_id = columns.UUID(primary_key=True)
+    comment_id = columns.TimeUUID(primary_key=True)
+    comment = columns.Text()
+
+
+class NotAModel:
+    title = "not a column"
+`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAPPER3_ENTITY, MAPPER_ENTITY, MAPPER_SCHEMA, SPRING_ENTITY, SPRING_KEY, SPRING_SCHEMA, SPRING_TABLES } from "../code/entity-fixtures.js";
+import { CQLENGINE_BASE, CQLENGINE_MODELS, MAPPER3_ENTITY, MAPPER_ENTITY, MAPPER_SCHEMA, SPRING_ENTITY, SPRING_KEY, SPRING_SCHEMA, SPRING_TABLES } from "../code/entity-fixtures.js";
 import { findingsAt, reviewWithCode } from "../code/review-with-code.js";
 
 const RULE = "code-table-mismatch";
@@ -73,5 +73,14 @@ public class Reading {
   it("says nothing about a table only the code defines", async () => {
     const result = await reviewWithCode({ "schema/other.cql": MAPPER_SCHEMA, [`${DIR}/Tables.java`]: SPRING_TABLES, [`${DIR}/VideoByUserKey.java`]: SPRING_KEY, [`${DIR}/VideoByUser.java`]: SPRING_ENTITY });
     expect(findingsAt(result, RULE)).toEqual([]);
+  });
+
+  it("compares a cqlengine model, its db_field and clustering order included", async () => {
+    const files = { "schema/videos.cql": SPRING_SCHEMA.replace("  title text,\n", "  title text,\n  created_at timestamp,\n"), "app/base.py": CQLENGINE_BASE, "app/models.py": CQLENGINE_MODELS };
+    expect(findingsAt(await reviewWithCode(files), RULE)).toEqual([]);
+    const ascending = { ...files, "schema/videos.cql": files["schema/videos.cql"].replace("added_date DESC", "added_date ASC") };
+    const result = await reviewWithCode(ascending);
+    expect(findingsAt(result, RULE)).toEqual([`${RULE} app/models.py:6`]);
+    expect(result.findings.find((f) => f.rule === RULE)!.message).toContain("declares added_date DESC, but table shop.videos_by_user clusters it ASC");
   });
 });
