@@ -116,7 +116,8 @@ function fieldsOf(info: ClassInfo): Field[] {
     if (!member || member.type !== "field_declaration") continue;
     const keywords = new Set((modifiersOf(member)?.children ?? []).map((c) => c?.type));
     const annotations = annotationsOf(member);
-    if (keywords.has("static") || keywords.has("transient") || annotations.has("Transient")) continue;
+    // `@Computed("ttl(x)")` reads an expression, not a column.
+    if (keywords.has("static") || keywords.has("transient") || annotations.has("Transient") || annotations.has("Computed")) continue;
     const type = (field(member, "type")?.text ?? "").replace(/<.*$/s, "").split(".").pop() ?? "";
     for (const declarator of member.namedChildren) {
       if (declarator?.type !== "variable_declarator") continue;
@@ -125,6 +126,14 @@ function fieldsOf(info: ClassInfo): Field[] {
     }
   }
   return fields;
+}
+
+const MAPPING_ANNOTATIONS = ["PartitionKey", "ClusteringColumn", "PrimaryKeyColumn", "PrimaryKey", "Id", "Column", "CqlName", "Transient", "Computed"];
+
+function annotatesMethods(info: ClassInfo): boolean {
+  return (field(info.node, "body")?.namedChildren ?? []).some(
+    (member) => member?.type === "method_declaration" && MAPPING_ANNOTATIONS.some((name) => annotationsOf(member).has(name)),
+  );
 }
 
 interface KeyColumn {
@@ -215,6 +224,10 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
     chain.unshift(found);
     current = found;
   }
+
+  // Mapping annotations on getters (the mappers allow them there) change keys and columns in
+  // ways the fields alone do not show: such an entity is left out rather than half read.
+  if (chain.some(annotatesMethods)) return undefined;
 
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];

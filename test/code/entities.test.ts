@@ -176,3 +176,32 @@ describe("tables from cqlengine models", () => {
     expect(table!.columns.map((c) => c.name)).toEqual(["user_id", "added_date", "video_id", "title"]);
   });
 });
+
+describe("entity classes left out or read in part", () => {
+  it("skips @Computed fields and an entity whose getters carry mapping annotations", async () => {
+    const base = `import com.datastax.driver.mapping.annotations.*;
+public class Comment {
+    @ClusteringColumn protected java.util.UUID commentid;
+    @Column protected String comment;
+    @Computed("toTimestamp(commentid)") private java.util.Date dateOfComment;
+}
+`;
+    const onFields = `import com.datastax.driver.mapping.annotations.*;
+@Table(keyspace = "ks", name = "comments_by_user")
+public class CommentByUser extends Comment {
+    @PartitionKey protected java.util.UUID userid;
+}
+`;
+    const [table] = await tablesOf({ "Comment.java": base, "CommentByUser.java": onFields });
+    expect(table!.columns.map((c) => c.name)).toEqual(["commentid", "comment", "userid"]);
+    expect(table!.partitionKey).toEqual(["userid"]);
+    const onGetter = `import com.datastax.driver.mapping.annotations.*;
+@Table(keyspace = "ks", name = "comments_by_user")
+public class CommentByUser extends Comment {
+    @PartitionKey
+    public java.util.UUID getUserid() { return null; }
+}
+`;
+    expect(await tablesOf({ "Comment.java": base, "CommentByUser.java": onGetter })).toEqual([]);
+  });
+});
