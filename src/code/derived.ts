@@ -42,6 +42,8 @@ const UNSUPPORTED = /(?:Not|IgnoreCase|Like|StartingWith|EndingWith|Null|Between
 const SUBJECT = /^(?:find|read|get|query|search|stream|count)(.*?)By(.+)$/;
 const REPOSITORY = /Repository$/;
 
+const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
+
 /** Splits on a keyword that starts a new word: `UserIdAndAddedDate` → `UserId`, `AddedDate`. */
 function splitOn(text: string, keyword: string): string[] {
   return text.split(new RegExp(`${keyword}(?=[A-Z])`));
@@ -94,7 +96,7 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
 }
 
 /** The derived query methods of the repository interfaces in one Java file's tree. */
-export function derivedQueries(root: Node, tables: CodeTable[]): { node: Node; cql: string }[] {
+export function derivedQueries(path: string, root: Node, tables: CodeTable[]): { node: Node; cql: string }[] {
   const springTables = new Map<string, CodeTable[]>();
   for (const table of tables) if (table.framework === "spring-data") springTables.set(table.entity, [...(springTables.get(table.entity) ?? []), table]);
   const found: { node: Node; cql: string }[] = [];
@@ -104,8 +106,10 @@ export function derivedQueries(root: Node, tables: CodeTable[]): { node: Node; c
     const generic = extended?.descendantsOfType("generic_type").find((g) => g && REPOSITORY.test(g.namedChildren[0]?.text ?? ""));
     const entityName = generic?.namedChildren.find((c) => c?.type === "type_arguments")?.namedChildren[0]?.text.split(".").pop();
     const candidates = entityName ? springTables.get(entityName) : undefined;
-    if (!candidates || candidates.length !== 1) continue;
-    const table = candidates[0]!;
+    // Entities of the same simple name in several packages: the one of the repository's package.
+    const near = candidates && candidates.length > 1 ? candidates.filter((t) => directoryOf(t.file) === directoryOf(path)) : candidates;
+    if (!near || near.length !== 1) continue;
+    const table = near[0]!;
     for (const member of field(repository, "body")?.namedChildren ?? []) {
       if (!member || member.type !== "method_declaration" || field(member, "body")) continue;
       const annotations = (member.namedChildren.find((c) => c?.type === "modifiers")?.namedChildren ?? [])

@@ -112,6 +112,15 @@ function splitWords(name: string): string[] {
 function fieldsOf(info: ClassInfo): Field[] {
   const body = field(info.node, "body");
   const fields: Field[] = [];
+  // A record's components are its properties (`record Customer(@Id String id, String name)`).
+  for (const component of field(info.node, "parameters")?.namedChildren ?? []) {
+    if (component?.type !== "formal_parameter") continue;
+    const name = field(component, "name");
+    const annotations = annotationsOf(component);
+    if (!name || annotations.has("Transient") || annotations.has("Computed")) continue;
+    const type = (field(component, "type")?.text ?? "").replace(/<.*$/s, "").split(".").pop() ?? "";
+    fields.push({ source: info.source, node: name, name: name.text, type, annotations });
+  }
   for (const member of body?.namedChildren ?? []) {
     if (!member || member.type !== "field_declaration") continue;
     const keywords = new Set((modifiersOf(member)?.children ?? []).map((c) => c?.type));
@@ -150,7 +159,7 @@ interface KeyColumn {
 export function entityTables(sources: EntitySource[]): CodeTable[] {
   const classes = new Map<string, ClassInfo[]>();
   for (const source of sources) {
-    for (const node of source.root.descendantsOfType("class_declaration")) {
+    for (const node of source.root.descendantsOfType(["class_declaration", "record_declaration"])) {
       const name = node && field(node, "name")?.text;
       if (!node || !name) continue;
       const list = classes.get(name) ?? [];

@@ -443,7 +443,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   ];
   for (const file of parsed) {
     if (file.language !== "java" || tables.length === 0) continue;
-    for (const { node, cql } of derivedQueries(file.tree.rootNode, tables)) {
+    for (const { node, cql } of derivedQueries(file.path, file.tree.rootNode, tables)) {
       if (!isCqlStatement(cql)) continue;
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
     }

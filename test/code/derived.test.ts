@@ -88,3 +88,31 @@ describe("Spring Data derived query methods", () => {
     expect(findingsAt(result, "query-needs-allow-filtering")).toEqual(["query-needs-allow-filtering src/VideoByUserRepository.java:16"]);
   });
 });
+
+describe("repositories over entities of the same name", () => {
+  it("takes the entity of the repository's package", async () => {
+    const entity = (table: string, column: string) => `import org.springframework.data.annotation.Id;
+import org.springframework.data.cassandra.core.mapping.Table;
+
+@Table("${table}")
+public class Order {
+    @Id private String ${column};
+}
+`;
+    const repository = `import org.springframework.data.repository.CrudRepository;
+
+interface OrderRepository extends CrudRepository<Order, String> {
+    Order findByCode(String code);
+}
+`;
+    const extraction = await extractStatements(
+      [
+        { path: "a/Order.java", content: entity("orders_a", "code") },
+        { path: "b/Order.java", content: entity("orders_b", "code") },
+        { path: "b/OrderRepository.java", content: repository },
+      ],
+      (language) => grammars.parser(language),
+    );
+    expect(extraction.statements.map((s) => s.cql)).toEqual(["SELECT * FROM orders_b WHERE code = ?"]);
+  });
+});

@@ -205,3 +205,18 @@ public class CommentByUser extends Comment {
     expect(await tablesOf({ "Comment.java": base, "CommentByUser.java": onGetter })).toEqual([]);
   });
 });
+
+describe("records", () => {
+  it("reads a Spring Data record's components as its properties", async () => {
+    const record = `import org.springframework.data.annotation.Id;
+import org.springframework.data.annotation.Transient;
+import org.springframework.data.cassandra.core.mapping.Table;
+
+@Table("customers")
+record Customer(@Id String id, String firstname, @Transient String display) {
+}
+`;
+    const [table] = await tablesOf({ "Customer.java": record });
+    expect(shape(table!)).toMatchObject({ name: "customers", partitionKey: ["id"], columns: ["id", "firstname"] });
+  });
+});
