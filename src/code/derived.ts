@@ -39,7 +39,32 @@ const CONDITIONS: [string, (column: string) => string][] = [
 /** Keywords that need an operator Cassandra lacks or a server-side option the name cannot show. */
 const UNSUPPORTED = /(?:Not|IgnoreCase|Like|StartingWith|EndingWith|Null|Between|Exists|Regex|Near|Within|Empty)$/;
 
-const SUBJECT = /^(?:find|read|get|query|search|stream|count)(.*?)By(.+)$/;
+const VERBS = ["find", "read", "get", "query", "search", "stream", "count"];
+
+/** The subject (`Top10`, `Distinct`, …) and the criteria of a method name: split at the first `By` after the verb. */
+function splitSubject(method: string): { head: string; rest: string } | undefined {
+  const verb = VERBS.find((v) => method.startsWith(v));
+  if (!verb) return undefined;
+  const at = method.indexOf("By", verb.length);
+  if (at < 0 || at + 2 >= method.length) return undefined;
+  return { head: method.slice(verb.length, at), rest: method.slice(at + 2) };
+}
+
+/** `AddedDateDescVideoId` → `AddedDateDesc`, `VideoId`: a term ends at `Asc` or `Desc` before a new word or the end. */
+function orderTerms(order: string): string[] {
+  const terms: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= order.length; i++) {
+    const boundary = i === order.length || (order[i]! >= "A" && order[i]! <= "Z");
+    if (!boundary) continue;
+    const sofar = order.slice(start, i);
+    if (i === order.length || sofar.endsWith("Asc") || sofar.endsWith("Desc")) {
+      terms.push(sofar);
+      start = i;
+    }
+  }
+  return terms;
+}
 const REPOSITORY = /Repository$/;
 
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
@@ -57,9 +82,9 @@ function columnOf(table: CodeTable, property: string): string | undefined {
 
 /** The CQL a method name stands for, or undefined when the name is not one Cassandra can run as written. */
 export function derivedQuery(method: string, table: CodeTable, allowFiltering: boolean): string | undefined {
-  const subject = SUBJECT.exec(method);
+  const subject = splitSubject(method);
   if (!subject) return undefined;
-  const [, head = "", rest = ""] = subject;
+  const { head, rest } = subject;
   const [criteria = "", order] = rest.split(/OrderBy(?=[A-Z])/);
   if (criteria === "" || splitOn(criteria, "Or").length > 1) return undefined;
   const conditions: string[] = [];
@@ -75,9 +100,8 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
   }
   const ordering: string[] = [];
   if (order !== undefined) {
-    const terms = order.match(/[A-Z][A-Za-z0-9]*?(?:Asc|Desc|$)(?=[A-Z]|$)/g);
-    if (!terms || terms.join("") !== order) return undefined;
-    for (const term of terms) {
+    if (order === "") return undefined;
+    for (const term of orderTerms(order)) {
       const direction = term.endsWith("Desc") ? "DESC" : "ASC";
       const column = columnOf(table, term.replace(/(?:Asc|Desc)$/, ""));
       if (!column) return undefined;

@@ -251,7 +251,7 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
         continue;
       }
       for (const column of read.columns) addColumn(column.name, column.property, column.field);
-      keys.push(...read.keys);
+      for (const key of read.keys) keys.push(key);
     }
   }
 

@@ -38,6 +38,7 @@ describe("Spring Data derived query methods", () => {
     ["findFirstByUserIdOrderByAddedDateDesc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC LIMIT 1"],
     ["findTop5ByUserIdOrderByAddedDate", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date ASC LIMIT 5"],
     ["countByUserId", "SELECT COUNT(*) FROM shop.videos_by_user WHERE user_id = ?"],
+    ["findByUserIdOrderByAddedDateDescTagsAsc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC, tags ASC"],
   ])("reads %s", (method, cql) => {
     expect(derivedQuery(method, videos, false)).toBe(cql);
   });
