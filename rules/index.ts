@@ -7,6 +7,7 @@ import changeDroppedStillUsed from "./change-dropped-still-used.js";
 import changePrimaryKey from "./change-primary-key.js";
 import codeStatementDynamic from "./code-statement-dynamic.js";
 import codeStatementNotInManifest from "./code-statement-not-in-manifest.js";
+import codeTableMismatch from "./code-table-mismatch.js";
 import configInvalid from "./config-invalid.js";
 import cqlSyntaxError from "./cql-syntax-error.js";
 import cqlUnsupportedStatement from "./cql-unsupported-statement.js";
@@ -65,6 +66,7 @@ export const rules: RuleModule[] = [
   changePrimaryKey,
   codeStatementDynamic,
   codeStatementNotInManifest,
+  codeTableMismatch,
   configInvalid,
   cqlSyntaxError,
   cqlUnsupportedStatement,

@@ -10,6 +10,9 @@ import type { Node, Parser, Tree } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
+import { cqlengineTables } from "./cqlengine.js";
+import { derivedQueries } from "./derived.js";
+import { entityTables } from "./entities.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -424,6 +427,27 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       }
     }
   }
+  const entitySource = (file: ParsedFile) => ({
+        path: file.path,
+        root: file.tree.rootNode,
+        imports: file.syntax.imports(file.tree.rootNode),
+        text: (node: Node) => {
+          const value = project.evaluate(file, node);
+          return "text" in value ? value.text : undefined;
+        },
+        range: (node: Node) => rangeOf(file, node),
+      });
+  const tables = [
+    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
+  ];
+  for (const file of parsed) {
+    if (file.language !== "java" || tables.length === 0) continue;
+    for (const { node, cql } of derivedQueries(file.path, file.tree.rootNode, tables)) {
+      if (!isCqlStatement(cql)) continue;
+      statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
+    }
+  }
   for (const file of parsed) file.tree.delete();
-  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, skipped };
+  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped };
 }

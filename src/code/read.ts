@@ -41,7 +41,7 @@ export async function readCode(files: CodeFile[], config: ReviewConfig, parserFo
   if (!config.code.enabled) return undefined;
   const code = files.filter((file) => isCodeFile(file.path, config));
   const languages = languagesToRead(code);
-  if (languages.size === 0) return code.length > 0 ? { files: [], statements: [], dynamic: [], skipped: [] } : undefined;
+  if (languages.size === 0) return code.length > 0 ? { files: [], statements: [], dynamic: [], tables: [], skipped: [] } : undefined;
   return extractStatements(
     code.filter((file) => languages.has(languageOf(file.path)!)),
     parserFor,

@@ -34,11 +34,36 @@ export interface DynamicStatement {
   start: string;
 }
 
+/**
+ * A table as an entity class maps it (Spring Data Cassandra, the DataStax Java mapper, cqlengine): names are
+ * the CQL names the framework derives, in lower case unless the code quotes them.
+ */
+export interface CodeTable {
+  framework: "spring-data" | "datastax-mapper-4" | "datastax-mapper-3" | "cqlengine";
+  /** the entity class */
+  entity: string;
+  keyspace?: string;
+  name: string;
+  file: string;
+  /** the class's name */
+  range: SourceRange;
+  /** in key order; undefined when the code leaves it open (a key in a superclass not read) */
+  partitionKey?: string[];
+  /** in key order, with the order when the framework states one (Spring Data's `ordering`) */
+  clustering?: { name: string; order?: "asc" | "desc" }[];
+  /** every mapped property, keys included, each at its field's name; `property` is its Java path (`key.userId` in a key class) */
+  columns: { name: string; property: string; range: SourceRange }[];
+  /** whether the code fixes the order of each key part; without ordinals it is the framework's choice, and only names compare */
+  keyOrderKnown: { partition: boolean; clustering: boolean };
+}
+
 export interface CodeExtraction {
   /** code files read, with their language */
   files: { path: string; language: CodeLanguage }[];
   statements: CodeStatement[];
   dynamic: DynamicStatement[];
+  /** tables defined by entity classes */
+  tables: CodeTable[];
   /** files that could not be read (parse budget, grammar failure), with why */
   skipped: { file: string; reason: string }[];
 }

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { derivedQuery } from "../../src/code/derived.js";
+import { extractStatements } from "../../src/code/extract.js";
+import { grammars } from "../../src/code/grammars.js";
+import type { CodeTable } from "../../src/code/types.js";
+import { SourceSpan, LineIndex } from "../../src/cql/source-span.js";
+import { SPRING_ENTITY, SPRING_KEY, SPRING_REPOSITORY, SPRING_SCHEMA, SPRING_TABLES } from "./entity-fixtures.js";
+import { findingsAt, reviewWithCode } from "./review-with-code.js";
+
+const at = new SourceSpan(new LineIndex([0]), 0, 0);
+const videos: CodeTable = {
+  framework: "spring-data",
+  entity: "Video",
+  keyspace: "shop",
+  name: "videos_by_user",
+  file: "Video.java",
+  range: at,
+  partitionKey: ["user_id"],
+  clustering: [{ name: "added_date" }],
+  columns: [
+    { name: "user_id", property: "userId", range: at },
+    { name: "added_date", property: "addedDate", range: at },
+    { name: "tags", property: "tags", range: at },
+    { name: "logged_in", property: "loggedIn", range: at },
+  ],
+  keyOrderKnown: { partition: true, clustering: true },
+};
+
+describe("Spring Data derived query methods", () => {
+  it.each([
+    ["findByUserId", "SELECT * FROM shop.videos_by_user WHERE user_id = ?"],
+    ["findByUserIdAndAddedDateAfter", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ?"],
+    ["findByUserIdAndAddedDateGreaterThanEqual", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date >= ?"],
+    ["readByUserIdAndAddedDateBefore", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date < ?"],
+    ["findByUserIdIn", "SELECT * FROM shop.videos_by_user WHERE user_id IN ?"],
+    ["findByTagsContaining", "SELECT * FROM shop.videos_by_user WHERE tags CONTAINS ?"],
+    ["findByLoggedIn", "SELECT * FROM shop.videos_by_user WHERE logged_in = ?"],
+    ["findFirstByUserIdOrderByAddedDateDesc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC LIMIT 1"],
+    ["findTop5ByUserIdOrderByAddedDate", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date ASC LIMIT 5"],
+    ["countByUserId", "SELECT COUNT(*) FROM shop.videos_by_user WHERE user_id = ?"],
+    ["findByUserIdOrderByAddedDateDescTagsAsc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC, tags ASC"],
+  ])("reads %s", (method, cql) => {
+    expect(derivedQuery(method, videos, false)).toBe(cql);
+  });
+
+  it.each(["findByUserIdOrTags", "findByUserIdNot", "findByTitleIgnoreCase", "findByTitleLike", "findByNothing", "findAll", "saveByUserId"])(
+    "gives nothing for %s",
+    (method) => {
+      expect(derivedQuery(method, videos, false)).toBeUndefined();
+    },
+  );
+
+  it("adds ALLOW FILTERING for @AllowFiltering", () => {
+    expect(derivedQuery("findByTags", videos, true)).toBe("SELECT * FROM shop.videos_by_user WHERE tags = ? ALLOW FILTERING");
+  });
+
+  it("finds the methods of a repository over an entity, on their names' lines", async () => {
+    const extraction = await extractStatements(
+      Object.entries({
+        "src/Tables.java": SPRING_TABLES,
+        "src/VideoByUserKey.java": SPRING_KEY,
+        "src/VideoByUser.java": SPRING_ENTITY,
+        "src/VideoByUserRepository.java": SPRING_REPOSITORY,
+      }).map(([path, content]) => ({ path, content })),
+      (language) => grammars.parser(language),
+    );
+    const derived = extraction.statements.filter((s) => s.api === "Spring Data derived query");
+    expect(derived.map((s) => [s.id, s.range.start.line, s.cql])).toEqual([
+      ["src/VideoByUserRepository.java#VideoByUserRepository.findByKeyUserId", 12, "SELECT * FROM shop.videos_by_user WHERE user_id = ?"],
+      [
+        "src/VideoByUserRepository.java#VideoByUserRepository.findTop10ByKeyUserIdAndKeyAddedDateAfterOrderByKeyAddedDateDesc",
+        14,
+        "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? ORDER BY added_date DESC LIMIT 10",
+      ],
+      ["src/VideoByUserRepository.java#VideoByUserRepository.findByTitle", 17, "SELECT * FROM shop.videos_by_user WHERE title = ? ALLOW FILTERING"],
+    ]);
+    // The @Query method is read from its annotation, once.
+    expect(extraction.statements.filter((s) => s.api === "@Query")).toHaveLength(1);
+  });
+
+  it("plans a derived query like any statement, with its finding on the method's line", async () => {
+    const result = await reviewWithCode({
+      "schema/videos.cql": SPRING_SCHEMA,
+      "src/Tables.java": SPRING_TABLES,
+      "src/VideoByUserKey.java": SPRING_KEY,
+      "src/VideoByUser.java": SPRING_ENTITY,
+      "src/VideoByUserRepository.java": SPRING_REPOSITORY.replace("    @AllowFiltering\n", ""),
+    });
+    expect(findingsAt(result, "query-needs-allow-filtering")).toEqual(["query-needs-allow-filtering src/VideoByUserRepository.java:16"]);
+  });
+});
+
+describe("repositories over entities of the same name", () => {
+  it("takes the entity of the repository's package", async () => {
+    const entity = (table: string, column: string) => `import org.springframework.data.annotation.Id;
+import org.springframework.data.cassandra.core.mapping.Table;
+
+@Table("${table}")
+public class Order {
+    @Id private String ${column};
+}
+`;
+    const repository = `import org.springframework.data.repository.CrudRepository;
+
+interface OrderRepository extends CrudRepository<Order, String> {
+    Order findByCode(String code);
+}
+`;
+    const extraction = await extractStatements(
+      [
+        { path: "a/Order.java", content: entity("orders_a", "code") },
+        { path: "b/Order.java", content: entity("orders_b", "code") },
+        { path: "b/OrderRepository.java", content: repository },
+      ],
+      (language) => grammars.parser(language),
+    );
+    expect(extraction.statements.map((s) => s.cql)).toEqual(["SELECT * FROM orders_b WHERE code = ?"]);
+  });
+});
