@@ -88,9 +88,10 @@ function adviseTimeWindows(context: RuleContext, table: TableModel, own: readonl
   // since a window is dropped only when its last row expires).
   const writeTtls = own.map((w) => (w.statement.using?.ttl === undefined ? undefined : literalSeconds(w.statement.using.ttl)));
   const everyWriteSetsTtl = own.length > 0 && own.every((w) => w.statement.using?.ttl !== undefined);
+  const longest = (values: readonly (number | undefined)[], start: number) => values.reduce<number>((max, t) => (t !== undefined && t > max ? t : max), start);
   let ttl: number | undefined;
-  if (everyWriteSetsTtl) ttl = writeTtls.every((t) => t !== undefined) ? Math.max(...(writeTtls as number[])) : undefined;
-  else ttl = table.defaultTtlSeconds > 0 ? Math.max(table.defaultTtlSeconds, ...writeTtls.filter((t): t is number => t !== undefined)) : undefined;
+  if (everyWriteSetsTtl) ttl = writeTtls.every((t) => t !== undefined) ? longest(writeTtls, 0) : undefined;
+  else ttl = table.defaultTtlSeconds > 0 ? longest(writeTtls, table.defaultTtlSeconds) : undefined;
   let advice: string;
   let ttlText = "";
   if (ttl !== undefined && ttl > 0) {
