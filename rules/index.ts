@@ -51,6 +51,7 @@ import tableUnread from "./table-unread.js";
 import writeBatchTooLarge from "./write-batch-too-large.js";
 import writeCounterDelete from "./write-counter-delete.js";
 import writeDenormalisationDrift from "./write-denormalisation-drift.js";
+import writeHotCounter from "./write-hot-counter.js";
 import writeLightweightTransaction from "./write-lightweight-transaction.js";
 import writeListReadBeforeWrite from "./write-list-read-before-write.js";
 import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition.js";
@@ -110,6 +111,7 @@ export const rules: RuleModule[] = [
   writeBatchTooLarge,
   writeCounterDelete,
   writeDenormalisationDrift,
+  writeHotCounter,
   writeLightweightTransaction,
   writeListReadBeforeWrite,
   writeLoggedBatchMultiPartition,

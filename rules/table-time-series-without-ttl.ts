@@ -3,7 +3,9 @@
 import { isTimeType } from "../src/analysis/estimator.js";
 import { queriesOnTable, tableEntity, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
-import type { RuleModule } from "../src/rule-engine/types.js";
+import type { Term } from "../src/cql/ast.js";
+import type { WriteStatement } from "../src/rule-engine/helpers.js";
+import type { RuleContext, RuleModule } from "../src/rule-engine/types.js";
 import type { ColumnModel, TableModel } from "../src/schema/model.js";
 
 const RANGE_OPERATORS = new Set(["<", "<=", ">", ">="]);
@@ -37,27 +39,104 @@ function marksTimeSeries(model: AnalysedModel, table: TableModel, column: Column
   return false;
 }
 
+/** TTL seconds a term states: a whole-number literal; a bind marker says nothing. */
+function literalSeconds(term: Term | undefined): number | undefined {
+  if (term?.kind !== "literal" || !/^\d+$/.test(term.value)) return undefined;
+  return Number(term.value);
+}
+
+const UNITS = [
+  { name: "DAYS", seconds: 86_400 },
+  { name: "HOURS", seconds: 3_600 },
+  { name: "MINUTES", seconds: 60 },
+] as const;
+
+/**
+ * The TWCS window for a TTL: the Apache Cassandra docs advise about 20 to 30 windows over the data's
+ * life, so aim for 25, in the largest unit whose whole windows stay within 20 to 30 (a day's TTL
+ * gives 1-hour windows rather than 58-minute ones).
+ */
+function timeWindowFor(ttlSeconds: number): { size: number; unit: string; windows: number } {
+  const windowOf = (unit: (typeof UNITS)[number]) => {
+    const size = Math.max(1, Math.round(ttlSeconds / 25 / unit.seconds));
+    return { size, unit: unit.name, exact: ttlSeconds / (size * unit.seconds) };
+  };
+  const chosen = UNITS.map(windowOf).find((w) => w.exact >= 20 && w.exact <= 30) ?? windowOf(UNITS[UNITS.length - 1]!);
+  return { size: chosen.size, unit: chosen.unit, windows: Math.round(chosen.exact) };
+}
+
+function formatTtl(seconds: number): string {
+  for (const [unit, length] of [["day", 86_400], ["hour", 3_600], ["minute", 60]] as const) {
+    if (seconds >= length && seconds % length === 0) return `${seconds / length} ${unit}${seconds === length ? "" : "s"}`;
+  }
+  return `${seconds} seconds`;
+}
+
+/**
+ * A series whose every row expires by TTL, never deleted, left on the default compaction: advise
+ * TWCS with a window sized from the TTL. A note: the default works, TWCS is cheaper.
+ */
+function adviseTimeWindows(context: RuleContext, table: TableModel, own: readonly WriteStatement[]): void {
+  const { model } = context;
+  if (table.compaction !== undefined) return;
+  // Deletes leave tombstones TWCS handles poorly; updates of old rows spread them over windows.
+  if (writesOnTable(model, table).some((w) => w.statement.kind === "delete")) return;
+  if (table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter")) return;
+  const timeColumn = table.clustering.find((c) => marksTimeSeries(model, table, c));
+  if (!timeColumn) return;
+  // The TTL rows live: the table's default, unless every write sets its own (the longest one wins,
+  // since a window is dropped only when its last row expires).
+  const writeTtls = own.map((w) => (w.statement.using?.ttl === undefined ? undefined : literalSeconds(w.statement.using.ttl)));
+  const everyWriteSetsTtl = own.length > 0 && own.every((w) => w.statement.using?.ttl !== undefined);
+  const longest = (values: readonly (number | undefined)[], start: number) => values.reduce<number>((max, t) => (t !== undefined && t > max ? t : max), start);
+  let ttl: number | undefined;
+  if (everyWriteSetsTtl) ttl = writeTtls.every((t) => t !== undefined) ? longest(writeTtls, 0) : undefined;
+  else ttl = table.defaultTtlSeconds > 0 ? longest(writeTtls, table.defaultTtlSeconds) : undefined;
+  let advice: string;
+  let ttlText = "";
+  if (ttl !== undefined && ttl > 0) {
+    const window = timeWindowFor(ttl);
+    ttlText = ` (${formatTtl(ttl)})`;
+    advice = `use compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': '${window.unit}', 'compaction_window_size': ${window.size}}, about ${window.windows} windows over the TTL (the Apache Cassandra docs advise 20 to 30).`;
+  } else {
+    advice = "use compaction = {'class': 'TimeWindowCompactionStrategy'} with compaction_window_unit and compaction_window_size set so the TTL spans about 20 to 30 windows (the Apache Cassandra docs' advice).";
+  }
+  context.report({
+    messageId: "ttlOnDefaultCompaction",
+    data: { table: tableLabel(model, table.qualifiedName), column: timeColumn.name, ttl: ttlText, advice },
+    ...tableLocation(table),
+    entity: `${tableEntity(table.qualifiedName)}:twcs-advice`,
+    // Advice: the default compaction works, time windows only make it cheaper.
+    severityCap: "info",
+  });
+}
+
 const tableTimeSeriesWithoutTtl: RuleModule = {
   meta: {
     id: "table-time-series-without-ttl",
     category: "table",
     defaultSeverity: "warning",
-    description: "A time-series table has no TTL and no stated retention, or uses time-window compaction without a TTL.",
+    description: "A time-series table has no TTL and no stated retention, uses time-window compaction without a TTL, or expires by TTL on the default compaction.",
     messages: {
       noTtl:
         "{table} is a time series (clustered by `{column}`) with no default_time_to_live, no TTL on its writes and no `retention` in the manifest: its rows live for ever. Decide now: a TTL set later applies only to new writes, so every row written before it stays until deleted one by one. Set default_time_to_live, or state the retention the application enforces (`retention: 90d`, or `retention: forever` when keeping everything is intended).",
       twcsWithoutTtl:
         "{table} uses TimeWindowCompactionStrategy with default_time_to_live = 0{writesTtl}. TWCS is built to drop whole SSTables once every row in them has expired; without a TTL nothing expires, windows are never dropped, and deletes leave tombstones that TWCS compacts poorly. Cassandra 5.0 warns on such tables (guardrail `zero_ttl_on_twcs_warned`). Set default_time_to_live to the retention, or use another compaction strategy.",
+      ttlOnDefaultCompaction:
+        "{table} is a time series (clustered by `{column}`) whose rows all expire by TTL{ttl} and are never deleted, on the default compaction (SizeTieredCompactionStrategy). Size-tiered compaction keeps merging old and new rows, so expired data lingers in large SSTables and every compaction rewrites rows that are about to expire. TimeWindowCompactionStrategy groups rows by write time and drops a whole SSTable once all of it has expired, with no compaction at all: {advice}",
     },
     fixable: false,
   },
   check(context) {
     const { model } = context;
     for (const table of model.schema.tables.values()) {
-      if (table.kind !== "table" || table.defaultTtlSeconds > 0) continue;
+      if (table.kind !== "table") continue;
       const own = writesOnTable(model, table).filter((w) => w.statement.kind !== "delete");
       const everyWriteExpires = own.length > 0 && own.every((w) => w.statement.using?.ttl !== undefined);
-      if (everyWriteExpires) continue;
+      if (table.defaultTtlSeconds > 0 || everyWriteExpires) {
+        adviseTimeWindows(context, table, own);
+        continue;
+      }
       const label = tableLabel(model, table.qualifiedName);
 
       if (table.compaction?.className === "TimeWindowCompactionStrategy") {

@@ -3,7 +3,8 @@
 // disagree. A shared column name alone is no evidence of a copy (every table has an `id`; a
 // recommendation's `userid` is its recipient, a video's its uploader): two tables hold copies of a
 // column when some write path writes the column in both with the same value (the same named
-// marker, the same literal, or positional markers of one statement group).
+// marker, the same literal, or positional markers of one statement group), or when the manifest
+// declares the copy (`tables.<name>.copies`).
 import {
   columnNameSet,
   joinWords,
@@ -16,8 +17,10 @@ import {
   type WriteStatement,
 } from "../src/rule-engine/helpers.js";
 import type { DeleteStatement, InsertStatement, Term, UpdateStatement } from "../src/cql/ast.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
+import { findTable } from "../src/schema/resolve.js";
 
 interface Missed {
   table: TableModel;
@@ -96,6 +99,33 @@ function evidencedCopies(byWrite: Map<unknown, Map<TableModel, WriteStatement[]>
   return copies;
 }
 
+/**
+ * The copies the manifest declares (`tables.<name>.copies: { other: [columns] }`), in the same
+ * `A|B|column` and `A|B|` form, both ways.
+ */
+function declaredCopies(model: AnalysedModel): Set<string> {
+  const copies = new Set<string>();
+  const volumes = model.manifest?.tables ?? [];
+  for (const volume of volumes) {
+    if (!volume.copies) continue;
+    const keyspace = volume.keyspace ?? model.manifest?.keyspace;
+    const table = findTable(model.schema, volume.name, keyspace);
+    for (const declaration of volume.copies) {
+      const source = findTable(model.schema, declaration.from, keyspace);
+      // Names the schema lacks are manifest-invalid errors (src/manifest/check.ts); they are left out here.
+      if (!table || !source || table === source) continue;
+      for (const column of declaration.columns) {
+        if (!columnNameSet(table).has(column) || !columnNameSet(source).has(column)) continue;
+        for (const [x, y] of [[table, source], [source, table]] as const) {
+          copies.add(`${x.qualifiedName}|${y.qualifiedName}|${column}`);
+          copies.add(`${x.qualifiedName}|${y.qualifiedName}|`);
+        }
+      }
+    }
+  }
+  return copies;
+}
+
 /** Whether `column` is among the first `count` names of `key`. */
 function leadsWith(key: readonly string[], column: string, count: number): boolean {
   const at = key.indexOf(column);
@@ -136,7 +166,14 @@ const writeDenormalisationDrift: RuleModule = {
       if (list) list.push(w);
       else byTable.set(w.table!, [w]);
     }
+    const declared = declaredCopies(model);
     const evidence = evidencedCopies(byWrite);
+    for (const copy of declared) evidence.add(copy);
+    const declaredPartners = new Map<TableModel, TableModel[]>();
+    for (const a of declared.size > 0 ? model.schema.tables.values() : []) {
+      const partners = [...model.schema.tables.values()].filter((b) => b !== a && declared.has(`${a.qualifiedName}|${b.qualifiedName}|`));
+      if (partners.length > 0) declaredPartners.set(a, partners);
+    }
     const coveredBy = new Map<WriteStatement[], Set<string>>();
     const noWrites: WriteStatement[] = [];
     for (const write of all) {
@@ -156,18 +193,27 @@ const writeDenormalisationDrift: RuleModule = {
         const tables = tablesWith.get(column) ?? [];
         if (tables.length < candidates.length) candidates = tables;
       }
+      // A declared copy may be named here by fewer columns than it has (a user's video, by its video).
+      const partners = declaredPartners.get(table);
+      if (partners) candidates = [...new Set([...candidates, ...partners])];
       for (const other of candidates) {
         if (other === table) continue;
         const columns = columnNameSet(other);
         // A copy of these rows holds their identity (every column that names them here), and its own
         // primary key is made of this table's columns, so one row here is at most one row there; a
         // table that merely references these rows (alerts of a device) keys its rows by more.
-        if (!key.every((k) => columns.has(k))) continue;
-        const otherKey = primaryKeyNames(other);
-        if (!otherKey.every((c) => ownColumns.has(c))) continue;
-        // Keyed first by these rows' identity and then by more columns (the ratings of a video, by
-        // rater), it holds many rows per row here: children of it, not a copy of its attributes.
-        if (otherKey.length > key.length && key.every((k) => leadsWith(otherKey, k, key.length))) continue;
+        // A declared copy is named here by the key it has there (a user's video names its video).
+        const isDeclared = declared.has(`${table.qualifiedName}|${other.qualifiedName}|`);
+        if (!key.every((k) => columns.has(k)) && !(isDeclared && primaryKeyNames(other).every((k) => key.includes(k)))) continue;
+        // A declared copy is taken as declared: a copy keyed by more (the videos of a user, by date)
+        // still holds the column's value for each of these rows.
+        if (!isDeclared) {
+          const otherKey = primaryKeyNames(other);
+          if (!otherKey.every((c) => ownColumns.has(c))) continue;
+          // Keyed first by these rows' identity and then by more columns (the ratings of a video, by
+          // rater), it holds many rows per row here: children of it, not a copy of its attributes.
+          if (otherKey.length > key.length && key.every((k) => leadsWith(otherKey, k, key.length))) continue;
+        }
         // Only what a write path shows to be a copy: the same value written to both tables.
         if (!evidence.has(`${table.qualifiedName}|${other.qualifiedName}|`)) continue;
         // A deleted row takes every attribute with it; a change, only the attributes shown to be copies.

@@ -1,4 +1,5 @@
-// Checks the manifest's names against the schema model: tables under `tables:`, their columns,
+// Checks the manifest's names against the schema model: tables under `tables:`, their columns and
+// the copies they declare,
 // and the columns of abstract queries. A name that matches nothing is almost always a typo, and
 // a typo here silently changes every estimate and match, so each is a `manifest-invalid` error
 // at the name, with the closest existing names. Queries written in CQL are the planner's concern.
@@ -32,6 +33,7 @@ export function checkManifestAgainstSchema(manifest: Manifest, schema: SchemaMod
       continue;
     }
     checkColumnSizes(volume, table, report);
+    checkCopies(volume, table, schema, volumeKeyspace, report);
   }
 
   // The columns of the tables a query can read, per keyspace (one unless manifests were merged).
@@ -81,6 +83,32 @@ function checkColumnSizes(volume: TableVolume, table: TableModel, report: Report
       report(location, `${path}: ${column.name} is ${type}, not a list, set or map; give its size in bytes (${column.name}: 60)`, `${path}:not-a-collection`);
     } else if (size.kind === "collection" && size.keyBytes !== undefined && column.type.kind !== "map") {
       report(location, `${path}: ${column.name} is ${type}; key_bytes and value_bytes are for maps, write { items, bytes }`, `${path}:not-a-map`);
+    }
+  }
+}
+
+/** `copies: { videos: [name] }`: the table copied from exists, and both tables have each column. */
+function checkCopies(volume: TableVolume, table: TableModel, schema: SchemaModel, keyspace: string | undefined, report: Report): void {
+  for (const copy of volume.copies ?? []) {
+    const path = `tables.${volume.name}.copies.${copy.from}`;
+    const source = findTable(schema, copy.from, keyspace);
+    if (!source) {
+      report(copy.location, `${path}: ${unknownTableReason(copy.from, schema, keyspace)}`, `${path}:unknown-table`);
+      continue;
+    }
+    if (source === table) {
+      report(copy.location, `${path}: a table cannot hold copies of its own columns; name the table they are copied from`, `${path}:self`);
+      continue;
+    }
+    for (const name of copy.columns) {
+      for (const holder of [table, source]) {
+        if (findColumn(holder, name)) continue;
+        report(
+          copy.location,
+          `${path}: table ${holder.qualifiedName} has no column "${name}"${didYouMean(name, holder.columns.map((c) => c.name))}; a copy has the same name in both tables`,
+          `${path}.${name}:unknown-column:${holder.qualifiedName}`,
+        );
+      }
     }
   }
 }

@@ -204,6 +204,13 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
     volume.retentionSeconds = parseDurationSeconds(doc.retention);
     volume.retentionText = doc.retention;
   }
+  if (doc.copies !== undefined) {
+    volume.copies = Object.entries(doc.copies).map(([from, columns]) => ({
+      from,
+      columns: [...new Set(columns.map(cqlName))],
+      location: locationOf(yaml, [...path, "copies", from], "key"),
+    }));
+  }
   return volume;
 }
 

@@ -166,8 +166,20 @@ export const tableVolumeSchema = z
       .record(columnName, columnSizeSchema, says("expected a mapping of column names to sizes, e.g. { title: 60 }"))
       .describe("Average sizes of variable-length columns (text, blob, collections), by column name.")
       .optional(),
+    copies: z
+      .record(
+        tableName,
+        z
+          .array(columnName, says("expected a list of column names, e.g. [name, preview_image]"))
+          .min(1, says("list at least one column this table copies")),
+        says("expected a mapping of table names to the columns this table copies from them, e.g. { videos: [name, preview_image] }"),
+      )
+      .describe(
+        "Columns this table holds copies of, by the table they are copied from (same column names in both), e.g. { videos: [name, preview_image] }. write-denormalisation-drift checks that every write path changing them changes every copy.",
+      )
+      .optional(),
   })
-  .describe("Volume figures of one table, for partition-size estimates.");
+  .describe("Volume figures of one table (for partition-size estimates), and the columns it copies from other tables.");
 
 // ---------------------------------------------------------------------------------------------
 // Queries and writes.

@@ -33,6 +33,11 @@ export interface TableVolume {
   /** where each column's size is written (the key), by column name */
   columnLocations?: Record<string, SourceLocation>;
   location: SourceLocation;
+  /**
+   * declared copies: the columns this table holds copies of, by the table (as written) they are
+   * copied from; the column has the same name in both
+   */
+  copies?: { from: string; columns: string[]; location: SourceLocation }[];
 }
 
 export interface ManifestIgnore {

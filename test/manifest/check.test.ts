@@ -103,6 +103,24 @@ tables:
     ]);
   });
 
+  it("checks declared copies: the table copied from, and each column in both tables", () => {
+    const findings = check(`version: 1
+keyspace: killrvideo
+tables:
+  videos_by_user:
+    copies:
+      users: [email]
+      user: [firstname]
+      videos_by_user: [title]
+`);
+    expect(findings.map(where)).toEqual([
+      '6:7 tables.videos_by_user.copies.users: table killrvideo.videos_by_user has no column "email"; a copy has the same name in both tables',
+      '7:7 tables.videos_by_user.copies.user: no table "user" in keyspace killrvideo (did you mean "users"?)',
+      "8:7 tables.videos_by_user.copies.videos_by_user: a table cannot hold copies of its own columns; name the table they are copied from",
+    ]);
+    expect(check("version: 1\nkeyspace: killrvideo\ntables:\n  videos_by_user:\n    copies:\n      users: [userid]\n")).toEqual([]);
+  });
+
   it("reports abstract-query columns that no table of the keyspace has, wherever they appear", () => {
     const findings = check(`version: 1
 keyspace: killrvideo

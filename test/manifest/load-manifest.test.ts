@@ -57,6 +57,17 @@ describe("loadManifest on a complete, valid manifest", () => {
     expect(Object.keys(users!.columns)).toEqual(["email", "DisplayName"]);
   });
 
+  it("normalises declared copies: column names folded like CQL, duplicates once, each at its table's key", () => {
+    const loaded = load('version: 1\ntables:\n  user_videos:\n    copies:\n      videos: [Name, name, PreviewImage]\n');
+    expect(loaded.findings).toEqual([]);
+    const [copy] = loaded.manifest!.tables[0]!.copies!;
+    expect(copy).toMatchObject({ from: "videos", columns: ["name", "previewimage"] });
+    expect(copy!.location.range.start).toMatchObject({ line: 5, column: 7 });
+    expect(load("version: 1\ntables:\n  user_videos:\n    copies:\n      videos: []\n").findings.map((f) => f.message)).toEqual([
+      expect.stringContaining("list at least one column"),
+    ]);
+  });
+
   it("puts every table, column, query, where entry and ignore at its key in the file", () => {
     const videos = manifest!.tables[0]!;
     expect(text(content, videos.location.range)).toBe("videos_by_user");
@@ -135,7 +146,7 @@ describe("loadManifest on broken manifests: each problem at its line and column"
   it("lists the accepted keys when nothing is close", () => {
     const { findings } = load("version: 1\ntables:\n  t:\n    size_of_everything: 1\n");
     expect(findings.map(where)).toEqual([
-      "4:5 tables.t.size_of_everything: unknown key (expected one of: partitions, rows_per_partition, growth, retention, columns)",
+      "4:5 tables.t.size_of_everything: unknown key (expected one of: partitions, rows_per_partition, growth, retention, columns, copies)",
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import rule from "../../rules/table-time-series-without-ttl.js";
 import { ruleTester } from "../rule-tester.js";
 
@@ -35,8 +36,21 @@ ruleTester.run("table-time-series-without-ttl", rule, {
       cql: schedules,
       manifest: scheduleQuery("SELECT schedule_id FROM schedules_by_keyspace WHERE cluster_name = ? AND keyspace_name = ?"),
     },
-    { name: "a default TTL", cql: readings(" WITH default_time_to_live = 7776000") },
-    { name: "a TTL on every write", cql: readings(), manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL 7776000") },
+    {
+      name: "a TTL on every write, on time windows",
+      cql: readings(twcs),
+      manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL 7776000"),
+    },
+    {
+      name: "a default TTL on another compaction chosen on purpose",
+      cql: readings(" WITH compaction = {'class': 'LeveledCompactionStrategy'} AND default_time_to_live = 7776000"),
+    },
+    {
+      name: "a TTL series that is also deleted from: no time-window advice",
+      cql: readings(" WITH default_time_to_live = 7776000"),
+      manifest: volume("growth: 1440/day", "DELETE FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ?"),
+    },
+    { name: "a TTL on a table not clustered by time", cql: "CREATE TABLE sessions (\n  session_id uuid PRIMARY KEY,\n  user_id uuid\n) WITH default_time_to_live = 3600;\n" },
     { name: "a stated retention", cql: readings(), manifest: volume("growth: 1440/day\nretention: 90d") },
     { name: "kept for ever on purpose", cql: readings(), manifest: volume("growth: 1440/day\nretention: forever") },
     { name: "stated rows, no growth: an ordered list, not a series", cql: readings(), manifest: volume("rows_per_partition: { avg: 2, max: 400 }") },
@@ -45,6 +59,34 @@ ruleTester.run("table-time-series-without-ttl", rule, {
     { name: "TWCS with a TTL", cql: readings(`${twcs} AND default_time_to_live = 7776000`) },
   ],
   invalid: [
+    {
+      name: "a default TTL on the default compaction: time windows of the TTL's 25th",
+      cql: readings(" WITH default_time_to_live = 7776000"),
+      findings: [
+        {
+          messageId: "ttlOnDefaultCompaction",
+          line: 1,
+          data: {
+            column: "reading_time",
+            ttl: " (90 days)",
+            advice:
+              "use compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS', 'compaction_window_size': 4}, about 23 windows over the TTL (the Apache Cassandra docs advise 20 to 30).",
+          },
+        },
+      ],
+    },
+    {
+      name: "a TTL on every write, a day of data: windows in hours",
+      cql: readings(),
+      manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL 86400"),
+      findings: [{ messageId: "ttlOnDefaultCompaction", line: 1, data: { ttl: " (1 day)", advice: expect.stringContaining("'compaction_window_unit': 'HOURS', 'compaction_window_size': 1}, about 24 windows") } }],
+    },
+    {
+      name: "a TTL bound per write: windows advised without a size",
+      cql: readings(),
+      manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL ?"),
+      findings: [{ messageId: "ttlOnDefaultCompaction", line: 1, data: { ttl: "", advice: expect.stringContaining("so the TTL spans about 20 to 30 windows") } }],
+    },
     {
       name: "a timeuuid read newest first is time",
       cql: schedules,

@@ -1,3 +1,4 @@
+import { describe } from "vitest";
 import rule from "../../rules/write-denormalisation-drift.js";
 import { ruleTester } from "../rule-tester.js";
 
@@ -152,4 +153,52 @@ ruleTester.run("write-denormalisation-drift", rule, {
       findings: [{ messageId: "drift", line: 10, data: { write: "W2" } }],
     },
   ],
+});
+
+// A video's name is copied into the videos of each user, a table keyed by more than the video:
+// no write path shows the copy, the manifest declares it.
+const videoSchema = `CREATE TABLE videos (
+  videoid uuid PRIMARY KEY,
+  userid uuid,
+  name text,
+  description text
+);
+CREATE TABLE user_videos (
+  userid uuid,
+  added_date timestamp,
+  videoid uuid,
+  name text,
+  PRIMARY KEY ((userid), added_date, videoid)
+);
+`;
+const declaring = (copies: string, ...paths: string[][]) =>
+  `version: 1\nkeyspace: shop\ntables:\n  user_videos:\n    copies:\n${copies}${writes(...paths).slice("version: 1\nkeyspace: shop\n".length)}`;
+const renameVideo = "UPDATE videos SET name = ? WHERE videoid = ?";
+
+describe("declared copies", () => {
+  ruleTester.run("write-denormalisation-drift", rule, {
+    valid: [
+      { name: "the same write without a declaration: a shared name is no evidence", cql: videoSchema, manifest: writes([renameVideo]) },
+      {
+        name: "both copies renamed by one write path",
+        cql: videoSchema,
+        manifest: declaring("      videos: [name]\n", [renameVideo, "UPDATE user_videos SET name = ? WHERE userid = ? AND added_date = ? AND videoid = ?"]),
+      },
+      { name: "a column of the table that is not declared a copy", cql: videoSchema, manifest: declaring("      videos: [name]\n", ["UPDATE videos SET description = ? WHERE videoid = ?"]) },
+    ],
+    invalid: [
+      {
+        name: "a declared copy left behind when the video is renamed",
+        cql: videoSchema,
+        manifest: declaring("      videos: [name]\n", [renameVideo]),
+        findings: [{ messageId: "drift", line: 10, column: 9, data: { write: "W1", attributes: "`name`", table: "videos", missed: "user_videos", missedAttributes: "`name`" } }],
+      },
+      {
+        name: "the copy renamed without its source",
+        cql: videoSchema,
+        manifest: declaring("      videos: [name]\n", ["UPDATE user_videos SET name = ? WHERE userid = ? AND added_date = ? AND videoid = ?"]),
+        findings: [{ messageId: "drift", line: 10, data: { table: "user_videos", missed: "videos" } }],
+      },
+    ],
+  });
 });
