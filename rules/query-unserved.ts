@@ -7,6 +7,33 @@ import type { Position } from "../src/cql/ast.js";
 import { abstractQueryColumns, columnNameSet, manifestQuery, positionAt, queryEntity } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
+import { suggestTableFor, type TableSuggestion } from "../src/analysis/suggest-table.js";
+import { entryKeyspace, type TableVolume } from "../src/manifest/types.js";
+import type { TableModel } from "../src/schema/model.js";
+
+/** The manifest's `tables` entry for a table: by qualified name, else by name in its keyspace. */
+function volumeFinder(model: AnalysedModel): (table: TableModel) => TableVolume | undefined {
+  const volumes = model.manifest?.tables ?? [];
+  return (table) =>
+    volumes.find((v) => v.name === table.qualifiedName) ??
+    volumes.find((v) => v.name === table.name && (v.keyspace ?? model.manifest?.keyspace ?? table.keyspace) === table.keyspace);
+}
+
+/**
+ * The suggestion again, sized with the manifest's figures for the table whose rows it copies:
+ * the analysis plans queries before partitions are estimated, so it suggests without them.
+ * Undefined when the figures change nothing.
+ */
+function sizedSuggestion(model: AnalysedModel, query: QueryAnalysis): TableSuggestion | undefined {
+  const entry = manifestQuery(model, query.id);
+  if (entry?.form !== "abstract" || !model.manifest || model.manifest.tables.length === 0) return undefined;
+  const keyspace = entryKeyspace(entry, model.manifest);
+  const suggestion = suggestTableFor(entry, model.schema, {
+    ...(keyspace !== undefined ? { keyspace } : {}),
+    sizing: { volumeOf: volumeFinder(model), limits: model.config.limits, version: model.version },
+  });
+  return suggestion.sizing ? suggestion : undefined;
+}
 
 /** The suggested CREATE TABLE, if it parses as exactly that. */
 function parseSuggestion(text: string): CreateTableStatement | undefined {
@@ -23,6 +50,11 @@ function parseSuggestion(text: string): CreateTableStatement | undefined {
  */
 function suggestionQualifier(query: QueryAnalysis, suggestion: string): { keyspace: string | undefined } | undefined {
   if (query.suggestedTableName) return { keyspace: query.suggestedTableName.keyspace };
+  const statement = parseSuggestion(suggestion);
+  return statement ? { keyspace: statement.name.keyspace?.name } : undefined;
+}
+
+function parseQualifier(suggestion: string): { keyspace: string | undefined } | undefined {
   const statement = parseSuggestion(suggestion);
   return statement ? { keyspace: statement.name.keyspace?.name } : undefined;
 }
@@ -283,8 +315,8 @@ const queryUnserved: RuleModule = {
     description: "No table can serve the access pattern; a CREATE TABLE shaped for it is suggested.",
     messages: {
       unserved: "{summary}.",
-      unservedWithFix: "{summary}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.",
-      unservedInline: "{summary}. A table that would:\n{table}",
+      unservedWithFix: "{summary}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.{sizing}",
+      unservedInline: "{summary}. A table that would:\n{table}{sizing}",
     },
     fixable: true,
   },
@@ -296,8 +328,10 @@ const queryUnserved: RuleModule = {
       const reason = query.plan.reason.trim().replace(/\.$/, "");
       // The planner's reason usually says it already ("No table serves Q3 …"); do not say it twice.
       const summary = reason.includes(query.id) ? reason : `No table serves ${query.id}: ${reason}`;
-      const suggestion = query.suggestedTable?.trim().replace(/;\s*$/, "");
-      const qualifier = suggestion ? suggestionQualifier(query, suggestion) : undefined;
+      const sized = query.suggestedTable ? sizedSuggestion(model, query) : undefined;
+      const suggestion = (sized?.text ?? query.suggestedTable)?.trim().replace(/;\s*$/, "");
+      const sizing = sized?.sizing ? ` ${sized.sizing}` : "";
+      const qualifier = !suggestion ? undefined : sized?.name ? { keyspace: sized.name.keyspace } : sized ? parseQualifier(suggestion) : suggestionQualifier(query, suggestion);
       if (!suggestion || !qualifier) {
         context.report({ ...base, messageId: "unserved", data: { query: query.id, summary } });
         continue;
@@ -306,9 +340,9 @@ const queryUnserved: RuleModule = {
       const fix = target ? appendFix(target, suggestion, query.id) : undefined;
       if (target && fix) {
         // The CREATE TABLE rides in the data as well, so a renderer can show it beside the finding.
-        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: suggestion }, fix });
+        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: suggestion, sizing }, fix });
       } else {
-        context.report({ ...base, messageId: "unservedInline", data: { query: query.id, summary, table: suggestion } });
+        context.report({ ...base, messageId: "unservedInline", data: { query: query.id, summary, table: suggestion, sizing } });
       }
     }
   },
