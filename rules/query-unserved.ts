@@ -259,7 +259,8 @@ function targetFile(model: AnalysedModel, query: QueryAnalysis, qualifiedBy: str
 function appendFix(target: TargetIndex["files"][number], createTable: string, queryId: string): RuleFix | undefined {
   const { file } = target;
   const end = (target.end ??= fileEnd(file));
-  const replacement = `${end.before}-- Serves ${queryId}.\n${createTable};\n`;
+  // In the file's own line ends: a CRLF file stays CRLF.
+  const replacement = `${end.before}-- Serves ${queryId}.\n${createTable};\n`.replace(/\r?\n/g, end.lineEnd);
   if (!end.closed && !parsesAsBeforePlusOne(file, replacement)) return undefined;
   return {
     description: `Add a table that serves ${queryId} to ${file.path} (and write to it wherever its data changes).`,
@@ -284,15 +285,18 @@ interface FileEnd {
    * parses as one statement without error, and is not parsed a second time.
    */
   closed: boolean;
+  /** `\r\n` when the file's lines end so, else `\n` */
+  lineEnd: string;
 }
 
 function fileEnd(file: ParsedSchemaFile): FileEnd {
   const { text, parse } = file;
   const last = parse.statements[parse.statements.length - 1];
   const terminator = last && !/^\s*;/.test(text.slice(last.range.end.offset)) ? ";" : "";
+  const lineEnd = text.includes("\r\n") ? "\r\n" : "\n";
   const gap = text.length === 0 ? "" : terminator || !text.endsWith("\n") ? "\n\n" : "\n";
   const closed = last !== undefined && parse.diagnostics.length === 0 && /^\s*;\s*$/.test(text.slice(last.range.end.offset));
-  return { before: terminator + gap, position: positionAt(text, text.length), closed };
+  return { before: terminator + gap, position: positionAt(text, text.length), closed, lineEnd };
 }
 
 /**
