@@ -30,7 +30,7 @@ function sizedSuggestion(model: AnalysedModel, query: QueryAnalysis): TableSugge
   const keyspace = entryKeyspace(entry, model.manifest);
   const suggestion = suggestTableFor(entry, model.schema, {
     ...(keyspace !== undefined ? { keyspace } : {}),
-    sizing: { volumeOf: volumeFinder(model), limits: model.config.limits, version: model.version },
+    sizing: { volumeOf: volumeFinder(model), limits: model.config.limits, version: model.version, queries: [query] },
   });
   return suggestion.sizing ? suggestion : undefined;
 }

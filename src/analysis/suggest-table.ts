@@ -11,12 +11,15 @@ import { bucketColumnFor, newColumnName } from "./buckets.js";
 import { estimatePartition } from "./estimator.js";
 import { formatBytes, formatCount } from "./estimator-text.js";
 import type { PartitionLimits } from "./limits.js";
+import type { QueryAnalysis } from "./types.js";
 
 /** What sizes a suggestion: the manifest's figures for the table it copies, and the limits. */
 export interface SuggestionSizing {
   volumeOf: (table: TableModel) => TableVolume | undefined;
   limits: PartitionLimits;
   version: CassandraVersion;
+  /** the reads the table is for: their LIMIT bounds the bucket's width from below */
+  queries?: QueryAnalysis[];
 }
 
 export interface SuggestOptions {
@@ -372,7 +375,7 @@ function sizeFromEntity(
     indexes: [],
     views: [],
   };
-  const estimate = estimatePartition(table, volume, { version: sizing.version, limits: sizing.limits, queries: [] });
+  const estimate = estimatePartition(table, volume, { version: sizing.version, limits: sizing.limits, queries: sizing.queries ?? [] });
   const advice = estimate.bucket;
   if (!advice) return undefined;
   const worst = estimate.worst;

@@ -32,6 +32,8 @@ describe("query-unserved: suggestions sized with the copied table's figures", ()
     expect(finding!.message).toContain("Sized with the manifest's figures for comments_by_video");
     expect(finding!.message).toMatch(/worst partition would hold 2,018,250 rows/);
     expect(finding!.message).toContain("one partition per bucket");
+    // The pattern's own LIMIT bounds the width from below, as for any table.
+    expect(finding!.message).toContain("latest-comments reads the newest 20 rows");
     const fix = finding!.fix!;
     expect(fix.replacement).toMatch(/PRIMARY KEY \(\(video_id, (\w+)\), added_date, comment_id\)/);
     const bucket = /PRIMARY KEY \(\(video_id, (\w+)\)/.exec(fix.replacement)![1]!;
