@@ -319,8 +319,10 @@ const queryUnserved: RuleModule = {
     description: "No table can serve the access pattern; a CREATE TABLE shaped for it is suggested.",
     messages: {
       unserved: "{summary}.",
-      unservedWithFix: "{summary}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.{sizing}",
-      unservedInline: "{summary}. A table that would:\n{table}{sizing}",
+      unservedWithFix: "{summary}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too.",
+      unservedInline: "{summary}. A table that would:\n{table}",
+      sizedWithFix: "{summary}. The suggested fix adds a table shaped for it to {file}; the writes must then fill it too. {sizing}",
+      sizedInline: "{summary}. A table that would:\n{table}\n{sizing}",
     },
     fixable: true,
   },
@@ -334,7 +336,8 @@ const queryUnserved: RuleModule = {
       const summary = reason.includes(query.id) ? reason : `No table serves ${query.id}: ${reason}`;
       const sized = query.suggestedTable ? sizedSuggestion(model, query) : undefined;
       const suggestion = (sized?.text ?? query.suggestedTable)?.trim().replace(/;\s*$/, "");
-      const sizing = sized?.sizing ? ` ${sized.sizing}` : "";
+      // The figures' words ride in the data only when they say something.
+      const sizing: Record<string, string> = sized?.sizing ? { sizing: sized.sizing } : {};
       const qualifier = !suggestion ? undefined : sized?.name ? { keyspace: sized.name.keyspace } : sized ? parseQualifier(suggestion) : suggestionQualifier(query, suggestion);
       if (!suggestion || !qualifier) {
         context.report({ ...base, messageId: "unserved", data: { query: query.id, summary } });
@@ -344,9 +347,9 @@ const queryUnserved: RuleModule = {
       const fix = target ? appendFix(target, suggestion, query.id) : undefined;
       if (target && fix) {
         // The CREATE TABLE rides in the data as well, so a renderer can show it beside the finding.
-        context.report({ ...base, messageId: "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: suggestion, sizing }, fix });
+        context.report({ ...base, messageId: sized ? "sizedWithFix" : "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: suggestion, ...sizing }, fix });
       } else {
-        context.report({ ...base, messageId: "unservedInline", data: { query: query.id, summary, table: suggestion, sizing } });
+        context.report({ ...base, messageId: sized ? "sizedInline" : "unservedInline", data: { query: query.id, summary, table: suggestion, ...sizing } });
       }
     }
   },

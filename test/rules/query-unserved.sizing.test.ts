@@ -29,6 +29,8 @@ describe("query-unserved: suggestions sized with the copied table's figures", ()
     const { findings } = runRule(rule, { cql: comments, manifest: manifest(hugeVideos, latestByVideo) });
     expect(findings).toHaveLength(1);
     const [finding] = findings;
+    expect(finding!.messageId).toBe("sizedWithFix");
+    expect(finding!.data?.sizing).toContain("Sized with the manifest's figures for comments_by_video");
     expect(finding!.message).toContain("Sized with the manifest's figures for comments_by_video");
     expect(finding!.message).toMatch(/worst partition would hold 2,018,250 rows/);
     expect(finding!.message).toContain("one partition per bucket");
@@ -49,6 +51,7 @@ describe("query-unserved: suggestions sized with the copied table's figures", ()
     const small = ["rows_per_partition: { avg: 30, max: 200 }", "retention: 365d"];
     const { findings } = runRule(rule, { cql: comments, manifest: manifest(small, latestByVideo) });
     expect(findings).toHaveLength(1);
+    expect(findings[0]!.messageId).toBe("unservedWithFix");
     expect(findings[0]!.message).not.toContain("Sized with");
     expect(findings[0]!.fix!.replacement).toContain("PRIMARY KEY ((video_id), added_date, comment_id)");
   });
@@ -58,6 +61,7 @@ describe("query-unserved: suggestions sized with the copied table's figures", ()
     const byUser = ["- id: comments-by-user", "  select: [comment_id, comment]", '  where: { user_id: "=" }', "  order_by: { added_date: desc }"];
     const { findings } = runRule(rule, { cql: comments, manifest: manifest(hugeVideos, byUser) });
     expect(findings).toHaveLength(1);
+    expect(findings[0]!.messageId).toBe("unservedWithFix");
     expect(findings[0]!.message).not.toContain("Sized with");
     expect(findings[0]!.fix!.replacement).toContain("PRIMARY KEY ((user_id), added_date, video_id, comment_id)");
   });
@@ -65,6 +69,7 @@ describe("query-unserved: suggestions sized with the copied table's figures", ()
   it("leaves the suggestion alone without figures for the copied table", () => {
     const noTables = ["version: 1", "keyspace: shop", "queries:", ...latestByVideo.map((l) => `  ${l}`), ""].join("\n");
     const { findings } = runRule(rule, { cql: comments, manifest: noTables });
+    expect(findings[0]!.messageId).toBe("unservedWithFix");
     expect(findings[0]!.message).not.toContain("Sized with");
     expect(findings[0]!.fix!.replacement).toContain("PRIMARY KEY ((video_id), added_date, comment_id)");
   });
