@@ -11,12 +11,23 @@ import { suggestTableFor, type TableSuggestion } from "../src/analysis/suggest-t
 import { entryKeyspace, type TableVolume } from "../src/manifest/types.js";
 import type { TableModel } from "../src/schema/model.js";
 
-/** The manifest's `tables` entry for a table: by qualified name, else by name in its keyspace. */
+/**
+ * The manifest's `tables` entry for a table: by qualified name, else by name in its keyspace (the
+ * first entry wins). Indexed once per model: every unserved query asks.
+ */
+const volumeFinders = new WeakMap<AnalysedModel, (table: TableModel) => TableVolume | undefined>();
+
 function volumeFinder(model: AnalysedModel): (table: TableModel) => TableVolume | undefined {
-  const volumes = model.manifest?.tables ?? [];
-  return (table) =>
-    volumes.find((v) => v.name === table.qualifiedName) ??
-    volumes.find((v) => v.name === table.name && (v.keyspace ?? model.manifest?.keyspace ?? table.keyspace) === table.keyspace);
+  let finder = volumeFinders.get(model);
+  if (finder) return finder;
+  const byName = new Map<string, TableVolume>();
+  for (const volume of model.manifest?.tables ?? []) {
+    const keys = [volume.name, `${volume.keyspace ?? model.manifest?.keyspace ?? ""}.${volume.name}`];
+    for (const key of keys) if (!byName.has(key)) byName.set(key, volume);
+  }
+  finder = (table) => byName.get(table.qualifiedName);
+  volumeFinders.set(model, finder);
+  return finder;
 }
 
 /**
