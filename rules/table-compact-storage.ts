@@ -6,6 +6,12 @@ import type { TableModel } from "../src/schema/model.js";
 
 const isSpace = (char: string | undefined): boolean => char !== undefined && /\s/.test(char);
 const isBlank = (char: string | undefined): boolean => char === " " || char === "\t";
+/** Whether the line ending at `at` holds `--` or `//` (a line comment, or the same in a string: then the line break is kept for nothing worse). */
+function endsInLineComment(text: string, at: number): boolean {
+  const lineStart = Math.max(text.lastIndexOf("\n", at - 1), text.lastIndexOf("\r", at - 1)) + 1;
+  const line = text.slice(lineStart, at);
+  return line.includes("--") || line.includes("//");
+}
 const isWordChar = (char: string | undefined): boolean => char !== undefined && /\w/.test(char);
 
 /**
@@ -19,10 +25,14 @@ function joinBefore(text: string, at: number): { keyword: "AND" | "WITH"; from: 
   for (const keyword of ["AND", "WITH"] as const) {
     const wordStart = wordEnd - keyword.length;
     if (wordStart < 0 || text.slice(wordStart, wordEnd).toUpperCase() !== keyword) continue;
-    // Blanks before the keyword go with it, line breaks stay: a line comment before them would
-    // otherwise run on over what follows.
+    // White space before the keyword goes with it, but for the line break that ends a line
+    // comment: without it the comment would run on over what follows.
     let from = wordStart;
-    while (isBlank(text[from - 1])) from--;
+    while (isSpace(text[from - 1])) from--;
+    if (from < wordStart && endsInLineComment(text, from)) {
+      from = wordStart;
+      while (isBlank(text[from - 1])) from--;
+    }
     // `AND` needs whitespace before it; `WITH` only a word boundary.
     if (keyword === "AND" ? !isSpace(text[wordStart - 1]) : isWordChar(text[wordStart - 1])) continue;
     return { keyword, from };
