@@ -5,6 +5,13 @@ import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
 
 const isSpace = (char: string | undefined): boolean => char !== undefined && /\s/.test(char);
+const isBlank = (char: string | undefined): boolean => char === " " || char === "\t";
+/** Whether the line ending at `at` holds `--` or `//` (a line comment, or the same in a string: then the line break is kept for nothing worse). */
+function endsInLineComment(text: string, at: number): boolean {
+  const lineStart = Math.max(text.lastIndexOf("\n", at - 1), text.lastIndexOf("\r", at - 1)) + 1;
+  const line = text.slice(lineStart, at);
+  return line.includes("--") || line.includes("//");
+}
 const isWordChar = (char: string | undefined): boolean => char !== undefined && /\w/.test(char);
 
 /**
@@ -18,13 +25,48 @@ function joinBefore(text: string, at: number): { keyword: "AND" | "WITH"; from: 
   for (const keyword of ["AND", "WITH"] as const) {
     const wordStart = wordEnd - keyword.length;
     if (wordStart < 0 || text.slice(wordStart, wordEnd).toUpperCase() !== keyword) continue;
+    // White space before the keyword goes with it, but for the line break that ends a line
+    // comment: without it the comment would run on over what follows.
     let from = wordStart;
     while (isSpace(text[from - 1])) from--;
+    if (from < wordStart && endsInLineComment(text, from)) {
+      from = wordStart;
+      while (isBlank(text[from - 1])) from--;
+    }
     // `AND` needs whitespace before it; `WITH` only a word boundary.
-    if (keyword === "AND" ? from === wordStart : isWordChar(text[wordStart - 1])) continue;
+    if (keyword === "AND" ? !isSpace(text[wordStart - 1]) : isWordChar(text[wordStart - 1])) continue;
     return { keyword, from };
   }
   return undefined;
+}
+
+/**
+ * The `AND` after `at`, past white space and comments (at least one of them): where it starts,
+ * where the white space after it ends, and whether comments come before it.
+ */
+function andAfter(text: string, at: number): { andStart: number; end: number; comments: boolean } | undefined {
+  let position = at;
+  let comments = false;
+  for (;;) {
+    const space = /\s+/y;
+    space.lastIndex = position;
+    if (space.exec(text)) position = space.lastIndex;
+    if (text.startsWith("--", position) || text.startsWith("//", position)) {
+      const lineEnd = text.slice(position).search(/[\r\n]/);
+      if (lineEnd < 0) return undefined;
+      position += lineEnd;
+      comments = true;
+    } else if (text.startsWith("/*", position)) {
+      const close = text.indexOf("*/", position + 2);
+      if (close < 0) return undefined;
+      position = close + 2;
+      comments = true;
+    } else break;
+  }
+  if (position === at) return undefined;
+  const and = /AND\s+/iy;
+  and.lastIndex = position;
+  return and.exec(text) ? { andStart: position, end: and.lastIndex, comments } : undefined;
 }
 
 /** Removes `COMPACT STORAGE` with the `WITH` or `AND` that joins it to the other properties. */
@@ -35,13 +77,15 @@ function dropClauseFix(model: AnalysedModel, table: TableModel, existsAtBase: bo
   if (!file) return undefined;
   const start = statement.compactStorageRange.start.offset;
   const end = statement.compactStorageRange.end.offset;
-  const andAfter = /\s+AND\s+/iy;
-  andAfter.lastIndex = end;
-  const after = andAfter.exec(file.text);
+  const after = andAfter(file.text, end);
   const before = joinBefore(file.text, start);
   let range: [number, number] | undefined;
-  if (after && (!before || before.keyword === "WITH")) range = [start, end + after[0].length];
-  else if (before) range = [before.from, end];
+  let replacement = "";
+  if (after && (!before || before.keyword === "WITH")) {
+    range = [start, after.end];
+    // Comments between the clause and its AND are the author's: they stay.
+    if (after.comments) replacement = file.text.slice(end, after.andStart);
+  } else if (before) range = [before.from, end];
   if (!range) return undefined;
   return {
     description: existsAtBase
@@ -49,7 +93,7 @@ function dropClauseFix(model: AnalysedModel, table: TableModel, existsAtBase: bo
       : `Remove COMPACT STORAGE from ${table.name}.`,
     file: file.path,
     range: rangeBetween(file.text, range[0], range[1]),
-    replacement: "",
+    replacement,
   };
 }
 

@@ -256,6 +256,8 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
         unbounded: true,
         rate,
         startRows: max,
+        // The worst key grows as much faster as it is larger: a bucket sized from the average would still hold it.
+        ...(avg > 0 && max > avg ? { worstRate: rate * (max / avg) } : {}),
       };
     }
     const lifetime = Math.min(retention ?? Infinity, ttl ?? Infinity);

@@ -4,12 +4,27 @@
 // primary key of the table the selected attributes come from). Column types are taken from the
 // tables that already hold those columns.
 import { quoteName } from "../cql/print.js";
-import type { AbstractQuery } from "../manifest/types.js";
-import type { ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
+import type { AbstractQuery, TableVolume } from "../manifest/types.js";
+import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
 import { formatColumnType } from "../schema/resolve.js";
+import { bucketColumnFor, newColumnName } from "./buckets.js";
+import { estimatePartition } from "./estimator.js";
+import { formatBytes, formatCount } from "./estimator-text.js";
+import type { PartitionLimits } from "./limits.js";
+import type { QueryAnalysis } from "./types.js";
+
+/** What sizes a suggestion: the manifest's figures for the table it copies, and the limits. */
+export interface SuggestionSizing {
+  volumeOf: (table: TableModel) => TableVolume | undefined;
+  limits: PartitionLimits;
+  version: CassandraVersion;
+  /** the reads the table is for: their LIMIT bounds the bucket's width from below */
+  queries?: QueryAnalysis[];
+}
 
 export interface SuggestOptions {
   keyspace?: string;
+  sizing?: SuggestionSizing;
 }
 
 const RANGE_OPERATORS = new Set(["<", "<=", ">", ">="]);
@@ -149,6 +164,8 @@ export interface TableSuggestion {
   text: string;
   /** present only when the text is made of pieces that always print as CQL that parses (printsAsCql) */
   name?: { keyspace?: string; name: string };
+  /** how the manifest's figures for the copied table size it, in words, when they do */
+  sizing?: string;
 }
 
 // Names that are printed bare or quoted, and parse again as written either way. Others (empty, with
@@ -250,6 +267,12 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
   for (const name of query.select) if (name !== "*" && take(name)) regular.push(name);
   for (const w of query.where) if (take(w.column)) regular.push(w.column);
 
+  // Sized from the copied table's figures: a bucket goes into the partition key when its worst
+  // partition would cross the limits (sizeFromEntity says when the figures say so).
+  const sized = options.sizing && entity && !bucketed && elementColumns.size === 0 ? sizeFromEntity(entity, partitionKey, clustering, regular, order, options.sizing) : undefined;
+  const timeBucket = sized?.bucket;
+  if (timeBucket) partitionKey.push(timeBucket.name);
+
   const keyNames = new Set([...partitionKey, ...clustering.map((c) => c.name)]);
   const printed = (type: ColumnType): string => {
     if (parses && !printsAsCql(type)) parses = false;
@@ -257,6 +280,7 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
   };
   const typeOf = (name: string): string => {
     if (bucketed && name === "bucket") return "int";
+    if (timeBucket && name === timeBucket.name) return timeBucket.type;
     const element = elementColumns.get(name);
     if (element) {
       const collection = order.typeSource.get(element.collection)?.type;
@@ -272,13 +296,15 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
   };
 
   const entityName = entity ? entity.name.split("_by_", 1)[0]! : identifierPart(query.id);
-  const byPart = bucketed ? "bucket" : partitionKey.map(identifierPart).join("_");
+  // Named after what the application looks up; the time bucket is how it is stored.
+  const byPart = bucketed ? "bucket" : partitionKey.filter((c) => c !== timeBucket?.name).map(identifierPart).join("_");
   const keyspace = options.keyspace ?? entity?.keyspace ?? "";
   const name = productName(schema, keyspace, entityName, byPart, shapedBy, query.id);
   const qualified = keyspace ? `${quoteName(keyspace)}.${quoteName(name)}` : quoteName(name);
 
   const lines: string[] = [];
   if (bucketed) lines.push("-- no equality attribute: bucket is a partition the application computes (e.g. a day or a shard number)");
+  if (timeBucket) lines.push(`-- ${timeBucket.name} = ${timeBucket.truncate} of ${timeBucket.source}: a partition by ${byPart} alone would outgrow the limits`);
   for (const [element, { collection }] of elementColumns) {
     // A comment runs to the end of its line: a name with a line break would end it early.
     if (!PLAIN_NAME.test(collection)) parses = false;
@@ -295,8 +321,81 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
   const clusteringOrder = clustering.length > 0 ? ` WITH CLUSTERING ORDER BY (${clustering.map((c) => `${quoteName(c.name)} ${c.order.toUpperCase()}`).join(", ")})` : "";
   lines.push(`)${clusteringOrder};`);
   const suggestion: TableSuggestion = { text: lines.join("\n") };
+  if (sized) suggestion.sizing = sized.sentence;
   if (parses && PLAIN_NAME.test(name) && (keyspace === "" || PLAIN_NAME.test(keyspace))) {
     suggestion.name = keyspace ? { keyspace, name } : { name };
   }
   return suggestion;
 }
+
+/** A time bucket added to a suggestion's partition key, and the sentence that says why. */
+interface SizedSuggestion {
+  bucket?: { name: string; type: string; truncate: string; source: string };
+  sentence: string;
+}
+
+/**
+ * Sizes a suggestion with the manifest's figures for the table it copies. Only when its partition
+ * key holds the copied table's whole partition key: each new partition is then a part of one old
+ * partition, so the old figures (rows, growth, retention, worst partition) bound the new ones.
+ * Otherwise (a new key such as a tag) nothing says how the rows spread, and nothing is claimed.
+ */
+function sizeFromEntity(
+  entity: TableModel,
+  partitionKey: readonly string[],
+  clustering: readonly KeyColumn[],
+  regular: readonly string[],
+  order: TableOrder,
+  sizing: SuggestionSizing,
+): SizedSuggestion | undefined {
+  const volume = sizing.volumeOf(entity);
+  if (!volume || entity.clustering.length === 0) return undefined;
+  if (!entity.partitionKey.every((c) => partitionKey.includes(c.name))) return undefined;
+  const column = (name: string, kind: ColumnModel["kind"], position: number, columnOrder?: "asc" | "desc"): ColumnModel | undefined => {
+    const source = entity.columns.find((c) => c.name === name) ?? order.typeSource.get(name);
+    if (!source) return undefined;
+    const made: ColumnModel = { ...source, kind, position };
+    if (columnOrder) made.order = columnOrder;
+    else delete made.order;
+    return made;
+  };
+  const pk = partitionKey.map((name, i) => column(name, "partition", i));
+  const ck = clustering.map((c, i) => column(c.name, "clustering", i, c.order));
+  const rest = regular.map((name) => column(name, "regular", -1));
+  const columns = [...pk, ...ck, ...rest];
+  if (columns.some((c) => c === undefined)) return undefined;
+  const defined = columns as ColumnModel[];
+  const table: TableModel = {
+    ...entity,
+    columns: defined,
+    partitionKey: defined.slice(0, pk.length),
+    clustering: defined.slice(pk.length, pk.length + ck.length),
+    static: [],
+    regular: defined.slice(pk.length + ck.length),
+    indexes: [],
+    views: [],
+  };
+  const estimate = estimatePartition(table, volume, { version: sizing.version, limits: sizing.limits, queries: sizing.queries ?? [] });
+  const advice = estimate.bucket;
+  if (!advice) return undefined;
+  const worst = estimate.worst;
+  const figures = `${formatCount(worst.rows)} rows, ${formatBytes(worst.bytes)}`;
+  const copied = `Sized with the manifest's figures for ${entity.name}, whose rows it copies (${estimate.basisText})`;
+  if (advice.kind === "bucket" && advice.widthSeconds !== undefined && advice.width !== undefined) {
+    const timeColumn = table.clustering.find((c) => TIME_KINDS.has(c.type.kind === "native" ? c.type.name : ""));
+    const { unit, type, truncate } = bucketColumnFor(advice.widthSeconds, advice.width);
+    const name = newColumnName(defined.map((c) => c.name), unit);
+    const source = timeColumn ? timeColumn.name : "the time each row is written";
+    return {
+      bucket: { name, type, truncate, source },
+      sentence:
+        `${copied}: partitioned by (${partitionKey.join(", ")}) alone, its worst partition would hold ${figures}, past the limits, ` +
+        `so the suggested table puts \`${name}\` in its partition key. ${advice.explanation} ` +
+        `The application computes \`${name}\` from the time it reads (the query then binds it with =, one bucket after the other); ` +
+        "cost: a read of more than one bucket's rows reads one partition per bucket.",
+    };
+  }
+  return { sentence: `${copied}: its worst partition would hold ${figures}, past the limits. ${advice.explanation}` };
+}
+
+const TIME_KINDS = new Set(["timestamp", "timeuuid", "date"]);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import rule from "../../rules/table-unbounded-partition.js";
 import { parseCql } from "../../src/cql/index.js";
 import { applyFixes, runRule } from "../rule-tester.js";
+import { blank, indent, lineEnd, trailingComment } from "./fix-properties.js";
 
 const COLUMNS: [string, string][] = [
   ["video_id", "uuid"],
@@ -14,17 +15,7 @@ const COLUMNS: [string, string][] = [
   ["comment", "text"],
 ];
 
-// Comment words include the characters a careless edit would trip on: commas, parentheses, quotes.
-const word = fc.stringMatching(/^[a-z0-9,()'.;:-]{1,12}$/);
-const words = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(" "));
-const trailing = fc.oneof(
-  fc.constant(""),
-  words.map((w) => ` -- ${w}`),
-  words.map((w) => ` // ${w}`),
-  words.map((w) => ` /* ${w} */`),
-);
-const blank = fc.constantFrom(" ", "  ", "\t", " \t ");
-const indent = fc.constantFrom("", " ", "  ", "    ", "\t");
+const trailing = trailingComment;
 
 const tableText = fc
   .record({
@@ -33,7 +24,7 @@ const tableText = fc
     indent,
     keyIndent: indent,
     keyOnOwnLine: fc.boolean(),
-    eol: fc.constantFrom("\n", "\r\n"),
+    eol: lineEnd,
   })
   .map(({ comments, gaps, indent: pad, keyIndent, keyOnOwnLine, eol }) => {
     const lines = COLUMNS.map(([name, type], i) => {
