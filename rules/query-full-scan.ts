@@ -3,9 +3,7 @@
 // How loud it is follows the evidence: a LIMIT that stops the scan, or a table the manifest sizes
 // at a few hundred partitions, is worth a note, not a failed gate.
 import * as z from "zod";
-import { formatCount } from "../src/analysis/estimator-text.js";
-import { scanExtent } from "../src/analysis/queries.js";
-import { queryEntity, tableLabel, volumeOf } from "../src/rule-engine/helpers.js";
+import { reportScan } from "../src/rule-engine/scan-findings.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const optionsSchema = z
@@ -35,23 +33,8 @@ const queryFullScan: RuleModule<Options> = {
     fixable: false,
   },
   check(context) {
-    const { model, options } = context;
-    for (const query of model.queries) {
-      const { plan } = query;
-      if (plan.verdict !== "scan" || plan.allowFilteringWritten) continue;
-      const table = query.table ? model.schema.tables.get(query.table) : undefined;
-      const extent = scanExtent(plan, table ? volumeOf(model, table)?.partitions : undefined, options.smallTablePartitions);
-      const location = { file: query.location.file, range: query.location.range, entity: queryEntity(query.id) };
-      const data = { query: query.id, table: query.table ? tableLabel(model, query.table) : "its table", partitions: plan.partitions };
-      if (plan.partitions !== "all") {
-        context.report({ ...location, messageId: "tokenRange", data });
-      } else if (extent.kind === "limited") {
-        context.report({ ...location, messageId: "limited", data: { ...data, rows: formatCount(extent.rows) }, severityCap: "info" });
-      } else if (extent.kind === "small") {
-        context.report({ ...location, messageId: "smallTable", data: { ...data, partitions: formatCount(extent.partitions) }, severityCap: "info" });
-      } else {
-        context.report({ ...location, messageId: "scan", data });
-      }
+    for (const query of context.model.queries) {
+      if (query.plan.verdict === "scan" && !query.plan.allowFilteringWritten) reportScan(context, query);
     }
   },
 };
