@@ -2,7 +2,7 @@
 // them fails ("Unknown property", "Unable to find compaction strategy class"), so the schema file
 // as written cannot be applied, however well the application strips them at run time.
 import type { OptionEntry, Statement } from "../src/cql/ast.js";
-import { orderedStatements, rangeBetween } from "../src/rule-engine/helpers.js";
+import { numberedEntities, orderedStatements, rangeBetween } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { CassandraVersion } from "../src/schema/model.js";
 import { atLeast } from "../src/analysis/planner-evaluate.js";
@@ -84,12 +84,7 @@ const tableRemovedOption: RuleModule = {
   check(context) {
     const { model } = context;
     const version = model.version;
-    const counts = new Map<string, number>();
-    const entity = (base: string) => {
-      const n = (counts.get(base) ?? 0) + 1;
-      counts.set(base, n);
-      return n === 1 ? base : `${base}#${n}`;
-    };
+    const entity = numberedEntities();
     for (const { file, statement } of orderedStatements(model)) {
       const table = targetName(statement);
       for (const entry of tableOptions(statement)) {

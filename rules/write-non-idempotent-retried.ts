@@ -1,6 +1,6 @@
 // A write that timed out may still have applied on some replica. Retrying is safe for upserts, not
 // for counter increments or list appends: each retry adds again.
-import { collectionOperations, isLightweightTransaction, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
+import { collectionOperations, isLightweightTransaction, numberedEntities, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
 import type { Assignment } from "../src/cql/ast.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
@@ -26,12 +26,7 @@ const writeNonIdempotentRetried: RuleModule = {
   },
   check(context) {
     const { model } = context;
-    const counts = new Map<string, number>();
-    const entity = (base: string) => {
-      const n = (counts.get(base) ?? 0) + 1;
-      counts.set(base, n);
-      return n === 1 ? base : `${base}#${n}`;
-    };
+    const entity = numberedEntities();
     for (const write of writeStatements(model)) {
       const path = write.write;
       const table = write.table;

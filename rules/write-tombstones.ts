@@ -3,7 +3,7 @@
 // rate they pile up in the partitions reads must scan.
 import { formatCount } from "../src/analysis/estimator-text.js";
 import type { Term } from "../src/cql/ast.js";
-import { isNonFrozenCollection, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
+import { isNonFrozenCollection, numberedEntities, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const isNull = (term: Term | undefined) => term?.kind === "literal" && term.type === "null";
@@ -24,12 +24,7 @@ const writeTombstones: RuleModule = {
   },
   check(context) {
     const { model } = context;
-    const counts = new Map<string, number>();
-    const entity = (base: string) => {
-      const n = (counts.get(base) ?? 0) + 1;
-      counts.set(base, n);
-      return n === 1 ? base : `${base}#${n}`;
-    };
+    const entity = numberedEntities();
     for (const write of writeStatements(model)) {
       const path = write.write;
       const table = write.table;

@@ -23,6 +23,16 @@ import type { AnalysedModel, ParsedSchemaFile } from "./model.js";
 import type { RuleContext } from "./types.js";
 
 /** The entity of a manifest query, for fingerprints and `ignore:` matching. */
+/** Entity names unique within one rule's run: the second finding on `base` becomes `base#2`, and so on. */
+export function numberedEntities(): (base: string) => string {
+  const counts = new Map<string, number>();
+  return (base) => {
+    const n = (counts.get(base) ?? 0) + 1;
+    counts.set(base, n);
+    return n === 1 ? base : `${base}#${n}`;
+  };
+}
+
 export function queryEntity(queryId: string): string {
   return `query:${queryId}`;
 }
