@@ -4,7 +4,26 @@ import { formatFrequency } from "../src/analysis/estimator-text.js";
 import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
 import { indexLookupAdvice } from "../src/rule-engine/index-advice.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
-import type { IndexModel } from "../src/schema/model.js";
+import { planSelect } from "../src/analysis/planner.js";
+import type { QueryAnalysis } from "../src/analysis/types.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
+import type { IndexModel, TableModel } from "../src/schema/model.js";
+
+/** How many other tables of the keyspace are tried as a home for the query; a schema has far fewer. */
+const MAX_OTHER_TABLES = 500;
+
+/** Another table of the keyspace that answers the same SELECT from one partition (or a few), if any. */
+function tableThatServes(model: AnalysedModel, query: QueryAnalysis, table: TableModel): TableModel | undefined {
+  if (!query.select) return undefined;
+  let tried = 0;
+  for (const other of model.schema.tables.values()) {
+    if (other === table || other.keyspace !== table.keyspace) continue;
+    if (++tried > MAX_OTHER_TABLES) return undefined;
+    const plan = planSelect(query.select, other, model.version);
+    if (plan.verdict === "single-partition" || (plan.verdict === "multi-partition" && typeof plan.partitions === "number")) return other;
+  }
+  return undefined;
+}
 
 /** What a table serving the lookup by key would be partitioned by: the column, or what of a collection is indexed. */
 function lookupKey(index: IndexModel | undefined): string {
@@ -40,6 +59,7 @@ const queryIndexWithoutPartitionKey: RuleModule = {
       if (plan.verdict !== "index" || plan.partitions !== "all") continue;
       const table = query.table ? context.model.schema.tables.get(query.table) : undefined;
       const index = table?.indexes.find((i) => i.name === plan.index);
+      const servedBy = table ? tableThatServes(context.model, query, table) : undefined;
       context.report({
         messageId: "fanOut",
         data: {
@@ -47,8 +67,9 @@ const queryIndexWithoutPartitionKey: RuleModule = {
           index: plan.index ?? "an index",
           table: query.table ? tableLabel(context.model, query.table) : "its table",
           columns: index ? index.column : "the indexed column",
-          advice:
-            index && table && index.target === "simple"
+          advice: servedBy
+            ? `${tableLabel(context.model, servedBy.qualifiedName)} already answers the same query from its partition key: read it there, and drop the index if no other query needs it.`
+            : index && table && index.target === "simple"
               ? indexLookupAdvice(table, index.column, [query])
               : `Serve the query from a table partitioned by ${lookupKey(index)}.`,
           rate: query.ratePerSecond !== undefined ? ` (${formatFrequency(query.ratePerSecond)}, each one to every node)` : "",

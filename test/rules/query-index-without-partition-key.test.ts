@@ -40,6 +40,28 @@ ruleTester.run("query-index-without-partition-key", rule, {
       manifest: manifestWith([{ id: "Q1", cql: "SELECT user_id FROM user_activities WHERE activity_type = ?" }]),
       findings: [{ messageId: "fanOut", line: 4, data: { index: "user_activities_type_idx" } }],
     },
+    {
+      name: "a lookup another table already answers from its partition key",
+      cql: `${activities()}
+CREATE TABLE user_activities_by_type (
+  activity_type text,
+  activity_time timestamp,
+  user_id uuid,
+  PRIMARY KEY ((activity_type), activity_time, user_id)
+);
+`,
+      manifest: manifestWith([{ id: "Q1", cql: "SELECT user_id FROM user_activities WHERE activity_type = ?" }]),
+      findings: [
+        {
+          messageId: "fanOut",
+          line: 4,
+          data: {
+            advice:
+              "user_activities_by_type already answers the same query from its partition key: read it there, and drop the index if no other query needs it.",
+          },
+        },
+      ],
+    },
   ],
 });
 
