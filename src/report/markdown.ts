@@ -201,6 +201,20 @@ function queryRow(query: QueryAnalysis): string {
 /** Verdicts that read one partition, or a few enumerated ones, need no second look. */
 const FINE_VERDICTS: ReadonlySet<Verdict> = new Set(["single-partition", "multi-partition"]);
 
+/** The tables new findings propose (query-unserved), collapsed, so the summary shows what to add. */
+function suggestedTablesBlock(review: Review): Block | undefined {
+  const proposals = review.findings
+    .filter((finding) => !finding.existing)
+    .map((finding) => ({ finding, table: suggestedTable(finding) }))
+    .filter((proposal): proposal is { finding: Finding; table: string } => proposal.table !== undefined && proposal.table.length <= SUGGESTION_MAX);
+  if (proposals.length === 0) return undefined;
+  return details(`Suggested tables: ${plural(proposals.length, "table", "tables")} that would serve unserved queries`, {
+    head: "Each serves one unserved query; the application's writes must fill it too.\n",
+    rows: proposals.map(({ finding, table }) => `For ${codeSpan(location(finding))}:\n\n${fencedBlock(table, "sql")}\n`),
+    more: (omitted) => `_${notShown(omitted, { one: "suggested table", many: "suggested tables" })}._`,
+  });
+}
+
 function queriesBlock(review: Review): Block {
   if (review.queries.length === 0) return { head: "The access-patterns manifest lists no queries." };
   const needLook = review.queries.filter((query) => !FINE_VERDICTS.has(query.plan.verdict)).length;
@@ -322,6 +336,7 @@ export function renderCheckSummary(review: Review, options: CheckSummaryOptions 
     verdictBlock(review, options.shownInline),
     unreviewedBlock(review),
     ...findingsBlocks(review, options.shownInline),
+    suggestedTablesBlock(review),
     queriesBlock(review),
     estimatesBlock(review),
     diagramBlock(review),
