@@ -2,7 +2,8 @@
 // post. A module may import from its own layer or a lower one, never from a higher one, so the
 // pure core never reaches the GitHub layer and the analysis never reads the repository config.
 // Every import of src/ and rules/ is checked, type-only imports too.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { projectSources } from "../helpers/source-files.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -50,14 +51,6 @@ function layerOf(path: string): number {
   return best;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
 /** Relative imports and re-exports of a file, resolved to repository paths (`.js` → `.ts`). */
 function importsOf(path: string): string[] {
   const text = readFileSync(join(ROOT, path), "utf8");
@@ -72,7 +65,7 @@ function importsOf(path: string): string[] {
   return targets;
 }
 
-const files = [...sourceFiles("src"), ...sourceFiles("rules")];
+const files = projectSources();
 const arrows = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
 
 describe("layers", () => {

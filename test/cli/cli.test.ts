@@ -2,44 +2,18 @@ import * as nodeFs from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main, READ_LIMIT_BYTES, type CliFileSystem, type CliIo } from "../../src/cli.js";
+import { READ_LIMIT_BYTES, type CliFileSystem } from "../../src/cli.js";
 import { githubProblems } from "../report/sarif-checks.js";
+import { realFs, REPO_ROOT, runCli } from "./run-cli.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SHOP = "test/fixtures/report/shop";
 const PACKAGE_VERSION = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version as string;
 const validateReport = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(REPO_ROOT, "schema/report.schema.json"), "utf8")));
 
-const realFs: CliFileSystem = {
-  stat: (file) => nodeFs.stat(file),
-  readdir: (directory) => nodeFs.readdir(directory, { withFileTypes: true }),
-  readFile: (file) => nodeFs.readFile(file),
-};
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(argv: string[], overrides: Partial<CliIo> = {}): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    stdoutIsTTY: false,
-    env: {},
-    cwd: REPO_ROOT,
-    fs: realFs,
-    ...overrides,
-  };
-  const code = await main(argv, io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+// `check` and `explain` only read: the runner's git and writes are there, but these tests never use them.
+const run = runCli;
 
 /** A scratch repository in the system's temp directory, removed after the tests. */
 let scratch: string;

@@ -2,10 +2,11 @@
 // comment, so each must run in linear time. The TypeScript compiler finds every RegExp literal
 // (and `new RegExp("literal")`) in src/ and rules/, and recheck (its pure-JavaScript backend: no
 // native binary or JVM needed in CI) checks each for super-linear backtracking.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { checkSync } from "recheck";
 import ts from "typescript";
+import { projectSources } from "../helpers/source-files.js";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -32,16 +33,6 @@ interface FoundRegExp {
   flags: string;
 }
 
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...sourceFiles(path));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) files.push(path);
-  }
-  return files;
-}
-
 /** The RegExp literals of one file and `new RegExp(...)`/`RegExp(...)` calls whose arguments are string literals. */
 function regExpsIn(path: string): FoundRegExp[] {
   const text = readFileSync(path, "utf8");
@@ -66,7 +57,7 @@ function regExpsIn(path: string): FoundRegExp[] {
   return found;
 }
 
-const regExps = ["src", "rules"].flatMap((dir) => sourceFiles(join(ROOT, dir))).flatMap(regExpsIn);
+const regExps = projectSources().map((file) => join(ROOT, file)).flatMap(regExpsIn);
 
 describe("regular expressions are linear-time", () => {
   it("finds the project's regular expressions", () => {

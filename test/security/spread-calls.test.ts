@@ -2,9 +2,10 @@
 // "RangeError: Maximum call stack size exceeded" (a 20k-table change once lost a rule's findings
 // that way). Arrays built from repository input can be that long, so calls with a spread argument
 // are allowed only where the array is small by construction, each with the reason.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
+import { projectSources } from "../helpers/source-files.js";
 import { describe, expect, it } from "vitest";
 import { append } from "../../src/arrays.js";
 
@@ -23,16 +24,6 @@ const ALLOWED: Record<string, string> = {
   "src/report/markdown.ts: blocks.push": "one explain answer: an estimate's few blocks, or the findings of one query or table, bounded by the review limits",
 };
 
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...sourceFiles(path));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) files.push(path);
-  }
-  return files;
-}
-
 function spreadCalls(path: string): string[] {
   const sourceFile = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
@@ -47,7 +38,7 @@ function spreadCalls(path: string): string[] {
 }
 
 describe("no call spreads a possibly huge array", () => {
-  const calls = ["src", "rules"].flatMap((dir) => sourceFiles(join(ROOT, dir))).flatMap(spreadCalls);
+  const calls = projectSources().map((file) => join(ROOT, file)).flatMap(spreadCalls);
 
   it("every call with a spread argument is allow-listed with a reason", () => {
     expect(calls.filter((call) => !Object.prototype.hasOwnProperty.call(ALLOWED, call))).toEqual([]);
