@@ -134,6 +134,19 @@ function textBlock(body: string): string {
 const collectDeclarations = (root: Node, types: string[], each: (node: Node) => Declaration[]): Declaration[] =>
   root.descendantsOfType(types).flatMap((node) => (node ? each(node) : []));
 
+/** The two sides of `a + b` for a grammar whose binary node is `type` (a concatenation candidate). */
+function plusOperands(type: string): (node: Node) => Node[] | undefined {
+  return (node) => {
+    if (node.type !== type || field(node, "operator")?.text !== "+") return undefined;
+    return [field(node, "left"), field(node, "right")].filter((n): n is Node => n !== undefined);
+  };
+}
+
+/** `(expression)` is the expression, in every grammar read here. */
+function insideParentheses(node: Node): Node | undefined {
+  return node.type === "parenthesized_expression" ? (node.namedChildren[0] ?? undefined) : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Java
 
@@ -147,14 +160,8 @@ const java: Syntax = {
     if (text.startsWith('"""')) return unescape(textBlock(text.slice(3, -3)));
     return unescape(text.slice(1, -1));
   },
-  operands(node) {
-    if (node.type !== "binary_expression" || field(node, "operator")?.text !== "+") return undefined;
-    return [field(node, "left"), field(node, "right")].filter((n): n is Node => n !== undefined);
-  },
-  unwrap(node) {
-    if (node.type === "parenthesized_expression") return node.namedChildren[0] ?? undefined;
-    return undefined;
-  },
+  operands: plusOperands("binary_expression"),
+  unwrap: insideParentheses,
   reference(node) {
     if (node.type === "identifier") return { name: node.text };
     if (node.type === "field_access") {
@@ -238,14 +245,8 @@ const go: Syntax = {
     if (node.type === "interpreted_string_literal") return unescape(node.text.slice(1, -1));
     return undefined;
   },
-  operands(node) {
-    if (node.type !== "binary_expression" || field(node, "operator")?.text !== "+") return undefined;
-    return [field(node, "left"), field(node, "right")].filter((n): n is Node => n !== undefined);
-  },
-  unwrap(node) {
-    if (node.type === "parenthesized_expression") return node.namedChildren[0] ?? undefined;
-    return undefined;
-  },
+  operands: plusOperands("binary_expression"),
+  unwrap: insideParentheses,
   reference(node) {
     if (node.type === "identifier") return { name: node.text };
     if (node.type === "selector_expression") {
@@ -344,14 +345,8 @@ function pythonString(node: Node): string | { dynamic: string } | undefined {
 
 const python: Syntax = {
   literal: pythonString,
-  operands(node) {
-    if (node.type !== "binary_operator" || field(node, "operator")?.text !== "+") return undefined;
-    return [field(node, "left"), field(node, "right")].filter((n): n is Node => n !== undefined);
-  },
-  unwrap(node) {
-    if (node.type === "parenthesized_expression") return node.namedChildren[0] ?? undefined;
-    return undefined;
-  },
+  operands: plusOperands("binary_operator"),
+  unwrap: insideParentheses,
   reference(node) {
     if (node.type === "identifier") return { name: node.text };
     if (node.type === "attribute") {
@@ -424,10 +419,7 @@ const javascript: Syntax = {
     }
     return undefined;
   },
-  operands(node) {
-    if (node.type !== "binary_expression" || field(node, "operator")?.text !== "+") return undefined;
-    return [field(node, "left"), field(node, "right")].filter((n): n is Node => n !== undefined);
-  },
+  operands: plusOperands("binary_expression"),
   unwrap(node) {
     if (node.type === "parenthesized_expression" || node.type === "as_expression" || node.type === "satisfies_expression" || node.type === "non_null_expression")
       return node.namedChildren[0] ?? undefined;
