@@ -7,6 +7,7 @@ import { renderExplainText } from "../../src/report/explain-text.js";
 import { renderJson, renderExplainJson } from "../../src/report/json.js";
 import { renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";
 import { review } from "../../src/review.js";
+import { activeParts } from "../security/markdown-inert.js";
 
 const SCHEMA = `CREATE TABLE chat.messages_by_room (
   room_id uuid,
@@ -114,5 +115,25 @@ describe("a suggested table the figures keep under the limits", () => {
     expect(renderExplainText(answer, { color: false })).not.toContain("Sized with");
     expect(renderExplainMarkdown(answer)).not.toContain("Sized with");
     expect((JSON.parse(renderExplainJson(answer)) as { answer: Record<string, unknown> }).answer).toMatchObject({ suggestedTable: answer.suggestedTable, suggestedTableSizing: null });
+  });
+});
+
+describe("a sized suggestion copying a table with a hostile name", () => {
+  it("names it in the sizing sentence, and the sentence stays inert under the table in explain", () => {
+    const name = "<img src=x onerror=alert(1)> @team [x](https://evil.example) #12";
+    const quoted = `"${name}"`;
+    const schema = SCHEMA.replace("chat.messages_by_room", `chat.${quoted}`);
+    const manifest = MANIFEST.replace("  messages_by_room:", `  ${JSON.stringify(`chat.${quoted}`)}:`);
+    const result = review({
+      files: [
+        { path: "schema/chat.cql", content: schema },
+        { path: "access-patterns.yaml", content: manifest },
+      ],
+    });
+    const [query] = result.queries;
+    expect(query!.suggestedTableSizing).toContain(`Sized with the manifest's figures for ${name}`);
+    const answer = explain(result, { kind: "query", id: "room-messages-from-sender" }) as QueryExplanation;
+    expect(activeParts(renderExplainMarkdown(answer))).toEqual([]);
+    expect(activeParts(renderCheckSummary(result))).toEqual([]);
   });
 });
