@@ -7,44 +7,6 @@ import type { Position } from "../src/cql/ast.js";
 import { abstractQueryColumns, columnNameSet, manifestQuery, positionAt, queryEntity } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel, ParsedSchemaFile } from "../src/rule-engine/model.js";
 import type { RuleFix, RuleModule } from "../src/rule-engine/types.js";
-import { suggestTableFor, type TableSuggestion } from "../src/analysis/suggest-table.js";
-import { entryKeyspace, type TableVolume } from "../src/manifest/types.js";
-import type { TableModel } from "../src/schema/model.js";
-
-/**
- * The manifest's `tables` entry for a table: by qualified name, else by name in its keyspace (the
- * first entry wins). Indexed once per model: every unserved query asks.
- */
-const volumeFinders = new WeakMap<AnalysedModel, (table: TableModel) => TableVolume | undefined>();
-
-function volumeFinder(model: AnalysedModel): (table: TableModel) => TableVolume | undefined {
-  let finder = volumeFinders.get(model);
-  if (finder) return finder;
-  const byName = new Map<string, TableVolume>();
-  for (const volume of model.manifest?.tables ?? []) {
-    const keys = [volume.name, `${volume.keyspace ?? model.manifest?.keyspace ?? ""}.${volume.name}`];
-    for (const key of keys) if (!byName.has(key)) byName.set(key, volume);
-  }
-  finder = (table) => byName.get(table.qualifiedName);
-  volumeFinders.set(model, finder);
-  return finder;
-}
-
-/**
- * The suggestion again, sized with the manifest's figures for the table whose rows it copies:
- * the analysis plans queries before partitions are estimated, so it suggests without them.
- * Undefined when the figures change nothing.
- */
-function sizedSuggestion(model: AnalysedModel, query: QueryAnalysis): TableSuggestion | undefined {
-  const entry = manifestQuery(model, query.id);
-  if (entry?.form !== "abstract" || !model.manifest || model.manifest.tables.length === 0) return undefined;
-  const keyspace = entryKeyspace(entry, model.manifest);
-  const suggestion = suggestTableFor(entry, model.schema, {
-    ...(keyspace !== undefined ? { keyspace } : {}),
-    sizing: { volumeOf: volumeFinder(model), limits: model.config.limits, version: model.version, queries: [query] },
-  });
-  return suggestion.sizing ? suggestion : undefined;
-}
 
 /** The suggested CREATE TABLE, if it parses as exactly that. */
 function parseSuggestion(text: string): CreateTableStatement | undefined {
@@ -61,11 +23,6 @@ function parseSuggestion(text: string): CreateTableStatement | undefined {
  */
 function suggestionQualifier(query: QueryAnalysis, suggestion: string): { keyspace: string | undefined } | undefined {
   if (query.suggestedTableName) return { keyspace: query.suggestedTableName.keyspace };
-  const statement = parseSuggestion(suggestion);
-  return statement ? { keyspace: statement.name.keyspace?.name } : undefined;
-}
-
-function parseQualifier(suggestion: string): { keyspace: string | undefined } | undefined {
   const statement = parseSuggestion(suggestion);
   return statement ? { keyspace: statement.name.keyspace?.name } : undefined;
 }
@@ -345,11 +302,13 @@ const queryUnserved: RuleModule = {
       const reason = query.plan.reason.trim().replace(/\.$/, "");
       // The planner's reason usually says it already ("No table serves Q3 …"); do not say it twice.
       const summary = reason.includes(query.id) ? reason : `No table serves ${query.id}: ${reason}`;
-      const sized = query.suggestedTable ? sizedSuggestion(model, query) : undefined;
-      const suggestion = (sized?.text ?? query.suggestedTable)?.trim().replace(/;\s*$/, "");
+      // The analysis sized the suggestion with the manifest's figures (sizeSuggestedTables): the
+      // comment shows the table explain and the JSON show.
+      const suggestion = query.suggestedTable?.trim().replace(/;\s*$/, "");
+      const sized = query.suggestedTableSizing;
       // The figures' words ride in the data only when they say something.
-      const sizing: Record<string, string> = sized?.sizing ? { sizing: sized.sizing } : {};
-      const qualifier = !suggestion ? undefined : sized?.name ? { keyspace: sized.name.keyspace } : sized ? parseQualifier(suggestion) : suggestionQualifier(query, suggestion);
+      const sizing: Record<string, string> = sized !== undefined ? { sizing: sized } : {};
+      const qualifier = suggestion ? suggestionQualifier(query, suggestion) : undefined;
       if (!suggestion || !qualifier) {
         context.report({ ...base, messageId: "unserved", data: { query: query.id, summary } });
         continue;
@@ -357,10 +316,11 @@ const queryUnserved: RuleModule = {
       const target = targetFile(model, query, qualifier.keyspace);
       const fix = target ? appendFix(target, suggestion, query.id) : undefined;
       if (target && fix) {
-        // The CREATE TABLE rides in the data as well, so a renderer can show it beside the finding.
-        context.report({ ...base, messageId: sized ? "sizedWithFix" : "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: suggestion, ...sizing }, fix });
+        // The CREATE TABLE rides in the data as well, so a renderer can show it beside the finding:
+        // the statement explain shows, closed by its `;`.
+        context.report({ ...base, messageId: sized !== undefined ? "sizedWithFix" : "unservedWithFix", data: { query: query.id, summary, file: target.file.path, table: `${suggestion};`, ...sizing }, fix });
       } else {
-        context.report({ ...base, messageId: sized ? "sizedInline" : "unservedInline", data: { query: query.id, summary, table: suggestion, ...sizing } });
+        context.report({ ...base, messageId: sized !== undefined ? "sizedInline" : "unservedInline", data: { query: query.id, summary, table: `${suggestion};`, ...sizing } });
       }
     }
   },

@@ -35,8 +35,10 @@ export interface QueryExplanation {
   table: string | null;
   candidates: ExplainedCandidate[];
   plan: QueryPlan;
-  /** for `unserved`: a CREATE TABLE that would serve the query */
+  /** for `unserved`: a CREATE TABLE that would serve the query (the one the review's finding suggests) */
   suggestedTable?: string;
+  /** why the manifest's figures add a bucket to it (or say it is still too large), in words */
+  suggestedTableSizing?: string;
   ratePerSecond?: number;
   /** the partition estimate of the table that serves it */
   estimate?: PartitionEstimate;
@@ -267,6 +269,7 @@ function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAn
     })),
     plan: query.plan,
     suggestedTable: query.suggestedTable,
+    suggestedTableSizing: query.suggestedTableSizing,
     ratePerSecond: query.ratePerSecond,
     estimate: query.table ? review.estimates.get(query.table) : undefined,
     findings: review.findings.filter((finding) => mentions(finding.fingerprint, `query:${query.id}`) || locatedIn(finding, query.location)),

@@ -3,7 +3,7 @@
 import { estimateTables } from "./analysis/estimator.js";
 import { append } from "./arrays.js";
 import { attachRowsEstimates } from "./analysis/estimator-rows.js";
-import { analyseQuery } from "./analysis/queries.js";
+import { analyseQuery, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
 import type { CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
@@ -313,6 +313,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
   attachRowsEstimates(queries, estimates, manifest);
+  sizeSuggestedTables(queries, manifest, built.schema, { version, limits: config.limits, keyspace });
 
   const code = withCode?.code;
   return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}) }, stopped: false };

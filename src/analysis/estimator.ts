@@ -593,7 +593,7 @@ function folded(name: string): string {
  * The table a manifest entry names: `ks.t` exactly; `t` in the manifest keyspace, else in the only
  * keyspace that has a table of that name. The first entry for a table wins.
  */
-function matchVolumes(schema: SchemaModel, volumes: TableVolume[], keyspace: string | undefined): Map<string, TableVolume> {
+export function matchVolumes(schema: SchemaModel, volumes: readonly TableVolume[], keyspace: string | undefined): Map<string, TableVolume> {
   const byName = new Map<string, TableModel[]>();
   for (const table of schema.tables.values()) {
     const list = byName.get(table.name);

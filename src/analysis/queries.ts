@@ -2,9 +2,12 @@
 // table they name; abstract queries go through the table matcher.
 import type { SelectStatement } from "../cql/ast.js";
 import { entryKeyspace, type AbstractQuery, type CqlQuery, type Manifest, type ManifestQuery } from "../manifest/types.js";
-import type { CassandraVersion, SchemaModel } from "../schema/model.js";
+import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.js";
 import { findTable } from "../schema/resolve.js";
+import { matchVolumes } from "./estimator.js";
+import type { PartitionLimits } from "./limits.js";
 import { matchAbstractQuery, type MatchOptions } from "./matcher.js";
+import { suggestTableFor } from "./suggest-table.js";
 import { planSelect } from "./planner.js";
 import { integerLiteral } from "./planner-terms.js";
 import type { QueryAnalysis, QueryPlan } from "./types.js";
@@ -95,9 +98,7 @@ function analyseAbstract(query: AbstractQuery, schema: SchemaModel, options: Ana
   if (match.suggestedTable !== undefined) analysis.suggestedTable = match.suggestedTable;
   if (query.ratePerSecond !== undefined) analysis.ratePerSecond = query.ratePerSecond;
   if (query.limit !== undefined) analysis.limit = query.limit;
-  if (match.suggestedTableName !== undefined) {
-    Object.defineProperty(analysis, "suggestedTableName", { value: match.suggestedTableName, writable: true, enumerable: false, configurable: true });
-  }
+  if (match.suggestedTableName !== undefined) setSuggestedTableName(analysis, match.suggestedTableName);
   return analysis as QueryAnalysis;
 }
 
@@ -110,6 +111,49 @@ export function analyseQuery(query: ManifestQuery, manifest: Manifest, schema: S
 export function analyseQueries(manifest: Manifest | undefined, schema: SchemaModel, options: AnalyseOptions): QueryAnalysis[] {
   if (!manifest) return [];
   return manifest.queries.map((query) => analyseQuery(query, manifest, schema, options));
+}
+
+/**
+ * Sizes each unserved query's suggested table with the manifest's figures for the table whose rows
+ * it copies (suggest-table.ts, sizeFromEntity), once, after the partition estimates: a bucket goes
+ * into its partition key when its worst partition would cross the limits, and
+ * `suggestedTableSizing` says why in words. The rule's comment, the summary, explain and the JSON
+ * all show this one suggestion. The matcher suggests without figures: it plans before the
+ * manifest's volumes are matched to tables.
+ */
+export function sizeSuggestedTables(
+  queries: readonly QueryAnalysis[],
+  manifest: Manifest | undefined,
+  schema: SchemaModel,
+  options: { version: CassandraVersion; limits: PartitionLimits; keyspace?: string },
+): void {
+  if (!manifest || manifest.tables.length === 0) return;
+  const unserved = queries.filter((query) => query.plan.verdict === "unserved" && query.suggestedTable !== undefined);
+  if (unserved.length === 0) return;
+  const entries = new Map<string, ManifestQuery>();
+  for (const entry of manifest.queries) if (!entries.has(entry.id)) entries.set(entry.id, entry);
+  // Matched to tables as the estimates match them, so both read the same figures for a table.
+  const volumes = matchVolumes(schema, manifest.tables, options.keyspace ?? manifest.keyspace);
+  const volumeOf = (table: TableModel) => volumes.get(table.qualifiedName);
+  for (const query of unserved) {
+    const entry = entries.get(query.id);
+    if (entry?.form !== "abstract") continue;
+    const keyspace = entryKeyspace(entry, manifest) ?? options.keyspace;
+    const sized = suggestTableFor(entry, schema, {
+      ...(keyspace !== undefined ? { keyspace } : {}),
+      sizing: { volumeOf, limits: options.limits, version: options.version, queries: [query] },
+    });
+    if (sized.sizing === undefined) continue;
+    query.suggestedTable = sized.text;
+    setSuggestedTableName(query, sized.name);
+    query.suggestedTableSizing = sized.sizing;
+  }
+}
+
+/** Not enumerable (types.ts): it repeats what the text says. Removed when the text is not known to parse. */
+function setSuggestedTableName(analysis: Partial<QueryAnalysis>, name: QueryAnalysis["suggestedTableName"]): void {
+  if (name === undefined) delete analysis.suggestedTableName;
+  else Object.defineProperty(analysis, "suggestedTableName", { value: name, writable: true, enumerable: false, configurable: true });
 }
 
 /** How much of its table a scan reads, from the query's LIMIT and the manifest's partition count. */

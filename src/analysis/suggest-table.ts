@@ -7,11 +7,11 @@ import { quoteName } from "../cql/print.js";
 import type { AbstractQuery, TableVolume } from "../manifest/types.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
 import { formatColumnType } from "../schema/resolve.js";
-import { bucketColumnFor, newColumnName } from "./buckets.js";
+import { bucketColumnFor, HARD_CELL_LIMIT, newColumnName } from "./buckets.js";
 import { estimatePartition } from "./estimator.js";
 import { formatBytes, formatCount } from "./estimator-text.js";
 import type { PartitionLimits } from "./limits.js";
-import type { QueryAnalysis } from "./types.js";
+import type { PartitionEstimate, QueryAnalysis } from "./types.js";
 
 /** What sizes a suggestion: the manifest's figures for the table it copies, and the limits. */
 export interface SuggestionSizing {
@@ -304,7 +304,10 @@ export function suggestTableFor(query: AbstractQuery, schema: SchemaModel, optio
 
   const lines: string[] = [];
   if (bucketed) lines.push("-- no equality attribute: bucket is a partition the application computes (e.g. a day or a shard number)");
-  if (timeBucket) lines.push(`-- ${timeBucket.name} = ${timeBucket.truncate} of ${timeBucket.source}: a partition by ${byPart} alone would outgrow the limits`);
+  if (timeBucket) {
+    const lookedUp = partitionKey.filter((c) => c !== timeBucket.name).map(quoteName).join(", ");
+    lines.push(`-- ${timeBucket.name} = ${timeBucket.truncate} of ${timeBucket.source}: a partition by (${lookedUp}) alone would outgrow the limits`);
+  }
   for (const [element, { collection }] of elementColumns) {
     // A comment runs to the end of its line: a name with a line break would end it early.
     if (!PLAIN_NAME.test(collection)) parses = false;
@@ -378,8 +381,7 @@ function sizeFromEntity(
   const estimate = estimatePartition(table, volume, { version: sizing.version, limits: sizing.limits, queries: sizing.queries ?? [] });
   const advice = estimate.bucket;
   if (!advice) return undefined;
-  const worst = estimate.worst;
-  const figures = `${formatCount(worst.rows)} rows, ${formatBytes(worst.bytes)}`;
+  const figures = worstAgainstLimits(estimate, sizing.limits);
   const copied = `Sized with the manifest's figures for ${entity.name}, whose rows it copies (${estimate.basisText})`;
   if (advice.kind === "bucket" && advice.widthSeconds !== undefined && advice.width !== undefined) {
     const timeColumn = table.clustering.find((c) => TIME_KINDS.has(c.type.kind === "native" ? c.type.name : ""));
@@ -389,13 +391,29 @@ function sizeFromEntity(
     return {
       bucket: { name, type, truncate, source },
       sentence:
-        `${copied}: partitioned by (${partitionKey.join(", ")}) alone, its worst partition would hold ${figures}, past the limits, ` +
+        `${copied}: partitioned by (${partitionKey.join(", ")}) alone, its worst partition would hold ${figures}, ` +
         `so the suggested table puts \`${name}\` in its partition key. ${advice.explanation} ` +
         `The application computes \`${name}\` from the time it reads (the query then binds it with =, one bucket after the other); ` +
         "cost: a read of more than one bucket's rows reads one partition per bucket.",
     };
   }
-  return { sentence: `${copied}: its worst partition would hold ${figures}, past the limits. ${advice.explanation}` };
+  return { sentence: `${copied}: its worst partition would hold ${figures}. ${advice.explanation}` };
+}
+
+/**
+ * The worst partition's rows and bytes, each with the limit it crosses, and why that calls for a
+ * split: the bytes limit or Cassandra's hard cell limit (as the estimator decides), else growth
+ * without bound (the figures are then those after a year).
+ */
+function worstAgainstLimits(estimate: PartitionEstimate, limits: PartitionLimits): string {
+  const { worst } = estimate;
+  const cells = Math.max(worst.values, worst.cells);
+  // Rows are told, not held against a limit: like the width rule, the split is for bytes and cells.
+  const rows = `${formatCount(worst.rows)} rows`;
+  const bytes = `${formatBytes(worst.bytes)}${worst.bytes > limits.partitionBytes ? ` (limit ${formatBytes(limits.partitionBytes)})` : ""}`;
+  const hardCells = cells > HARD_CELL_LIMIT ? ` and ${formatCount(cells)} cells (Cassandra's hard limit is about 2.1 billion)` : "";
+  const past = worst.bytes > limits.partitionBytes || cells > HARD_CELL_LIMIT;
+  return `${rows} and ${bytes}${hardCells}, ${past ? "past the limits" : "and it grows without bound"}`;
 }
 
 const TIME_KINDS = new Set(["timestamp", "timeuuid", "date"]);

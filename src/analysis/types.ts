@@ -88,6 +88,11 @@ export interface QueryAnalysis {
    * the text says, and JSON output and deep equality leave it out.
    */
   suggestedTableName?: { keyspace?: string; name: string };
+  /**
+   * `unserved`: how the manifest's figures for the table the suggestion copies size it, in words
+   * (the worst partition against the limits, and the bucket added to its key and why), when they do
+   */
+  suggestedTableSizing?: string;
   /** the rate stated in the manifest, per second */
   ratePerSecond?: number;
   limit?: number;

@@ -87,7 +87,11 @@ function explanationLines(answer: ExplainAnswer, paint: Paint): string[] {
         ...answerLines(answer.plan),
         ...findingLines(answer.findings, paint),
       ];
-      if (answer.suggestedTable) lines.push("", paint("A table that would serve it", "bold"), ...answer.suggestedTable.split("\n").map((line) => `  ${terminalSafe(line)}`));
+      if (answer.suggestedTable) {
+        lines.push("", paint("A table that would serve it", "bold"), ...answer.suggestedTable.split("\n").map((line) => `  ${terminalSafe(line)}`));
+        // Why its key holds a bucket: the worst partition against the limits, and the width chosen.
+        if (answer.suggestedTableSizing) lines.push(`  ${terminalSafe(withoutRuleCodes(answer.suggestedTableSizing))}`);
+      }
       lines.push(...planLines(answer.plan, answer.cql, paint));
       if (answer.candidates.length > 0) {
         lines.push(

@@ -192,6 +192,7 @@ function explainAnswerToJson(answer: ExplainAnswer): Record<string, unknown> {
         candidates: answer.candidates,
         plan: answer.plan,
         suggestedTable: answer.suggestedTable ?? null,
+        suggestedTableSizing: answer.suggestedTableSizing ?? null,
         ratePerSecond: answer.ratePerSecond ?? null,
         estimate: answer.estimate ?? null,
         findings: answer.findings.map(findingToJson),

@@ -109,10 +109,13 @@ const FIX_DESCRIPTION_MAX = 500;
 /** A suggestion or a suggested table longer than this is not shown inline (it would crowd out the comment). */
 const SUGGESTION_MAX = 40_000;
 
-/** The CREATE TABLE a finding proposes (`query-unserved` carries it in `data.table`), if any. */
+/**
+ * The CREATE TABLE a finding proposes (`query-unserved` carries it in `data.table`), if any: the
+ * statement, possibly after the line comments that explain it (a bucket, a row per element).
+ */
 function suggestedTable(finding: Finding): string | undefined {
   const table = finding.data?.table;
-  return typeof table === "string" && /^\s*CREATE\s+TABLE\b/i.test(table) ? table : undefined;
+  return typeof table === "string" && /^\s*(?:--[^\n]*\n\s*)*CREATE\s+TABLE\b/i.test(table) ? table : undefined;
 }
 
 /** How to fix it: a suggestion block to accept, the table to add (collapsed), or the fix in words. */
@@ -420,7 +423,11 @@ function queryAnswer(answer: QueryExplanation): Block[] {
     : `No table serves this query (Cassandra ${answer.version}) · `;
   const answered = answerBlock(answer.plan, served);
   const blocks: Block[] = [{ ...answered, head: `${title}\n\n${answered.head}` }, ...findingsList(answer.findings)];
-  if (answer.suggestedTable) blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}` });
+  if (answer.suggestedTable) {
+    // Why its key holds a bucket: the worst partition against the limits, and the width chosen.
+    const sizing = answer.suggestedTableSizing ? `\n\n${messageMarkdown(withoutRuleCodes(answer.suggestedTableSizing))}` : "";
+    blocks.push({ head: `**A table that would serve it:**\n\n${fencedBlock(answer.suggestedTable, "sql")}${sizing}` });
+  }
   blocks.push(...planBlocks(answer.plan, answer.cql));
   if (answer.candidates.length > 0) {
     blocks.push({

@@ -203,6 +203,20 @@ describe("renderFindingComment", () => {
     expect(body).not.toMatch(/writtenBy|summary:|B1:|^- query/m);
   });
 
+  it("shows a suggested table headed by the comments that explain its bucket", () => {
+    const sized = "-- day = the date of sent_at: a partition by (room_id) alone would outgrow the limits\nCREATE TABLE chat.messages_by_room_id (\n  room_id uuid,\n  day date,\n  id timeuuid,\n  PRIMARY KEY ((room_id, day), id)\n);";
+    const unserved = finding("query-unserved", "error", "access-patterns.yaml", range(7, 5), "No table serves Q4.", { data: { query: "Q4", table: sized } });
+    const body = renderFindingComment(unserved);
+    const lines = body.split("\n");
+    const open = lines.indexOf("<details><summary>The CREATE TABLE that would serve it</summary>");
+    expect(open).toBeGreaterThan(0);
+    expect(readFencedBlock(lines.slice(open + 2, lines.indexOf("</details>") - 1).join("\n"))).toEqual({ info: "sql", content: sized });
+    // A comment alone, or one ahead of anything else, is not a table.
+    for (const table of ["-- CREATE TABLE x (a int PRIMARY KEY);", "-- note\nks.t"]) {
+      expect(renderFindingComment(finding("query-unserved", "error", "a.yaml", range(1, 1), "m", { data: { table } }))).not.toContain("<details>");
+    }
+  });
+
   it("shows a table name in data.table as nothing: only a CREATE TABLE is a suggested table", () => {
     const body = renderFindingComment(finding("table-no-queries", "info", "a.cql", range(1, 1), "unused", { data: { table: "ks.t" } }));
     expect(body).not.toContain("<details>");

@@ -36,7 +36,7 @@ ruleTester.run("query-unserved", rule, {
       name: "no table is keyed by email: the table is appended to the schema file",
       cql: users,
       manifest: byEmail,
-      findings: [{ messageId: "unservedWithFix", line: 4, data: { query: "Q1", file: "schema.cql", table: usersByEmail } }],
+      findings: [{ messageId: "unservedWithFix", line: 4, data: { query: "Q1", file: "schema.cql", table: `${usersByEmail};` } }],
       output: `${users}\n-- Serves Q1.\n${usersByEmail};\n`,
     },
     {
