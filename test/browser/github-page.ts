@@ -92,7 +92,10 @@ export interface MermaidResult {
   renderError: string | null;
   /** text of Mermaid's own error diagram when it drew one instead of the graph */
   errorText: string | null;
+  /** flowchart nodes drawn (0 for other kinds of diagram) */
   nodes: number;
+  /** characters of text the diagram shows */
+  labelCharacters: number;
 }
 
 export interface GithubPage {

@@ -57,7 +57,7 @@ function expectRenderedCleanly(shown: GithubPage, opened: PageInspection, counts
   for (const diagram of shown.mermaid) {
     const { parseError, renderError, errorText } = diagram;
     expect({ diagram: diagram.index, parseError, renderError, errorText }).toEqual({ diagram: diagram.index, parseError: null, renderError: null, errorText: null });
-    expect(diagram.nodes).toBeGreaterThan(0);
+    expect(diagram.labelCharacters).toBeGreaterThan(0);
   }
   expect(opened.scripts).toBe(0);
   expect(opened.details).toBe(counts.details);
@@ -155,17 +155,26 @@ describe("the bad model's conversation in Chromium", () => {
   });
 });
 
-// The checks above must be able to fail: a broken diagram, HTML GitHub strips and Markdown shown as text.
+// The checks above must be able to fail: a broken or oversized diagram, HTML GitHub strips, Markdown shown as text.
 describe("the page's checks", () => {
-  it("catch a diagram Mermaid cannot parse, HTML GitHub strips and Markdown shown as text", async () => {
+  it("catch a diagram Mermaid cannot parse or draw, HTML GitHub strips and Markdown shown as text", async () => {
     // No blank line after <summary>: the HTML block swallows the table, which shows as text.
-    const broken = ["```mermaid\nflowchart LR\n  a[(open --> b\n```", "<button>go</button>", "<details><summary>x</summary>\n| a |\n| --- |\n| b |\n\n</details>"].join("\n\n");
+    const oversized = `flowchart LR\n${Array.from({ length: 3_000 }, (_, index) => `  n${index}[table ${index}]`).join("\n")}`;
+    const broken = [
+      "```mermaid\nflowchart LR\n  a[(open --> b\n```",
+      `\`\`\`mermaid\n${oversized}\n\`\`\``,
+      "<button>go</button>",
+      "<details><summary>x</summary>\n| a |\n| --- |\n| b |\n\n</details>",
+    ].join("\n\n");
     expect(renderGithubHtml(broken).strippedBySanitiser).toEqual(["button ×1"]);
-    expect(markdownCounts(broken)).toEqual({ tables: 1, details: 1, mermaid: 1 });
+    expect(markdownCounts(broken)).toEqual({ tables: 1, details: 1, mermaid: 2 });
     const shown = await openGithubPage(browser, [broken]);
     try {
-      expect(shown.mermaid).toHaveLength(1);
+      expect(shown.mermaid).toHaveLength(2);
       expect(shown.mermaid[0].parseError).toMatch(/error/i);
+      // Over Mermaid's size limit (GitHub applies one too) the diagram is a placeholder.
+      expect(oversized.length).toBeGreaterThan(50_000);
+      expect(shown.mermaid[1].errorText).toMatch(/maximum text size/i);
       await setAllDetailsOpen(shown.page, true);
       const opened = await inspectPage(shown.page);
       expect(opened.scripts).toBe(0);

@@ -2,6 +2,13 @@
 // first). Plain JavaScript, since the project's TypeScript has no DOM types.
 "use strict";
 
+/** The text a diagram shows: its labels, without the CSS Mermaid puts inside the SVG. */
+function shownText(element) {
+  const copy = element.cloneNode(true);
+  for (const style of copy.querySelectorAll("style")) style.remove();
+  return copy.textContent.replace(/\s+/g, " ").trim();
+}
+
 window.reviewPage = {
   /** Draws each ```mermaid block as GitHub does (the block becomes the diagram) and says how each went. */
   async renderMermaidBlocks() {
@@ -11,7 +18,7 @@ window.reviewPage = {
     const blocks = [...document.querySelectorAll("pre > code.language-mermaid")];
     for (const [index, code] of blocks.entries()) {
       const source = code.textContent;
-      const result = { index, characters: source.length, parseError: null, renderError: null, errorText: null, nodes: 0 };
+      const result = { index, characters: source.length, parseError: null, renderError: null, errorText: null, nodes: 0, labelCharacters: 0 };
       try {
         await mermaid.parse(source);
       } catch (error) {
@@ -24,10 +31,13 @@ window.reviewPage = {
         diagram.innerHTML = svg;
         code.parentElement.replaceWith(diagram);
         const drawn = diagram.querySelector("svg");
-        if (!drawn || drawn.getAttribute("aria-roledescription") === "error" || /syntax error|error in text/i.test(diagram.textContent)) {
-          result.errorText = diagram.textContent.trim().slice(0, 500) || "no SVG drawn";
+        // Mermaid draws its own error diagram, or a placeholder for a source over its size limit.
+        const text = shownText(diagram);
+        if (!drawn || drawn.getAttribute("aria-roledescription") === "error" || /syntax error|error in text|maximum text size/i.test(text)) {
+          result.errorText = text.slice(0, 500) || "no SVG drawn";
         }
         result.nodes = diagram.querySelectorAll("g.node").length;
+        result.labelCharacters = text.length;
       } catch (error) {
         result.renderError = String(error && error.message ? error.message : error);
       }
