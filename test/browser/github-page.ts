@@ -112,6 +112,8 @@ export interface GithubPage {
 export async function openGithubPage(browser: Browser, documents: readonly string[], options: { width?: number } = {}): Promise<GithubPage> {
   const width = options.width ?? GITHUB_CONTENT_WIDTH;
   const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+  // A full-page screenshot of a tall summary takes seconds, more on a busy two-core CI machine.
+  page.setDefaultTimeout(120_000);
   const problems: PageProblems = { console: [], exceptions: [], requests: [] };
   page.on("console", (message) => {
     if (message.type() === "error") problems.console.push(message.text());
