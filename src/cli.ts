@@ -95,6 +95,7 @@ Usage:
       The path - reads one file from standard input (name it with --stdin-filename).
   cql-review explain [paths…] [options] <target>
       Explain one thing, step by step. <target> is a query id of the manifest (Q1),
+      a statement of the code (UserDao.findByEmail, or path#Class.method in full),
       a statement ("SELECT … FROM …", quoted), or table <name>.
   cql-review init [dir] [--force]
       Draft dir/access-patterns.yaml (default dir: .) from the schema files and the application
@@ -633,7 +634,7 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
     default:
       io.stdout(renderExplainText(answer, { color: useColor(io) }));
   }
-  return answer.kind === "not-found" || answer.kind === "invalid-select" ? EXIT.gateFails : EXIT.ok;
+  return answer.kind === "not-found" || answer.kind === "invalid-select" || answer.kind === "code-dynamic" ? EXIT.gateFails : EXIT.ok;
 }
 
 /** Where the manifest's modeline points: the package's own schema file when the package and
