@@ -178,9 +178,10 @@ function writtenTables(statement: Statement): QualifiedName[] {
   return [];
 }
 
+/** Names the calling function and its file (the id's), which may differ from where a constant holds the text. */
 function codeDescription(statement: CodeStatement): string {
-  const name = statement.id.slice(statement.id.indexOf("#") + 1);
-  return `${name} in ${statement.file} (${statement.api}); drafted from the code: TODO say what it is for`;
+  const hash = statement.id.indexOf("#");
+  return `${statement.id.slice(hash + 1)} in ${statement.id.slice(0, hash)} (${statement.api}); drafted from the code: TODO say what it is for`;
 }
 
 /** The entries the code gives: one per statement, in the order the code was read. */

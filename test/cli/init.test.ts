@@ -143,14 +143,15 @@ describe("draftManifest", () => {
       sourceFiles: ["s.cql"],
       code: {
         files: [{ path: "app/rooms.py", language: "python" }],
-        statements: [{ id: "app/rooms.py#Rooms.history", language: "python", cql: "SELECT body FROM messages_by_room WHERE room_id = ? AND bucket = ?", file: "app/rooms.py", range, api: "session.execute" }],
+        statements: [{ id: "app/rooms.py#Rooms.history", language: "python", cql: "SELECT body FROM messages_by_room WHERE room_id = ? AND bucket = ?", file: "app/sql.py", range, api: "session.execute", call: { file: "app/rooms.py", line: 9 } }],
         dynamic: [{ id: "app/rooms.py#Rooms.search", language: "python", file: "app/rooms.py", range, api: "session.execute", reason: "formatted with an f-string", start: "SELECT body FROM\nmessages_by_room" }],
         tables: [],
         skipped: [],
       },
     })!;
     const manifest = parseYaml(text);
-    expect(manifest.queries[0]).toEqual({ id: "Rooms.history", description: expect.stringContaining("Rooms.history in app/rooms.py"), code: "app/rooms.py#Rooms.history", rate: "10/s" });
+    // the description names the calling function's file, not the one holding the text
+    expect(manifest.queries[0]).toEqual({ id: "Rooms.history", description: expect.stringMatching(/^Rooms\.history in app\/rooms\.py \(session\.execute\)/), code: "app/rooms.py#Rooms.history", rate: "10/s" });
     expect(manifest.queries.map((query: { id: string }) => query.id)).not.toContain("messages_by_room-by-room_id-bucket");
     // text from the code stays on its comment line
     expect(text).toContain("\n# not drafted: built at run time (formatted with an f-string): app/rooms.py:3, session.execute `SELECT body FROM messages_by_room`\n");
