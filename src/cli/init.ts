@@ -158,7 +158,6 @@ function yamlReference(text: string): string {
 
 /** Text from the code as one line of a YAML comment: no line breaks or control characters. */
 function commentText(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
 }
 
