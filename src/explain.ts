@@ -2,7 +2,7 @@
 // SELECT, or one table, taken from a finished review. Pure: it reads the review and, for an ad-hoc
 // SELECT, parses and plans it the way the review planned the manifest's queries.
 import { planSelect } from "./analysis/planner.js";
-import type { PartitionEstimate, QueryPlan, Verdict } from "./analysis/types.js";
+import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "./analysis/types.js";
 import type { SelectStatement, SourceRange } from "./cql/ast.js";
 import { parseCql } from "./cql/index.js";
 import type { CodeStatement, DynamicStatement } from "./code/types.js";
@@ -264,28 +264,9 @@ function locatedIn(finding: Finding, location: SourceLocation): boolean {
 // ---------------------------------------------------------------------------------------------
 
 function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAnswer | DynamicStatementAnswer {
-  let query = review.queries.find((candidate) => candidate.id === id) ?? review.queries.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
-  if (!query) {
-    const inCode = codeStatementNamed(review, id);
-    if (inCode && "statement" in inCode) {
-      const entry = review.model.code?.described.get(inCode.statement.id) ?? inCode.statement.id;
-      query = review.queries.find((candidate) => candidate.id === entry);
-      if (!query) return notAQuery(review, id, inCode.statement);
-    } else if (inCode && "dynamic" in inCode) {
-      const { dynamic } = inCode;
-      return { kind: "code-dynamic", version: review.version, code: codePlace(dynamic), reason: dynamic.reason, start: dynamic.start };
-    } else if (inCode) {
-      return queryNotFound(review, id, `${inCode.ambiguous.length} statements of the code are named ${id}: give the one you mean in full.`, inCode.ambiguous);
-    } else {
-      const code = review.model.code;
-      const message = code
-        ? `No query ${id} in the access-patterns manifest or the application's code.`
-        : review.manifest
-          ? `No query ${id} in the access-patterns manifest.`
-          : `No query ${id}: no access-patterns manifest was found.`;
-      return queryNotFound(review, id, message);
-    }
-  }
+  const found = findQuery(review, id);
+  if ("answer" in found) return found.answer;
+  const { query } = found;
   const written = review.manifest?.queries.find((candidate) => candidate.id === query.id);
   const cql = written?.form === "cql" ? written.cql : query.select?.text || undefined;
   return {
@@ -314,6 +295,31 @@ function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAn
 
 // ---------------------------------------------------------------------------------------------
 // Statements of the application's code: asked for by their id, in full or by its function
+
+/** The query of that id (any case), else the code statement it names: its query, or why there is none. */
+function findQuery(review: Review, id: string): { query: QueryAnalysis } | { answer: NotFoundAnswer | DynamicStatementAnswer } {
+  const query = review.queries.find((candidate) => candidate.id === id) ?? review.queries.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+  if (query) return { query };
+  const inCode = codeStatementNamed(review, id);
+  if (inCode && "statement" in inCode) {
+    // A statement a manifest entry describes is planned under the entry's id.
+    const entry = review.model.code?.described.get(inCode.statement.id) ?? inCode.statement.id;
+    const ofStatement = review.queries.find((candidate) => candidate.id === entry);
+    return ofStatement ? { query: ofStatement } : { answer: notAQuery(review, id, inCode.statement) };
+  }
+  if (inCode && "dynamic" in inCode) {
+    const { dynamic } = inCode;
+    return { answer: { kind: "code-dynamic", version: review.version, code: codePlace(dynamic), reason: dynamic.reason, start: dynamic.start } };
+  }
+  if (inCode) return { answer: queryNotFound(review, id, `${inCode.ambiguous.length} statements of the code are named ${id}: give the one you mean in full.`, inCode.ambiguous) };
+  const message = review.model.code
+    ? `No query ${id} in the access-patterns manifest or the application's code.`
+    : review.manifest
+      ? `No query ${id} in the access-patterns manifest.`
+      : `No query ${id}: no access-patterns manifest was found.`;
+  return { answer: queryNotFound(review, id, message) };
+}
+
 
 /** The part of a code id after the file: `UserDao.findByEmail` of `src/…/UserDao.java#UserDao.findByEmail`. */
 function functionPart(codeId: string): string {
