@@ -180,6 +180,59 @@ describe("cql-review init with application code", () => {
   });
 });
 
+describe("cql-review init with a Python application", () => {
+  it("names statements outside functions by their file, and check on the draft is quiet about drift", async () => {
+    const app = await nodeFs.mkdtemp(path.join(tmpdir(), "cql-review-init-python-"));
+    try {
+      await nodeFs.mkdir(path.join(app, "app"));
+      await nodeFs.writeFile(path.join(app, "schema.cql"), SCHEMA);
+      await nodeFs.writeFile(
+        path.join(app, "app/users.py"),
+        `from cassandra.cluster import Cluster
+
+session = Cluster(["127.0.0.1"]).connect("shop")
+session.execute("SELECT user_id FROM users_by_email WHERE email = %s", ("a@example.com",))
+
+
+class Users:
+    def name(self, user_id):
+        return session.execute("SELECT name FROM users WHERE user_id = %s", (user_id,))
+
+    def rename(self, user_id, name):
+        session.execute("UPDATE users SET name = %s WHERE user_id = %s", (name, user_id))
+        session.execute(f"UPDATE users SET email = '{name}' WHERE user_id = %s", (user_id,))
+`,
+      );
+      const result = await runCli(["init"], { cwd: app });
+      expect(result.stderr).toBe("");
+      const text = await nodeFs.readFile(path.join(app, "access-patterns.yaml"), "utf8");
+      const manifest = parseYaml(text) as { queries: DraftEntry[]; writes: DraftEntry[] };
+      expect(manifest.queries.map((query) => [query.id, query.code])).toEqual([
+        ["users.top-level", "app/users.py#(top level)"],
+        ["Users.name", "app/users.py#Users.name"],
+        ["page_views-by-page", undefined],
+      ]);
+      expect(manifest.writes.map((write) => [write.id, write.code])).toEqual([
+        ["Users.rename", "app/users.py#Users.rename"],
+        ["write-page_views", undefined],
+        ["write-users_by_email", undefined],
+      ]);
+      expect(text).toMatch(/\n# not drafted: built at run time \([^)]*f-string[^)]*\): app\/users\.py:13, session\.execute/);
+      const check = await runCli(["check", ".", "--format", "json"], { cwd: app });
+      const findings = (JSON.parse(check.stdout) as { findings: { rule: string; message: string }[] }).findings;
+      expect(findings.filter((finding) => finding.rule === "code-statement-not-in-manifest")).toEqual([]);
+      // only the guesses for the tables the code leaves alone are not in the code
+      expect(findings.filter((finding) => finding.rule === "manifest-query-not-in-code").map((finding) => finding.message.split(":")[0])).toEqual([
+        "No statement of the application's code has the CQL of page_views-by-page",
+        "No statement of the application's code has the CQL of write-page_views",
+        "No statement of the application's code has the CQL of write-users_by_email",
+      ]);
+    } finally {
+      await nodeFs.rm(app, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("manifestIdOf", () => {
   it.each([
     ["src/UserDao.java#UserDao.findByEmail", "UserDao.findByEmail"],
