@@ -95,11 +95,13 @@ Usage:
       The path - reads one file from standard input (name it with --stdin-filename).
   cql-review explain [paths…] [options] <target>
       Explain one thing, step by step. <target> is a query id of the manifest (Q1),
+      a statement of the code (UserDao.findByEmail, or path#Class.method in full),
       a statement ("SELECT … FROM …", quoted), or table <name>.
   cql-review init [dir] [--force]
-      Draft dir/access-patterns.yaml (default dir: .) from the schema files under dir: one read
-      per table by its full partition key, one write per table, TODO placeholders for the figures.
-      An existing file is kept unless --force is given.
+      Draft dir/access-patterns.yaml (default dir: .) from the schema files and the application
+      code under dir: each statement of the code as an entry pointing at it (code:), one read by
+      the full partition key and one write for each table the code does not use, TODO
+      placeholders for the figures. An existing file is kept unless --force is given.
 
 Options:
   --manifest FILE         the access-patterns manifest (default: files matching the config's globs,
@@ -632,7 +634,7 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
     default:
       io.stdout(renderExplainText(answer, { color: useColor(io) }));
   }
-  return answer.kind === "not-found" || answer.kind === "invalid-select" ? EXIT.gateFails : EXIT.ok;
+  return answer.kind === "not-found" || answer.kind === "invalid-select" || answer.kind === "code-dynamic" ? EXIT.gateFails : EXIT.ok;
 }
 
 /** Where the manifest's modeline points: the package's own schema file when the package and
@@ -662,10 +664,13 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   }
   const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
   const fromSchema = review({ files: schemaFiles, configFile: inputs.configFile, cassandra });
+  // The application's code, read as `check` reads it: its statements become the draft's entries.
+  const code = await readCode(inputs.files, inputs.config, (language) => grammars.parser(language));
   const draft = draftManifest(fromSchema.schema, {
     cassandra,
     schemaReference: schemaReference(io, directory),
     sourceFiles: schemaFiles.map((file) => file.path),
+    ...(code ? { code } : {}),
   });
   if (draft === undefined) throw new InputError(`no CREATE TABLE in ${schemaFiles.map((file) => file.path).join(", ")}: nothing to draft from`);
 
@@ -677,11 +682,15 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
 
   // The draft is reviewed as `check` would review it; a problem in it is ours, and said.
   const manifestPath = toPosix(path.relative(inputs.root, target));
-  const checked = review({ files: [...schemaFiles, { path: manifestPath, content: draft }], configFile: inputs.configFile, manifestPath, cassandra });
+  const checked = review({ files: [...schemaFiles, { path: manifestPath, content: draft }], configFile: inputs.configFile, manifestPath, cassandra, ...(code ? { code } : {}) });
   const draftErrors = checked.findings.filter((finding) => finding.location.file === manifestPath && finding.severity === "error");
   const tables = fromSchema.schema.tables.size;
+  const statements = code?.statements.length ?? 0;
+  const dynamic = code?.dynamic.length ?? 0;
+  const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
   io.stdout(
-    `Wrote ${shownTarget}, drafted from ${tables} ${tables === 1 ? "table" : "tables"} (${checked.queries.length} ${checked.queries.length === 1 ? "query" : "queries"}).\n` +
+    `Wrote ${shownTarget}, drafted from ${plural(tables, "table", "tables")}${statements > 0 ? ` and ${plural(statements, "statement", "statements")} of the code` : ""} (${plural(checked.queries.length, "query", "queries")}).\n` +
+      (dynamic > 0 ? `${plural(dynamic, "statement is", "statements are")} built at run time: listed at the end of the draft, not drafted.\n` : "") +
       "Replace every TODO with your own figures and the application's real queries, then run:\n" +
       `  cql-review check ${written}\n`,
   );

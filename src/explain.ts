@@ -2,9 +2,10 @@
 // SELECT, or one table, taken from a finished review. Pure: it reads the review and, for an ad-hoc
 // SELECT, parses and plans it the way the review planned the manifest's queries.
 import { planSelect } from "./analysis/planner.js";
-import type { PartitionEstimate, QueryPlan, Verdict } from "./analysis/types.js";
+import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "./analysis/types.js";
 import type { SelectStatement, SourceRange } from "./cql/ast.js";
 import { parseCql } from "./cql/index.js";
+import type { CodeStatement, DynamicStatement } from "./code/types.js";
 import type { Finding, SourceLocation } from "./findings.js";
 import type { Review } from "./review.js";
 import type { CassandraVersion, ColumnKind, IndexModel, TableModel } from "./schema/model.js";
@@ -44,6 +45,29 @@ export interface QueryExplanation {
   estimate?: PartitionEstimate;
   /** the findings about this query */
   findings: Finding[];
+  /** when the query is a statement of the application's code: where it is written */
+  code?: CodePlace;
+}
+
+/** Where a statement of the application's code is: its id, where its text is written, the driver call. */
+export interface CodePlace {
+  id: string;
+  file: string;
+  line: number;
+  api: string;
+  /** where the driver is called with it, when that is elsewhere than the text */
+  call?: { file: string; line: number };
+}
+
+/** A statement the code builds at run time: not analysed, so there is no plan to give. */
+export interface DynamicStatementAnswer {
+  kind: "code-dynamic";
+  version: CassandraVersion;
+  code: CodePlace;
+  /** why it is not analysed, e.g. "formatted with fmt.Sprintf" */
+  reason: string;
+  /** the statement's first literal piece */
+  start: string;
 }
 
 /** An ad-hoc SELECT, planned against the review's schema. */
@@ -109,9 +133,10 @@ export interface InvalidSelectAnswer {
   errors: { line: number; column: number; message: string }[];
 }
 
-export type ExplainAnswer = QueryExplanation | SelectExplanation | TableExplanation | NotFoundAnswer | InvalidSelectAnswer;
+export type ExplainAnswer = QueryExplanation | SelectExplanation | TableExplanation | NotFoundAnswer | InvalidSelectAnswer | DynamicStatementAnswer;
 
-export const EXPLAIN_USAGE = "explain a query id (`Q1`), a statement (`SELECT … FROM …`) or a table (`table videos_by_user`)";
+export const EXPLAIN_USAGE =
+  "explain a query id (`Q1`), a statement of the code (`UserDao.findByEmail` or `src/…/UserDao.java#UserDao.findByEmail`), a statement (`SELECT … FROM …`) or a table (`table videos_by_user`)";
 
 /** How many times `char` repeats from `from` forward (step 1) or backward (step -1). */
 function runLength(text: string, char: string, from: number, step: 1 | -1): number {
@@ -148,7 +173,9 @@ function unwrapCode(text: string): string {
 
 // a table name: `name`, `ks.name`, either part possibly double-quoted with "" escapes
 const TABLE_NAME = /^(?:"(?:[^"]|"")+"|[A-Za-z0-9_]+)(?:\.(?:"(?:[^"]|"")+"|[A-Za-z0-9_]+))?$/;
-const QUERY_ID = /^[A-Za-z0-9_.:-]+$/;
+const QUERY_ID = /^[A-Za-z0-9_.:$-][A-Za-z0-9_.:~$-]*$/;
+// a statement of the code: `path#Class.method`, `~2` for a function's second, `(top level)` outside functions
+const CODE_ID = /^[\w./@+-]+#(?:\(top level\)|[\w.$:-]+)(?:~\d+)?$/;
 
 /**
  * Reads what to explain: `Q1`, `SELECT …` (any case, possibly in backticks or a fence), or
@@ -170,6 +197,7 @@ export function parseExplainRequest(text: string): ExplainRequest | { error: str
     if (!TABLE_NAME.test(name)) return { error: "That is not a table name: write `table videos_by_user` or `table killrvideo.videos_by_user` (quote mixed-case names: `table \"Videos\"`)." };
     return { kind: "table", name };
   }
+  if (CODE_ID.test(rest)) return { kind: "query", id: rest };
   if (/\s/.test(rest) || !QUERY_ID.test(rest)) return { error: `Cannot tell what to explain: ${EXPLAIN_USAGE}.` };
   return { kind: "query", id: rest };
 }
@@ -237,19 +265,10 @@ function locatedIn(finding: Finding, location: SourceLocation): boolean {
 
 // ---------------------------------------------------------------------------------------------
 
-function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAnswer {
-  const query = review.queries.find((candidate) => candidate.id === id) ?? review.queries.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
-  if (!query) {
-    const known = review.queries.map((candidate) => candidate.id);
-    return {
-      kind: "not-found",
-      version: review.version,
-      target: "query",
-      name: id,
-      message: review.manifest ? `No query ${id} in the access-patterns manifest.` : `No query ${id}: no access-patterns manifest was found.`,
-      known: nearestFirst(id, known),
-    };
-  }
+function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAnswer | DynamicStatementAnswer {
+  const found = findQuery(review, id);
+  if ("answer" in found) return found.answer;
+  const { query } = found;
   const written = review.manifest?.queries.find((candidate) => candidate.id === query.id);
   const cql = written?.form === "cql" ? written.cql : query.select?.text || undefined;
   return {
@@ -273,6 +292,97 @@ function explainQuery(review: Review, id: string): QueryExplanation | NotFoundAn
     ratePerSecond: query.ratePerSecond,
     estimate: query.table ? review.estimates.get(query.table) : undefined,
     findings: review.findings.filter((finding) => mentions(finding.fingerprint, `query:${query.id}`) || locatedIn(finding, query.location)),
+    ...codePlaceOf(review, query.id),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements of the application's code: asked for by their id, in full or by its function
+
+/** The query of that id (any case), else the code statement it names: its query, or why there is none. */
+function findQuery(review: Review, id: string): { query: QueryAnalysis } | { answer: NotFoundAnswer | DynamicStatementAnswer } {
+  const query = review.queries.find((candidate) => candidate.id === id) ?? review.queries.find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+  if (query) return { query };
+  const inCode = codeStatementNamed(review, id);
+  if (inCode && "statement" in inCode) {
+    // A statement a manifest entry describes is planned under the entry's id.
+    const entry = review.model.code?.described.get(inCode.statement.id) ?? inCode.statement.id;
+    const ofStatement = review.queries.find((candidate) => candidate.id === entry);
+    return ofStatement ? { query: ofStatement } : { answer: notAQuery(review, id, inCode.statement) };
+  }
+  if (inCode && "dynamic" in inCode) {
+    const { dynamic } = inCode;
+    return { answer: { kind: "code-dynamic", version: review.version, code: codePlace(dynamic), reason: dynamic.reason, start: dynamic.start } };
+  }
+  if (inCode) return { answer: queryNotFound(review, id, `${inCode.ambiguous.length} statements of the code are named ${id}: give the one you mean in full.`, inCode.ambiguous) };
+  const message = review.model.code
+    ? `No query ${id} in the access-patterns manifest or the application's code.`
+    : review.manifest
+      ? `No query ${id} in the access-patterns manifest.`
+      : `No query ${id}: no access-patterns manifest was found.`;
+  return { answer: queryNotFound(review, id, message) };
+}
+
+
+/** The part of a code id after the file: `UserDao.findByEmail` of `src/…/UserDao.java#UserDao.findByEmail`. */
+function functionPart(codeId: string): string {
+  return codeId.slice(codeId.indexOf("#") + 1);
+}
+
+function codePlace(statement: CodeStatement | DynamicStatement): CodePlace {
+  const call = "call" in statement ? statement.call : undefined;
+  return { id: statement.id, file: statement.file, line: statement.range.start.line, api: statement.api, ...(call ? { call } : {}) };
+}
+
+type CodeMatch = { statement: CodeStatement } | { dynamic: DynamicStatement } | { ambiguous: string[] };
+
+/**
+ * The code statement `wanted` names: its full id, the id's end after a `/` (`UserDao.java#UserDao.find`),
+ * or its function alone when only one statement has it; exact case first, then any case.
+ */
+function codeStatementNamed(review: Review, wanted: string): CodeMatch | undefined {
+  const code = review.model.code?.extraction;
+  if (!code) return undefined;
+  const all: (CodeStatement | DynamicStatement)[] = [...code.statements, ...code.dynamic];
+  const dynamic = new Set<CodeStatement | DynamicStatement>(code.dynamic);
+  const namedBy = (fold: (text: string) => string) => {
+    const target = fold(wanted);
+    const matches = (statement: CodeStatement | DynamicStatement) => {
+      const id = fold(statement.id);
+      return id === target || fold(functionPart(statement.id)) === target || (target.includes("#") && id.endsWith(`/${target}`));
+    };
+    return all.filter(matches);
+  };
+  const found = [namedBy((text) => text), namedBy((text) => text.toLowerCase())].find((matches) => matches.length > 0);
+  if (!found) return undefined;
+  if (found.length > 1) return { ambiguous: found.map((statement) => statement.id).sort() };
+  const [only] = found;
+  return dynamic.has(only!) ? { dynamic: only as DynamicStatement } : { statement: only as CodeStatement };
+}
+
+/** Where the query's statement is in the code, when it is one (an implicit entry, or one with `code:`). */
+function codePlaceOf(review: Review, queryId: string): { code?: CodePlace } {
+  const code = review.model.code;
+  const statement = code?.extraction.statements.find((candidate) => (code.described.get(candidate.id) ?? candidate.id) === queryId);
+  return statement ? { code: codePlace(statement) } : {};
+}
+
+/** A write (or another statement) of the code asked for as a query. */
+function notAQuery(review: Review, id: string, statement: CodeStatement): NotFoundAnswer {
+  const verb = statement.cql.trim().split(/\s+/, 1)[0]!.toUpperCase();
+  return queryNotFound(review, id, `${id} runs ${verb}, not a SELECT (${statement.file}:${statement.range.start.line}): explain plans reads only.`);
+}
+
+/** Query ids, and the code's statements built at run time, with their function as another name. */
+function queryNotFound(review: Review, id: string, message: string, known?: string[]): NotFoundAnswer {
+  const names = [...review.queries.map((candidate) => candidate.id), ...(review.model.code?.extraction.dynamic.map((statement) => statement.id) ?? [])];
+  return {
+    kind: "not-found",
+    version: review.version,
+    target: "query",
+    name: id,
+    message,
+    known: known ?? nearestFirst(id, names, (name) => (name.includes("#") ? [name, functionPart(name)] : [name])),
   };
 }
 

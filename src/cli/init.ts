@@ -1,14 +1,32 @@
-// `cql-review init`: a first access-patterns manifest drafted from the schema, so that editing a
-// draft is the work rather than writing one from nothing. Pure: the schema model in, YAML text
-// out; src/cli.ts finds the schema, writes the file and checks the draft with the review itself.
+// `cql-review init`: a first access-patterns manifest drafted from the schema and the application's
+// code, so that editing a draft is the work rather than writing one from nothing. Pure: the schema
+// model and the statements read from code in, YAML text out; src/cli.ts finds the files, reads the
+// code, writes the file and checks the draft with the review itself.
+import type { CodeExtraction, CodeStatement } from "../code/types.js";
+import type { QualifiedName, Statement } from "../cql/ast.js";
+import { parseCql } from "../cql/index.js";
 import { quoteName } from "../cql/print.js";
+import { ID_PATTERN } from "../manifest/schema.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
+import { findTable } from "../schema/resolve.js";
 
-/** A read the draft proposes: one per table today; queries found in code would be more of these. */
+/** A read the draft proposes: a statement of the code (`code` set), or a guess for a table no code reads. */
 export interface DraftQuery {
   id: string;
   description: string;
   cql: string;
+  /** the code statement the entry describes, `path#Class.method`: the entry takes its CQL from there */
+  code?: string;
+}
+
+/** A write the draft proposes: a statement of the code, or a guess for a table no code writes. */
+export interface DraftWrite {
+  id: string;
+  description: string;
+  cql: string;
+  /** counters are not idempotent: the draft asks whether the client retries them */
+  counter: boolean;
+  code?: string;
 }
 
 export interface DraftOptions {
@@ -18,11 +36,12 @@ export interface DraftOptions {
   /** the schema files the draft was made from, named in its header */
   sourceFiles: readonly string[];
   /**
-   * Reads found elsewhere than the schema. The seam for model files in code: once code
-   * extraction exists, its queries come in here and replace the per-table guesses for the tables
-   * they read. Empty today.
+   * The statements read from the application's code: each static SELECT becomes a query and each
+   * INSERT, UPDATE, DELETE or BATCH a write, pointing at the code with `code:`, in place of the
+   * per-table guesses for the tables they read or write; statements built at run time are listed
+   * as comments.
    */
-  queriesFromCode?: readonly DraftQuery[];
+  code?: CodeExtraction;
 }
 
 /** Placeholder figures: plausible, valid, and marked TODO wherever they appear. */
@@ -86,16 +105,17 @@ export function partitionQuery(table: TableModel, keyspace: string): DraftQuery 
 }
 
 /** One write that fills every column (counters: an increment), as the application's writes would. */
-export function tableWrite(table: TableModel, keyspace: string): { id: string; cql: string; counter: boolean } {
+export function tableWrite(table: TableModel, keyspace: string): DraftWrite {
   const reference = tableReference(table, keyspace);
   const id = `write-${table.name}`.toLowerCase().replace(/[^a-z0-9_-]+/g, "-");
+  const description = `TODO: what the application writes to ${table.name}`;
   if (isCounterTable(table)) {
     const increments = table.regular.map((column) => `${quoteName(column.name)} = ${quoteName(column.name)} + 1`).join(", ");
     const key = equalities([...table.partitionKey, ...table.clustering]);
-    return { id, cql: `UPDATE ${reference} SET ${increments} WHERE ${key}`, counter: true };
+    return { id, description, cql: `UPDATE ${reference} SET ${increments} WHERE ${key}`, counter: true };
   }
   const columns = table.columns.map((column) => quoteName(column.name));
-  return { id, cql: `INSERT INTO ${reference} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, counter: false };
+  return { id, description, cql: `INSERT INTO ${reference} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, counter: false };
 }
 
 /** The keyspace most tables are in (ties: the first in name order). */
@@ -105,13 +125,99 @@ export function mainKeyspace(tables: readonly TableModel[]): string | undefined 
   return [...counts].sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0))[0]?.[0];
 }
 
+/** Ids made unique in order: a later repeat becomes `id-2`, `id-3`, … (skipping any already taken). */
 function uniqueIds<T extends { id: string }>(entries: T[]): T[] {
-  const seen = new Map<string, number>();
+  const taken = new Set<string>();
   return entries.map((entry) => {
-    const count = (seen.get(entry.id) ?? 0) + 1;
-    seen.set(entry.id, count);
-    return count === 1 ? entry : { ...entry, id: `${entry.id}-${count}` };
+    let id = entry.id;
+    for (let n = 2; taken.has(id); n++) id = `${entry.id.slice(0, MAX_ID_LENGTH - String(n).length - 1)}-${n}`;
+    taken.add(id);
+    return id === entry.id ? entry : { ...entry, id };
   });
+}
+
+/** The manifest's limit on an id's length. */
+const MAX_ID_LENGTH = 64;
+
+/**
+ * A manifest id for a code statement: its function, `UserDao.findByEmail` (`UserDao.findByEmail-2`
+ * for `~2`); statements outside functions are named by their file, `queries.top-level`.
+ */
+export function manifestIdOf(statementId: string): string {
+  const hash = statementId.indexOf("#");
+  const file = statementId.slice(0, hash);
+  let name = statementId.slice(hash + 1).replace("(top level)", `${file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "")}.top-level`);
+  name = name.replace(/[^A-Za-z0-9_.:-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, MAX_ID_LENGTH);
+  return ID_PATTERN.test(name) ? name : "code-statement";
+}
+
+/** A YAML scalar for a code reference: plain when it is only path and name characters, else quoted. */
+function yamlReference(text: string): string {
+  return /^[A-Za-z0-9_][A-Za-z0-9_./#~$-]*$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** Text from the code as one line of a YAML comment: no line breaks or control characters. */
+function commentText(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+}
+
+interface CodeDrafts {
+  queries: DraftQuery[];
+  writes: DraftWrite[];
+  /** qualified names of the tables the code reads, and writes */
+  read: Set<string>;
+  written: Set<string>;
+  /** comment lines for the statements built at run time */
+  notDrafted: string[];
+}
+
+function writtenTables(statement: Statement): QualifiedName[] {
+  if (statement.kind === "batch") return statement.statements.map((inner) => inner.table);
+  if (statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete") return [statement.table];
+  return [];
+}
+
+/** Names the calling function and its file (the id's), which may differ from where a constant holds the text. */
+function codeDescription(statement: CodeStatement): string {
+  const hash = statement.id.indexOf("#");
+  return `${statement.id.slice(hash + 1)} in ${statement.id.slice(0, hash)} (${statement.api}); drafted from the code: TODO say what it is for`;
+}
+
+/** The entries the code gives: one per statement, in the order the code was read. */
+function draftsFromCode(code: CodeExtraction | undefined, schema: SchemaModel, keyspace: string): CodeDrafts {
+  const drafts: CodeDrafts = { queries: [], writes: [], read: new Set(), written: new Set(), notDrafted: [] };
+  if (!code) return drafts;
+  const qualified = (name: QualifiedName) => findTable(schema, name, keyspace)?.qualifiedName;
+  for (const statement of code.statements) {
+    const parsed = parseCql(statement.cql).statements;
+    const [only] = parsed;
+    if (parsed.length !== 1 || !only) continue;
+    const base = { id: manifestIdOf(statement.id), description: codeDescription(statement), cql: statement.cql, code: statement.id };
+    if (only.kind === "select") {
+      drafts.queries.push(base);
+      const table = qualified(only.table);
+      if (table) drafts.read.add(table);
+      continue;
+    }
+    const tables = writtenTables(only).map(qualified);
+    if (tables.length === 0) continue; // a schema change in code: the .cql files are its place
+    for (const table of tables) if (table) drafts.written.add(table);
+    const counter = tables.some((table) => table !== undefined && isCounterTable(schema.tables.get(table)!));
+    drafts.writes.push({ ...base, counter });
+  }
+  for (const statement of code.dynamic) {
+    drafts.notDrafted.push(
+      `# not drafted: built at run time (${commentText(statement.reason)}): ${commentText(statement.file)}:${statement.range.start.line}, ${commentText(statement.api)} \`${commentText(statement.start)}\``,
+    );
+  }
+  return drafts;
+}
+
+/** The lines of an entry's statement: `code:` with the CQL shown as a comment, or the CQL itself. */
+function statementLines(entry: { cql: string; code?: string }, kind: "query" | "write"): string[] {
+  if (entry.code === undefined) return kind === "query" ? [`    cql: ${JSON.stringify(entry.cql)}`] : ["    cql:", `      - ${JSON.stringify(entry.cql)}`];
+  // Only the reference: the review reads the CQL from the code, so the entry follows it when it changes.
+  return [`    code: ${yamlReference(entry.code)}`, `    # ${commentText(entry.cql)}`];
 }
 
 function volumeLines(table: TableModel, keyspace: string): string[] {
@@ -138,13 +244,33 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
   const keyspace = mainKeyspace(tables);
   if (keyspace === undefined) return undefined;
   const writable = tables.filter((table) => table.kind === "table");
-  const queries = uniqueIds([...(options.queriesFromCode ?? []), ...tables.map((table) => partitionQuery(table, keyspace))]);
-  const writes = uniqueIds(writable.map((table) => tableWrite(table, keyspace)));
+  const fromCode = draftsFromCode(options.code, schema, keyspace);
+  // The code's own statements first; a guess only for a table no code reads (writes).
+  const queries = uniqueIds([
+    ...fromCode.queries,
+    ...tables.filter((table) => !fromCode.read.has(table.qualifiedName)).map((table) => partitionQuery(table, keyspace)),
+  ]);
+  const writes = uniqueIds([
+    ...fromCode.writes,
+    ...writable.filter((table) => !fromCode.written.has(table.qualifiedName)).map((table) => tableWrite(table, keyspace)),
+  ]);
+  const fromCodeCount = fromCode.queries.length + fromCode.writes.length;
+  const guessed = queries.length + writes.length - fromCodeCount;
   const lines = [
     `# yaml-language-server: $schema=${options.schemaReference}`,
     `# Drafted by \`cql-review init\` from ${options.sourceFiles.join(", ")}.`,
-    "# Every TODO is a placeholder: put in your own figures and the application's real queries",
-    "# (one read per table by its full partition key was guessed), then run `cql-review check`.",
+    ...(fromCodeCount > 0
+      ? [
+          "# Entries with `code:` are statements of the application's code: the review reads their CQL",
+          "# there (shown below each as a comment). Give them their real rates.",
+        ]
+      : []),
+    ...(guessed > 0
+      ? [
+          "# Every TODO is a placeholder: put in your own figures and the application's real queries",
+          `# (one read per table${fromCodeCount > 0 ? " no code reads" : ""} by its full partition key was guessed), then run \`cql-review check\`.`,
+        ]
+      : ["# Every TODO is a placeholder: put in your own figures, then run `cql-review check`."]),
     "version: 1",
     `keyspace: ${yamlScalar(keyspace)}`,
     `cassandra: "${options.cassandra}"`,
@@ -156,18 +282,20 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
     ...queries.flatMap((query) => [
       `  - id: ${yamlScalar(query.id)}`,
       `    description: ${JSON.stringify(query.description)}`,
-      `    cql: ${JSON.stringify(query.cql)}`,
+      ...statementLines(query, "query"),
       `    rate: ${PLACEHOLDER.rate}   # TODO: how often it runs`,
     ]),
     ...(writes.length > 0 ? ["", "writes:"] : []),
     ...writes.flatMap((write) => [
       `  - id: ${yamlScalar(write.id)}`,
-      `    description: "TODO: what the application writes to ${write.id.slice("write-".length)}"`,
+      `    description: ${JSON.stringify(write.description)}`,
       `    rate: ${PLACEHOLDER.rate}   # TODO: how often it runs`,
       ...(write.counter ? ["    retried: false   # counters are not idempotent: say whether the client retries them"] : []),
-      "    cql:",
-      `      - ${JSON.stringify(write.cql)}`,
+      ...statementLines(write, "write"),
     ]),
+    ...(fromCode.notDrafted.length > 0
+      ? ["", "# Statements the code builds at run time are not reviewed; if one's shape is fixed, add it with its CQL.", ...fromCode.notDrafted]
+      : []),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -53,6 +53,7 @@ export const HELP_TEXT = [
   "| command | answer |",
   "| --- | --- |",
   "| `/cql explain <query-id>` | the plan of a query of the access-patterns manifest, step by step, e.g. `/cql explain Q1` |",
+  "| `/cql explain <code statement>` | the same for a statement of the application's code, by its function or in full, e.g. `/cql explain UserDao.findByEmail` or `/cql explain src/main/java/com/example/UserDao.java#UserDao.findByEmail` |",
   "| `/cql explain SELECT …` | the plan of any `SELECT` against the schema at this pull request's head |",
   "| `/cql explain table <name>` | a table's key layout, partition-size estimate and the queries that use it |",
   "| `/cql help` | this list |",
@@ -106,9 +107,12 @@ export async function answerCommand(deps: CommandDeps, comment: CommandComment):
     } else {
       const pr = await fetchPullRequest(github, comment.repository, comment.pullRequestNumber);
       const collected = await collectPullRequest(github, core, pr, { forReview: false });
+      // The code's statements are explained like the manifest's queries: read them as a review does.
+      const code = core.readCode ? await core.readCode(collected.files, core.loadConfig(collected.configFile).config) : undefined;
       const review = core.review({
         files: collected.files,
         ...(collected.configFile ? { configFile: collected.configFile } : {}),
+        ...(code ? { code } : {}),
       });
       const answer = core.explainMarkdown(review, command.argument);
       await reply(explainReply(command.argument, answer, pr.headSha));

@@ -31,10 +31,12 @@ function generate(schema: z.ZodType, file: string, title: string, override?: (zo
 export function manifestJsonSchema(): JsonSchema {
   return generate(manifestSchema, "access-patterns.schema.json", "cql-review access-patterns manifest", (zodSchema, jsonSchema) => {
     if (zodSchema === querySchema) {
-      // A query is written in exactly one form; editors flag both or neither as the review does.
+      // A query is written in exactly one form (or only points at code); editors flag both or neither as the review does.
       jsonSchema.oneOf = [
         { required: ["cql"], not: { anyOf: [{ required: ["select"] }, { required: ["where"] }, { required: ["order_by"] }, { required: ["limit"] }] } },
         { required: ["select", "where"], not: { required: ["cql"] } },
+        // Only a reference to a statement of the code, which gives the CQL (as `cql-review init` drafts it).
+        { required: ["code"], not: { anyOf: [{ required: ["cql"] }, { required: ["select"] }, { required: ["where"] }, { required: ["order_by"] }, { required: ["limit"] }] } },
       ];
     }
   });

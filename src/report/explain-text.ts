@@ -2,7 +2,7 @@
 // out in aligned columns.
 import { withoutRuleCodes } from "../analysis/planner.js";
 import type { PartitionEstimate, QueryPlan } from "../analysis/types.js";
-import type { ExplainAnswer } from "../explain.js";
+import type { CodePlace, ExplainAnswer } from "../explain.js";
 import { compareFindings, type Finding } from "../findings.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
 import { columns, painter, terminalSafe, type TextOptions } from "./text.js";
@@ -77,6 +77,12 @@ function findingLines(findings: readonly Finding[], paint: Paint): string[] {
   ];
 }
 
+/** Where a statement of the code is written, and where the driver runs it when elsewhere. */
+function codePlaceText(code: CodePlace): string {
+  const call = code.call ? `, run at ${terminalSafe(code.call.file)}:${code.call.line}` : "";
+  return `${terminalSafe(code.file)}:${code.line} (${terminalSafe(code.api)}${call})`;
+}
+
 function explanationLines(answer: ExplainAnswer, paint: Paint): string[] {
   switch (answer.kind) {
     case "query": {
@@ -84,6 +90,7 @@ function explanationLines(answer: ExplainAnswer, paint: Paint): string[] {
       const lines = [
         paint(`${terminalSafe(answer.id)}${answer.description ? ` · ${terminalSafe(answer.description)}` : ""}`, "bold"),
         `  ${answer.table ? `served by ${terminalSafe(answer.table)}` : "no table serves it"} (Cassandra ${answer.version}; ${terminalSafe(answer.location.file)}:${answer.location.range.start.line})`,
+        ...(answer.code ? [`  in the code: ${codePlaceText(answer.code)}${answer.code.id === answer.id ? "" : `, ${terminalSafe(answer.code.id)}`}`] : []),
         ...answerLines(answer.plan),
         ...findingLines(answer.findings, paint),
       ];
@@ -150,6 +157,12 @@ function explanationLines(answer: ExplainAnswer, paint: Paint): string[] {
         answer.known.length === 0
           ? `There are no ${answer.target === "query" ? "queries" : "tables"} to explain.`
           : `Known ${answer.target === "query" ? "queries" : "tables"}, nearest first: ${answer.known.map(terminalSafe).join(", ")}`,
+      ];
+    case "code-dynamic":
+      return [
+        paint(terminalSafe(answer.code.id), "bold"),
+        `  built at run time, not analysed: ${terminalSafe(answer.reason)}`,
+        `  at ${codePlaceText(answer.code)}, starting ${terminalSafe(answer.start)}`,
       ];
     case "invalid-select":
       return [

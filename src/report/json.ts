@@ -196,9 +196,12 @@ function explainAnswerToJson(answer: ExplainAnswer): Record<string, unknown> {
         ratePerSecond: answer.ratePerSecond ?? null,
         estimate: answer.estimate ?? null,
         findings: answer.findings.map(findingToJson),
+        code: answer.code ?? null,
       };
     case "select":
       return { kind: answer.kind, cassandra: answer.version, cql: answer.cql, table: answer.table, plan: answer.plan, estimate: answer.estimate ?? null };
+    case "code-dynamic":
+      return { kind: answer.kind, cassandra: answer.version, code: answer.code, reason: answer.reason, start: answer.start };
     case "table":
       return {
         kind: answer.kind,

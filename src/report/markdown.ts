@@ -2,7 +2,7 @@
 // answer to `/cql explain`. Every string from the repository is escaped (markdown-escape.ts) and
 // every size budget goes through truncate.ts.
 import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../analysis/types.js";
-import type { ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
+import type { CodePlace, ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
@@ -415,6 +415,12 @@ function findingsList(findings: readonly Finding[]): Block[] {
   ];
 }
 
+/** Where a statement of the code is written, and where the driver runs it when elsewhere. */
+function codePlaceMarkdown(code: CodePlace): string {
+  const call = code.call ? `, run at ${codeSpan(`${code.call.file}:${code.call.line}`)}` : "";
+  return `${codeSpan(`${code.file}:${code.line}`)} (${codeSpan(code.api)}${call})`;
+}
+
 /** Answer first (verdict, why, what is wrong, the table to add), then the plan, then the candidates. */
 function queryAnswer(answer: QueryExplanation): Block[] {
   const title = `### ${codeSpan(answer.id)}${answer.description ? ` · ${messageMarkdown(answer.description)}` : ""}`;
@@ -422,7 +428,8 @@ function queryAnswer(answer: QueryExplanation): Block[] {
     ? `Served by ${codeSpan(answer.table)} (Cassandra ${answer.version}) · `
     : `No table serves this query (Cassandra ${answer.version}) · `;
   const answered = answerBlock(answer.plan, served);
-  const blocks: Block[] = [{ ...answered, head: `${title}\n\n${answered.head}` }, ...findingsList(answer.findings)];
+  const inCode = answer.code ? `\n\nIn the code: ${codePlaceMarkdown(answer.code)}${answer.code.id === answer.id ? "" : ` · ${codeSpan(answer.code.id)}`}` : "";
+  const blocks: Block[] = [{ ...answered, head: `${title}${inCode}\n\n${answered.head}` }, ...findingsList(answer.findings)];
   if (answer.suggestedTable) {
     // Why its key holds a bucket: the worst partition against the limits, and the width chosen.
     const sizing = answer.suggestedTableSizing ? `\n\n${messageMarkdown(withoutRuleCodes(answer.suggestedTableSizing))}` : "";
@@ -520,6 +527,13 @@ export function renderExplainMarkdown(answer: ExplainAnswer, options: { maxLengt
               rows: answer.known.map((name) => `- ${codeSpan(name)}`),
               more: (omitted) => `_${notShown(omitted, { one: "name", many: "names" })}._`,
             },
+      ];
+      break;
+    case "code-dynamic":
+      blocks = [
+        {
+          head: `### ${codeSpan(answer.code.id)}\n\nBuilt at run time, not analysed: ${messageMarkdown(answer.reason)}, at ${codePlaceMarkdown(answer.code)}, starting ${codeSpan(answer.start)}.`,
+        },
       ];
       break;
     case "invalid-select":

@@ -134,14 +134,26 @@ describe("draftManifest", () => {
     expect(mainKeyspace([...schema.tables.values()])).toBe("app");
   });
 
-  it("puts queries found in code first, ahead of the per-table guesses", () => {
+  it("puts the code's queries first and drops the guess for the table they read", () => {
     const schema = review({ files: [{ path: "s.cql", content: SCHEMA }] }).schema;
+    const range = { start: { line: 3, column: 5, offset: 40 }, end: { line: 3, column: 70, offset: 105 } };
     const text = draftManifest(schema, {
       cassandra: "5.0",
       schemaReference: "x.json",
       sourceFiles: ["s.cql"],
-      queriesFromCode: [{ id: "room-history", description: "from code", cql: "SELECT body FROM messages_by_room WHERE room_id = ? AND bucket = ?" }],
+      code: {
+        files: [{ path: "app/rooms.py", language: "python" }],
+        statements: [{ id: "app/rooms.py#Rooms.history", language: "python", cql: "SELECT body FROM messages_by_room WHERE room_id = ? AND bucket = ?", file: "app/sql.py", range, api: "session.execute", call: { file: "app/rooms.py", line: 9 } }],
+        dynamic: [{ id: "app/rooms.py#Rooms.search", language: "python", file: "app/rooms.py", range, api: "session.execute", reason: "formatted with an f-string", start: "SELECT body FROM\nmessages_by_room" }],
+        tables: [],
+        skipped: [],
+      },
     })!;
-    expect(parseYaml(text).queries[0]).toMatchObject({ id: "room-history", description: "from code" });
+    const manifest = parseYaml(text);
+    // the description names the calling function's file, not the one holding the text
+    expect(manifest.queries[0]).toEqual({ id: "Rooms.history", description: expect.stringMatching(/^Rooms\.history in app\/rooms\.py \(session\.execute\)/), code: "app/rooms.py#Rooms.history", rate: "10/s" });
+    expect(manifest.queries.map((query: { id: string }) => query.id)).not.toContain("messages_by_room-by-room_id-bucket");
+    // text from the code stays on its comment line
+    expect(text).toContain("\n# not drafted: built at run time (formatted with an f-string): app/rooms.py:3, session.execute `SELECT body FROM messages_by_room`\n");
   });
 });

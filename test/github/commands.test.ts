@@ -105,6 +105,7 @@ describe("/cql commands", () => {
       | command | answer |
       | --- | --- |
       | \`/cql explain <query-id>\` | the plan of a query of the access-patterns manifest, step by step, e.g. \`/cql explain Q1\` |
+      | \`/cql explain <code statement>\` | the same for a statement of the application's code, by its function or in full, e.g. \`/cql explain UserDao.findByEmail\` or \`/cql explain src/main/java/com/example/UserDao.java#UserDao.findByEmail\` |
       | \`/cql explain SELECT …\` | the plan of any \`SELECT\` against the schema at this pull request's head |
       | \`/cql explain table <name>\` | a table's key layout, partition-size estimate and the queries that use it |
       | \`/cql help\` | this list |"

@@ -106,6 +106,39 @@ describe("with the real core", () => {
     expect(answer).toContain("single-partition");
   });
 
+  it("/cql explain of a statement of the code answers with its plan and where it is", async () => {
+    const dao = "src/main/java/com/example/telemetry/ReadingDao.java";
+    const java = `package com.example.telemetry;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+
+public class ReadingDao {
+    private final CqlSession session;
+
+    public ReadingDao(CqlSession session) { this.session = session; }
+
+    public void hot() {
+        session.execute("SELECT device_id FROM readings_by_device WHERE temperature > 80");
+    }
+
+    public void since(String table) {
+        session.execute("SELECT * FROM " + table + " WHERE device_id = ?");
+    }
+}
+`;
+    const { probot } = testProbot(realCore);
+    nockCommandAnswer(capture, { base: {}, head: { ...base, [dao]: java } });
+    await probot.receive(issueCommentEvent("/cql explain ReadingDao.hot"));
+    const answer: string = capture.bodiesOf("POST", "/issues/17/comments")[0].body;
+    expect(answer).toContain(`In the code: \`${dao}:11\` (\`session.execute\`)`);
+    expect(answer).toContain("needs-allow-filtering");
+
+    nockCommandAnswer(capture, { base: {}, head: { ...base, [dao]: java } });
+    await probot.receive(issueCommentEvent(`/cql explain ${dao}#ReadingDao.since`));
+    const dynamic: string = capture.bodiesOf("POST", "/issues/17/comments")[1].body;
+    expect(dynamic).toContain(`Built at run time, not analysed: table is not a constant of the code read, at \`${dao}:15\``);
+  });
+
   it("/cql explain of a broken SELECT gets a friendly answer", async () => {
     const { probot } = testProbot(realCore);
     const state: RepositoryState = { base: {}, head: base };

@@ -70,6 +70,14 @@ describe("the manifest JSON Schema, as an editor applies it", () => {
     expect(validate({ version: 1, queries: [{ id: "Q1", description: "nothing to run" }] })).toBe(false);
     expect(validate({ version: 1, queries: [{ id: "Q1", select: ["a"], where: { a: "in", b: "contains key" } }] })).toBe(true);
   });
+
+  it("accepts a query that only points at a statement of the code, as the review does", () => {
+    const code = "src/main/java/com/example/VideoDao.java#VideoDao.findByUser";
+    expect(validate({ version: 1, queries: [{ id: "Q1", code, rate: "5/s" }] }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ version: 1, queries: [{ id: "Q1", code, cql: "SELECT a FROM t WHERE k = ?" }] })).toBe(true);
+    // half an abstract form is still wrong
+    expect(validate({ version: 1, queries: [{ id: "Q1", code, order_by: { a: "desc" } }] })).toBe(false);
+  });
 });
 
 describe("the config JSON Schema", () => {
