@@ -1,5 +1,6 @@
 // The model diagram: how each read is drawn, which tables a large model draws, and that whatever the
 // model and wherever the summary is cut, Mermaid can draw what is left.
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { QueryAnalysis, Verdict } from "../../src/analysis/types.js";
@@ -81,6 +82,15 @@ describe("how a read is drawn", () => {
     for (const kind of PROBLEMS) {
       for (const background of ["#ffffff", "#0d1117", "#22272e"]) expect(contrast(READ_STYLES[kind].colour!, background)).toBeGreaterThanOrEqual(3);
     }
+  });
+});
+
+describe("docs/cli.md", () => {
+  it("describes the threshold, the limits and every problem style the code draws", () => {
+    const doc = readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    expect(doc).toContain(`A model of more than ${SCOPE_ABOVE_TABLES} tables is not drawn whole`);
+    for (const kind of PROBLEMS) expect(doc).toContain(`**${kind}**`);
+    expect(doc).toContain("crossed end");
   });
 });
 
