@@ -13,11 +13,11 @@ import { notShown, type Block } from "./truncate.js";
 
 /**
  * Above this many tables the diagram draws only the tables a change touches. An LR flowchart
- * stacks every query of every table in one column, so fifteen tables with their queries already
- * make a chart taller than a screen; beyond that a full drawing buries the tables the change is
- * about.
+ * stacks every query of every table in one column, about 130 px a table with its queries: twelve
+ * tables already unfold to some 1,600 px, two screens, and a chart of every table of a larger
+ * model buries the few the change is about.
  */
-export const SCOPE_ABOVE_TABLES = 15;
+export const SCOPE_ABOVE_TABLES = 12;
 
 /**
  * Limits of the drawing itself, below Mermaid's defaults (a chart over `maxTextSize`, 50,000
