@@ -20,10 +20,11 @@ import { notShown, type Block } from "./truncate.js";
 export const SCOPE_ABOVE_TABLES = 12;
 
 /**
- * Limits of the drawing itself, below Mermaid's defaults (a chart over `maxTextSize`, 50,000
- * characters, or over `maxEdges`, 500, is not drawn at all): what is past them is counted, not drawn.
+ * Limits of the drawing itself: what is past them is counted, not drawn. Well below Mermaid's
+ * defaults (a chart over `maxTextSize`, 50,000 characters, or `maxEdges`, 500, is not drawn at
+ * all), and about as much as a reader can follow: 150 arrows are some 9,000 px of chart.
  */
-export const DIAGRAM_LIMITS = { characters: 40_000, edges: 300, tables: 60 } as const;
+export const DIAGRAM_LIMITS = { characters: 40_000, edges: 150, tables: 40 } as const;
 
 /** How a read is drawn: the problems each in their own colour and dash, so neither alone carries the meaning. */
 export type ReadKind = "read" | "scan" | "filtering" | "index" | "invalid";

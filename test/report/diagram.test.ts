@@ -89,6 +89,7 @@ describe("docs/cli.md", () => {
   it("describes the threshold, the limits and every problem style the code draws", () => {
     const doc = readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8").replace(/\s+/g, " ");
     expect(doc).toContain(`A model of more than ${SCOPE_ABOVE_TABLES} tables is not drawn whole`);
+    expect(doc).toContain(`at most ${DIAGRAM_LIMITS.tables} tables and ${DIAGRAM_LIMITS.edges} arrows in ${DIAGRAM_LIMITS.characters.toLocaleString("en-US")} characters`);
     for (const kind of PROBLEMS) expect(doc).toContain(`**${kind}**`);
     expect(doc).toContain("crossed end");
   });
