@@ -197,56 +197,62 @@ function selectTables(review: Review, tables: TableModel[]): Selection {
 // ---------------------------------------------------------------------------------------------
 // The chart
 
+/** A line of the chart, and what it draws. */
+interface ChartRow {
+  text: string;
+  draws: "table" | "query";
+  /** edges drawn up to and including this row */
+  edgesThrough: number;
+}
+
 /**
- * One row per drawn table (its node, each query's edge, and each problem edge's `linkStyle` right
- * after it), then one per query drawn alone. `linkStyle` counts every edge of the chart from 0, so
- * a row refers only to edges of rows before or at it: the summary cuts rows from the end, and a
- * cut can never leave a `linkStyle` without its edge (Mermaid would not draw the chart at all).
+ * The chart's rows: each drawn table's node, then one row per query reading it (its node and edge,
+ * and for a problem edge its `linkStyle`), then the queries drawn alone. `linkStyle` counts every
+ * edge of the chart from 0, so a row refers only to its own edge or earlier ones: rows are cut
+ * from the end only, and no cut can leave a `linkStyle` without its edge (Mermaid would not draw
+ * the chart at all).
  */
-function chartRows(review: Review, selection: Selection, tableIds: ReadonlyMap<string, string>): { rows: string[]; edges: number[]; kinds: Set<ReadKind> } {
+function chartRows(review: Review, selection: Selection, tableIds: ReadonlyMap<string, string>): { rows: ChartRow[]; kinds: Set<ReadKind> } {
   const queryNode = (query: QueryAnalysis, index: number) => `q${index}([${mermaidLabel(query.id)}])`;
   const drawn = new Set(selection.tables.map((table) => table.qualifiedName));
   const byTable = new Map<string, number[]>();
   review.queries.forEach((query, index) => {
     if (query.table === null || query.plan.verdict === "unserved" || !drawn.has(query.table)) return;
-    byTable.set(query.table, [...(byTable.get(query.table) ?? []), index]);
+    const onTable = byTable.get(query.table);
+    if (onTable) onTable.push(index);
+    else byTable.set(query.table, [index]);
   });
-  const rows: string[] = [];
-  const edges: number[] = [];
+  const rows: ChartRow[] = [];
   const kinds = new Set<ReadKind>();
-  let edge = 0;
+  let edges = 0;
   for (const table of selection.tables) {
     const id = tableIds.get(table.qualifiedName)!;
-    const lines = [`  ${id}[(${mermaidLabel(table.qualifiedName)})]`];
+    rows.push({ text: `  ${id}[(${mermaidLabel(table.qualifiedName)})]`, draws: "table", edgesThrough: edges });
     for (const index of byTable.get(table.qualifiedName) ?? []) {
       const query = review.queries[index]!;
       const { kind, label } = readOf(query.plan);
       const style = READ_STYLES[kind];
-      lines.push(`  ${queryNode(query, index)} ${style.arrow}|${label}| ${id}`);
-      if (style.style) lines.push(`  linkStyle ${edge} ${style.style}`);
+      const edge = `  ${queryNode(query, index)} ${style.arrow}|${label}| ${id}`;
+      rows.push({ text: style.style ? `${edge}\n  linkStyle ${edges} ${style.style}` : edge, draws: "query", edgesThrough: ++edges });
       kinds.add(kind);
-      edge++;
     }
-    rows.push(lines.join("\n"));
-    edges.push(edge);
   }
-  for (const index of selection.alone) {
-    rows.push(`  ${queryNode(review.queries[index]!, index)}:::problem`);
-    edges.push(edge);
-  }
-  return { rows, edges, kinds };
+  for (const index of selection.alone) rows.push({ text: `  ${queryNode(review.queries[index]!, index)}:::problem`, draws: "query", edgesThrough: edges });
+  return { rows, kinds };
 }
 
 /** The rows within DIAGRAM_LIMITS: a prefix, so the cut keeps every `linkStyle` with its edge. */
-function withinLimits(rows: readonly string[], edgesUpTo: readonly number[], tableRows: number): number {
+function withinLimits(rows: readonly ChartRow[]): ChartRow[] {
   let characters = 0;
+  let tables = 0;
   let kept = 0;
-  while (kept < rows.length) {
-    characters += rows[kept]!.length + 1;
-    if (characters > DIAGRAM_LIMITS.characters || edgesUpTo[kept]! > DIAGRAM_LIMITS.edges || (kept < tableRows && kept >= DIAGRAM_LIMITS.tables)) break;
+  for (const row of rows) {
+    characters += row.text.length + 1;
+    if (row.draws === "table") tables++;
+    if (characters > DIAGRAM_LIMITS.characters || row.edgesThrough > DIAGRAM_LIMITS.edges || tables > DIAGRAM_LIMITS.tables) break;
     kept++;
   }
-  return kept;
+  return rows.slice(0, kept);
 }
 
 function legend(kinds: ReadonlySet<ReadKind>, alone: boolean): string {
@@ -268,7 +274,7 @@ function leftOutLine(tables: number, queries: number, why: string): string | und
 
 /** For each scope: which tables the summary line says are drawn, and why the others are not. */
 const SCOPES: Record<Scope, { drawn: string; leftOut: string }> = {
-  all: { drawn: "", leftOut: "the diagram keeps within the size Mermaid draws" },
+  all: { drawn: "", leftOut: `the diagram stops at ${DIAGRAM_LIMITS.tables} tables, ${DIAGRAM_LIMITS.edges} arrows or ${formatCount(DIAGRAM_LIMITS.characters)} characters` },
   "new-findings": { drawn: " (those new findings are about)", leftOut: "no new finding in this change is about them or their queries" },
   findings: { drawn: " (those with findings)", leftOut: "no finding is about them or their queries" },
   problems: { drawn: " (those with findings or problem reads)", leftOut: "no finding or problem read is about them" },
@@ -289,12 +295,11 @@ export function modelDiagram(review: Review): ModelDiagram | undefined {
   if (tables.length === 0 && review.queries.length === 0) return undefined;
   const tableIds = new Map(tables.map((table, index) => [table.qualifiedName, `t${index}`]));
   const selection = selectTables(review, tables);
-  const { rows: allRows, edges, kinds } = chartRows(review, selection, tableIds);
-  const kept = withinLimits(allRows, edges, selection.tables.length);
-  const rows = allRows.slice(0, kept);
+  const { rows: allRows, kinds } = chartRows(review, selection, tableIds);
+  const rows = withinLimits(allRows);
 
-  const drawnTables = Math.min(kept, selection.tables.length);
-  const drawnQueries = (kept > 0 ? edges[kept - 1]! : 0) + Math.max(0, kept - selection.tables.length);
+  const drawnTables = rows.filter((row) => row.draws === "table").length;
+  const drawnQueries = rows.length - drawnTables;
   const selected = countQueries(review, selection);
   const notes = [
     selection.scope === "all" ? undefined : leftOutLine(tables.length - selection.tables.length, review.queries.length - selected, SCOPES[selection.scope].leftOut),
@@ -306,7 +311,7 @@ export function modelDiagram(review: Review): ModelDiagram | undefined {
     summary: `Model diagram: ${counted}${SCOPES[selection.scope].drawn} and the queries that read them`,
     block: {
       head: `${legend(kinds, selection.alone.length > 0)}\n\n\`\`\`mermaid\nflowchart LR\n  ${PROBLEM_CLASS}`,
-      rows,
+      rows: rows.map((row) => row.text),
       tail: ["```", ...notes].join("\n\n"),
       more: (omitted) => `_${notShown(omitted, { one: "diagram entry", many: "diagram entries" })}._`,
     },

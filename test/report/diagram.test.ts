@@ -174,7 +174,7 @@ describe("the diagram of a large model", () => {
     const { chart, before, after } = diagramOf(renderCheckSummary(model));
     expect(chart.filter((line) => /^ {2}t\d+\[/.test(line))).toHaveLength(DIAGRAM_LIMITS.tables);
     expect(before).toContain(`Model diagram: ${DIAGRAM_LIMITS.tables} of ${DIAGRAM_LIMITS.tables + 10} tables and the queries`);
-    expect(after).toContain("_10 other tables and 10 queries are not drawn: the diagram keeps within the size Mermaid draws._");
+    expect(after).toContain("_10 other tables and 10 queries are not drawn: the diagram stops at 40 tables, 150 arrows or 40,000 characters._");
   });
 
   it("stays within Mermaid's limits on a model of long names and many problem reads", () => {
@@ -187,7 +187,14 @@ describe("the diagram of a large model", () => {
     const { edges } = assertMermaidChart(chart, "large diagram");
     expect(edges).toBeLessThanOrEqual(DIAGRAM_LIMITS.edges);
     expect(chart.join("\n").length).toBeLessThanOrEqual(DIAGRAM_LIMITS.characters);
-    expect(after).toMatch(/queries are not drawn: the diagram keeps within the size Mermaid draws\._$/);
+    expect(after).toMatch(/queries are not drawn: the diagram stops at 40 tables, 150 arrows or 40,000 characters\._$/);
+  });
+
+  it("draws a table read by more queries than the limit with as many of them as fit", () => {
+    const queries = Array.from({ length: 400 }, (_, index) => queryOn(`Q${index}`, index + 1, "shop.table_0", index % 2 === 0 ? "scan" : "single-partition"));
+    const { chart, after } = diagramOf(renderCheckSummary(reviewOf({ tables: [table(0)], queries, estimates: [], findings: [] })));
+    expect(assertMermaidChart(chart, "one busy table")).toEqual({ edges: DIAGRAM_LIMITS.edges, linkStyles: DIAGRAM_LIMITS.edges / 2 });
+    expect(after).toBe(`_${400 - DIAGRAM_LIMITS.edges} queries are not drawn: the diagram stops at 40 tables, 150 arrows or 40,000 characters._`);
   });
 });
 
