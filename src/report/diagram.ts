@@ -41,7 +41,7 @@ interface ReadStyle {
 }
 
 export const READ_STYLES: Record<ReadKind, ReadStyle> = {
-  read: { arrow: "-->", legend: "a plain arrow reads one partition, or the few its key lists name" },
+  read: { arrow: "-->", legend: "a plain arrow reads one partition, or the few an IN list names" },
   scan: {
     arrow: "-.->",
     colour: "#db6d28",
