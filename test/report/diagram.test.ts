@@ -148,6 +148,20 @@ describe("the diagram of a large model", () => {
     assertMermaidChart(chart, "scoped diagram");
   });
 
+  it("reads what a finding is about from its entity: a table in any segment, a query by its id", () => {
+    const ids = [queryOn("a:b.c", 103, "shop.table_11", "single-partition")];
+    const about = (fingerprint: string) => finding(fingerprint.split(":")[0]!, "warning", "x", range(1, 1), "m", { fingerprint, existing: false });
+    const model = largeModel(count, ids, [
+      about("write-hot-counter:write:W13:hot-counter:shop.table_4"),
+      about("table-large-collection:column:shop.table_6.items:queue"),
+      about("query-rows-read:query:a:b.c#2"),
+      about("r:index:shop.table_8_idx"),
+      about("r:table:shop.table_1x"),
+    ]);
+    const { chart } = diagramOf(renderCheckSummary(model));
+    expect(chart.flatMap((line) => /^ {2}t\d+\[\("([^"]*)"\)\]$/.exec(line)?.[1] ?? [])).toEqual(["shop.table_4", "shop.table_6", "shop.table_11"]);
+  });
+
   it("without a base (the CLI), draws the tables any finding is about", () => {
     const model = largeModel(count, extra, [finding("query-full-scan", "warning", "access-patterns.yaml", range(100, 5), "scans", { fingerprint: "query-full-scan:query:S1" })]);
     const { chart, before, after } = diagramOf(renderCheckSummary(model));
