@@ -7,6 +7,7 @@ import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
+import { modelDiagram } from "./diagram.js";
 import { failsGate, gateReason, plural } from "./gate.js";
 import { tablesInFileOrder } from "./json.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
@@ -14,7 +15,6 @@ import {
   codeSpan,
   escapeMarkdown,
   fencedBlock,
-  mermaidLabel,
   messageMarkdown,
   tableCodeSpan,
   tableHeader,
@@ -258,33 +258,10 @@ function estimatesBlock(review: Review): Block | undefined {
   });
 }
 
-/**
- * A Mermaid flowchart of the tables and the queries that hit them. Node ids are generated
- * (`t0`, `q0`), never taken from names, and labels are entity-encoded by mermaidLabel. One row per
- * table carries its incoming edges, so dropping rows never leaves an edge without its node.
- */
+/** The model diagram (diagram.ts), collapsed. */
 function diagramBlock(review: Review): Block | undefined {
-  const tables = tablesInFileOrder(review);
-  if (tables.length === 0 && review.queries.length === 0) return undefined;
-  const tableIds = new Map(tables.map((table, index) => [table.qualifiedName, `t${index}`]));
-  const queryNode = (query: QueryAnalysis, index: number) => `q${index}([${mermaidLabel(query.id)}])`;
-  const rows: string[] = tables.map((table) => {
-    const id = tableIds.get(table.qualifiedName)!;
-    const lines = [`  ${id}[(${mermaidLabel(table.qualifiedName)})]`];
-    review.queries.forEach((query, index) => {
-      if (query.table === table.qualifiedName) lines.push(`  ${queryNode(query, index)} -->|${query.plan.verdict}| ${id}`);
-    });
-    return lines.join("\n");
-  });
-  review.queries.forEach((query, index) => {
-    if (query.table === null || !tableIds.has(query.table)) rows.push(`  ${queryNode(query, index)}:::problem`);
-  });
-  return details(`Model diagram: ${plural(tables.length, "table", "tables")} and the queries that read them`, {
-    head: "```mermaid\nflowchart LR\n  classDef problem stroke:#d73a49,stroke-width:2px,stroke-dasharray:4 3",
-    rows,
-    tail: "```",
-    more: (omitted) => `_${notShown(omitted, { one: "diagram entry", many: "diagram entries" })}._`,
-  });
+  const diagram = modelDiagram(review);
+  return diagram && details(diagram.summary, diagram.block);
 }
 
 function findingRow(finding: Finding): string {

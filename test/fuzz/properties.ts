@@ -137,7 +137,49 @@ const DELIMITER_ROW = /^\| (?::?-{3,}:?)(?: \| :?-{3,}:?)* \|$/;
 const MARKER_LINE = /^<!-- cql-review:fingerprint=[^\s<>]* -->$/;
 /** Our collapsed sections open and close on lines of their own, in our own words. */
 const COLLAPSIBLE_LINE = /^(?:<details><summary>[A-Za-z0-9 ,:()]*<\/summary>|<\/details>)$/;
-const MERMAID_LINE = /^ {2}(?:classDef problem .*|t\d+\[\("[A-Za-z0-9 ._\-/:#;]*"\)\]|q\d+\(\["[A-Za-z0-9 ._\-/:#;]*"\]\)(?: -->\|[a-z-]+\| t\d+|:::problem))$/;
+/** The diagram's statements: our class and styles, table nodes, query nodes with their edge, lone query nodes. */
+const MERMAID_CLASS = /^ {2}classDef problem stroke:#[0-9a-f]{6}(?:,[a-z-]+:[0-9a-z# ]+)*$/;
+const MERMAID_TABLE = /^ {2}(t\d+)\[\("[A-Za-z0-9 ._\-/:#;]*"\)\]$/;
+const MERMAID_EDGE = /^ {2}(q\d+)\(\["[A-Za-z0-9 ._\-/:#;]*"\]\) (?:-->|-\.->|--x)\|[a-z0-9, ]+\| (t\d+)$/;
+const MERMAID_ALONE = /^ {2}(q\d+)\(\["[A-Za-z0-9 ._\-/:#;]*"\]\):::problem$/;
+const MERMAID_LINK_STYLE = /^ {2}linkStyle (\d+) stroke:#[0-9a-f]{6}(?:,[a-z-]+:[0-9a-z# ]+)*$/;
+/** Mermaid's defaults: a chart over either is not drawn at all. */
+const MERMAID_MAX = { characters: 50_000, edges: 500 } as const;
+
+/**
+ * The body of a Mermaid fence (the lines after `flowchart LR`) follows the diagram's grammar, and
+ * Mermaid would draw it: each `linkStyle` names an edge already drawn (Mermaid fails the whole
+ * chart otherwise), each edge ends at a table declared before it, no node is declared twice, and
+ * the chart stays within Mermaid's size limits.
+ */
+export function assertMermaidChart(lines: readonly string[], where: string): { edges: number; linkStyles: number } {
+  const declared = new Set<string>();
+  const declare = (id: string) => {
+    assert.ok(!declared.has(id), `${where}: Mermaid node ${id} declared twice`);
+    declared.add(id);
+  };
+  let edges = 0;
+  let linkStyles = 0;
+  for (const line of lines) {
+    const table = MERMAID_TABLE.exec(line);
+    const edge = MERMAID_EDGE.exec(line);
+    const alone = MERMAID_ALONE.exec(line);
+    const linkStyle = MERMAID_LINK_STYLE.exec(line);
+    if (table) declare(table[1]!);
+    else if (edge) {
+      declare(edge[1]!);
+      assert.ok(declared.has(edge[2]!), `${where}: the edge ${JSON.stringify(line)} ends at an undeclared table`);
+      edges++;
+    } else if (alone) declare(alone[1]!);
+    else if (linkStyle) {
+      assert.ok(Number(linkStyle[1]) < edges, `${where}: linkStyle ${linkStyle[1]} names a missing edge (${edges} drawn so far)`);
+      linkStyles++;
+    } else assert.match(line, MERMAID_CLASS, `${where}: Mermaid line`);
+  }
+  assert.ok(edges <= MERMAID_MAX.edges, `${where}: ${edges} edges, over Mermaid's limit`);
+  assert.ok(lines.join("\n").length <= MERMAID_MAX.characters, `${where}: the chart is over Mermaid's size limit`);
+  return { edges, linkStyles };
+}
 
 /** A `<` that is neither escaped nor inside a code span starts raw HTML. */
 function rawHtmlAt(line: string): number {
@@ -206,7 +248,10 @@ export function assertMarkdownStructure(markdown: string, where: string): { fenc
       assert.ok(end > index, `${where}: the ${info} fence at line ${index + 1} never closes`);
       const block = readFencedBlock(lines.slice(index, end + 1).join("\n"));
       assert.ok(block, `${where}: unreadable fence at line ${index + 1}`);
-      if (info === "mermaid") for (const entry of lines.slice(index + 2, end)) assert.match(entry, MERMAID_LINE, `${where}: Mermaid line`);
+      if (info === "mermaid") {
+        assert.equal(lines[index + 1], "flowchart LR", `${where}: the diagram's first line`);
+        assertMermaidChart(lines.slice(index + 2, end), where);
+      }
       fences.push(block);
       index = end;
       columns = 0;
@@ -337,12 +382,14 @@ function diffHunksProperty(): fc.IProperty<[string, number, number]> {
 }
 
 const SEVERITIES = ["error", "warning", "info"] as const;
+const VERDICTS = ["single-partition", "multi-partition", "index", "needs-allow-filtering", "scan", "invalid", "unserved"] as const;
 
 /** A review built by hand around hostile names, messages, figures and suggestions. */
 const hostileReview = fc
   .record({
     tables: fc.array(hostileText, { minLength: 1, maxLength: 3 }),
     queryIds: fc.array(hostileText, { minLength: 1, maxLength: 3 }),
+    verdicts: fc.array(fc.constantFrom(...VERDICTS), { minLength: 3, maxLength: 3 }),
     findings: fc.array(
       fc.record({
         rule: fc.oneof(fc.constantFrom("query-full-scan", "table-partition-too-large"), hostileText),
@@ -357,15 +404,15 @@ const hostileReview = fc
       { maxLength: 4 },
     ),
   })
-  .map(({ tables, queryIds, findings }) => {
+  .map(({ tables, queryIds, verdicts, findings }) => {
     const models = tables.map((name, index) => tableModel("ks", name, `schema/${index}.cql`, index + 1, [{ name: "id", type: "uuid", kind: "partition" }]));
     const queries = queryIds.map((id, index) => ({
       id,
       location: { file: "access-patterns.yaml", range: range(index + 1, 5) },
       form: "cql" as const,
-      table: models[index % models.length]!.qualifiedName,
+      table: verdicts[index] === "unserved" ? null : models[index % models.length]!.qualifiedName,
       candidates: [],
-      plan: plan("single-partition", 1, `${id} is served by \`${models[index % models.length]!.qualifiedName}\``),
+      plan: plan(verdicts[index]!, verdicts[index] === "single-partition" ? 1 : "all", `${id} is served by \`${models[index % models.length]!.qualifiedName}\``),
     }));
     const built = findings.map((entry, index) =>
       finding(entry.rule, entry.severity, entry.file, range(index + 1, 1), entry.message, {
