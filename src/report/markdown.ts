@@ -20,7 +20,7 @@ import {
   tableHeader,
   tableRow,
 } from "./markdown-escape.js";
-import { clipText, fitBlocks, notShown, type Block } from "./truncate.js";
+import { clipText, fitBlocks, leadSentence, notShown, type Block } from "./truncate.js";
 
 /** GitHub's limit for a check run's summary is 65,535 characters; keep a margin. */
 export const CHECK_SUMMARY_MAX_LENGTH = 65_000;
@@ -264,21 +264,32 @@ function diagramBlock(review: Review): Block | undefined {
   return diagram && details(diagram.summary, diagram.block);
 }
 
-function findingRow(finding: Finding): string {
+/** Whether a findings table shows each message whole or only its claim (leadSentence). */
+type MessageLength = "whole" | "claim";
+
+function findingRow(finding: Finding, length: MessageLength): string {
+  const message = length === "whole" ? finding.message : leadSentence(finding.message);
   return tableRow([
     `${BADGE[finding.severity]} ${finding.severity}${finding.existing ? " (existing)" : ""}`,
     `[${tableCodeSpan(finding.rule)}](${ruleDocUrl(finding.rule)})`,
     tableCodeSpan(location(finding)),
-    messageMarkdown(clipText(finding.message, 1_000), "table"),
+    messageMarkdown(clipText(message, 1_000), "table"),
   ]);
 }
 
-/** A table of findings under `title`, or nothing when there are none. */
-function findingsTable(title: string, findings: readonly Finding[]): Block | undefined {
+/**
+ * A table of findings under `title`, or nothing when there are none. Findings that fail the gate
+ * keep their whole message; the others show their claim, because a summary of dozens of warnings
+ * is read by scanning, and the reasoning is in each one's annotation and inline comment.
+ */
+function findingsTable(title: string, findings: readonly Finding[], length: MessageLength): Block | undefined {
   if (findings.length === 0) return undefined;
+  const note = length === "claim" && findings.some((finding) => leadSentence(finding.message) !== finding.message)
+    ? "\n\n_Each message's first sentence; the whole finding is in its annotation on this check run._"
+    : "";
   return {
-    head: `${title}\n\n${tableHeader(["Severity", "Rule", "Location", "Message"])}`,
-    rows: [...findings].sort(compareFindings).map(findingRow),
+    head: `${title}${note}\n\n${tableHeader(["Severity", "Rule", "Location", "Message"])}`,
+    rows: [...findings].sort(compareFindings).map((finding) => findingRow(finding, length)),
     more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}; every finding is also an annotation of this check run._`,
   };
 }
@@ -290,10 +301,10 @@ function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undef
   const gating = listed.filter((finding) => failsGate(finding, review));
   const fresh = listed.filter((finding) => !finding.existing && !gating.includes(finding));
   const existing = listed.filter((finding) => finding.existing && !gating.includes(finding));
-  const existingTable = findingsTable("", existing);
+  const existingTable = findingsTable("", existing, "claim");
   return [
-    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating),
-    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh),
+    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating, "whole"),
+    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh, "claim"),
     existingTable && details(`${plural(existing.length, "finding", "findings")} already at the base commit (they do not fail the gate)`, { ...existingTable, head: existingTable.head!.trimStart() }),
   ].filter((block): block is Block => block !== undefined);
 }

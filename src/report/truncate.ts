@@ -132,3 +132,33 @@ function reserveForMore(block: Block): number {
   // The line has at most as many digits as the row count, and only "1" may change the noun.
   return 2 + Math.max(moreLine(block, 1).length, moreLine(block, rows).length);
 }
+
+/** Words whose trailing dot ends an abbreviation, not a sentence. */
+const ABBREVIATIONS = new Set(["e.g", "i.e", "etc", "vs", "cf", "approx"]);
+
+/**
+ * The first sentence of `text` when more follows it, else `text`: the claim of a finding without
+ * its reasoning, for lists a reader scans. A sentence ends at `.` followed by a space, outside code
+ * spans, quotes and parentheses, and not after an abbreviation. A single linear scan.
+ */
+export function leadSentence(text: string, minRest = 40): string {
+  let inCode = false;
+  let inQuote = false;
+  let depth = 0;
+  let wordStart = 0;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === "`") inCode = !inCode;
+    else if (inCode) continue;
+    else if (char === '"') inQuote = !inQuote;
+    else if (inQuote) continue;
+    else if (char === "(") depth++;
+    else if (char === ")") depth = Math.max(0, depth - 1);
+    else if (char === " " || char === "\n") wordStart = index + 1;
+    else if (char === "." && depth === 0 && (text[index + 1] === " " || text[index + 1] === "\n")) {
+      if (ABBREVIATIONS.has(text.slice(wordStart, index).toLowerCase())) continue;
+      return text.length - index - 1 >= minRest ? text.slice(0, index + 1) : text;
+    }
+  }
+  return text;
+}

@@ -111,6 +111,27 @@ describe("renderCheckSummary", () => {
     expect(lines.at(-1)).toBe("</details>");
   });
 
+  it("shows gate-failing findings whole and the others by their first sentence, saying so", () => {
+    const reasoning = "Every read then asks every node of the cluster, and its cost grows with the data.";
+    const review = reviewOf({
+      tables: [orders],
+      queries: manyQueries(2),
+      estimates: [estimate("shop.orders_by_customer")],
+      findings: [
+        finding("query-needs-allow-filtering", "error", "access-patterns.yaml", range(9, 5), `Q0 needs ALLOW FILTERING. ${reasoning}`),
+        finding("query-full-scan", "warning", "access-patterns.yaml", range(3, 5), `Q1 reads every partition. ${reasoning}`),
+        finding("table-no-queries", "info", "schema/shop.cql", range(1, 1), `old_orders is read by no query. ${reasoning}`, { existing: true }),
+      ],
+    });
+    const summary = renderCheckSummary(review);
+    const row = (rule: string) => summary.split("\n").find((line) => line.includes(`${rule}.md`))!;
+    expect(row("query-needs-allow-filtering")).toContain(reasoning.slice(0, 20));
+    expect(row("query-full-scan")).toContain("Q1 reads every partition.");
+    expect(row("query-full-scan")).not.toContain(reasoning.slice(0, 20));
+    expect(row("table-no-queries")).not.toContain(reasoning.slice(0, 20));
+    expect(summary.split("_Each message's first sentence; the whole finding is in its annotation on this check run._")).toHaveLength(3);
+  });
+
   it("says the gate passes and why when nothing new fails it", () => {
     const review = reviewOf({ tables: [orders], queries: [], estimates: [], findings: [] });
     expect(renderCheckSummary(review).split("\n")[0]).toBe("✅ **The gate passes** (`fail_on: error`): nothing new.");

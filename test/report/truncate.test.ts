@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clipText, fitBlocks, notShown, takeWithin, type Block } from "../../src/report/truncate.js";
+import { clipText, fitBlocks, leadSentence, notShown, takeWithin, type Block } from "../../src/report/truncate.js";
 
 const PROPERTY = { seed: 4_242, numRuns: 200 } as const;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -109,5 +109,39 @@ describe("fitBlocks", () => {
     expect(cut).not.toContain("z\n");
     expect(cut.split("\n")).not.toContain("z");
     expect(text.endsWith("more b not shown\n\n</details>")).toBe(true);
+  });
+});
+
+describe("leadSentence", () => {
+  const reasoning = "Every write of the bucket lands on one replica set while the rest idles.";
+
+  it("keeps the claim and drops the reasoning after it", () => {
+    expect(leadSentence(`trending_by_hour has a hot partition. ${reasoning}`)).toBe("trending_by_hour has a hot partition.");
+  });
+
+  it("keeps a text that is one sentence, or whose rest is too short to be worth a cut", () => {
+    expect(leadSentence("playlists_by_name is a materialized view of playlists.")).toBe("playlists_by_name is a materialized view of playlists.");
+    expect(leadSentence("A claim. Short rest.")).toBe("A claim. Short rest.");
+  });
+
+  it("does not end a sentence inside code spans, quotes or parentheses, at abbreviations or decimals", () => {
+    const code = "Use `CREATE TABLE t (a int). Then` here.";
+    expect(leadSentence(`${code} ${reasoning}`)).toBe(code);
+    const quoted = 'Cassandra says "Cannot execute. It might filter" for Q6.';
+    expect(leadSentence(`${quoted} ${reasoning}`)).toBe(quoted);
+    const parenthesised = "Q9 is rejected (Cassandra 5.0 asks for it. See the docs) as written.";
+    expect(leadSentence(`${parenthesised} ${reasoning}`)).toBe(parenthesised);
+    const abbreviated = "Bound a partition by time, e.g. by day, or by a shard.";
+    expect(leadSentence(`${abbreviated} ${reasoning}`)).toBe(abbreviated);
+  });
+
+  it("returns a prefix of its input ending at a dot, or the input itself", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("a", " ", ".", "`", '"', "(", ")", "\n", "é") }), (text) => {
+        const lead = leadSentence(text);
+        expect(text.startsWith(lead)).toBe(true);
+        if (lead !== text) expect(lead.endsWith(".")).toBe(true);
+      }),
+    );
   });
 });
