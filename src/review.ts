@@ -12,11 +12,13 @@ import { parseCql } from "./cql/index.js";
 import { compareFindings, FILE_START, type Finding, type SourceLocation } from "./findings.js";
 import { matchesAny } from "./globs.js";
 import { checkManifestAgainstSchema } from "./manifest/check.js";
+import { changedEntries, normaliseCql } from "./manifest/compare.js";
 import { loadManifest } from "./manifest/load.js";
 import type { Manifest } from "./manifest/types.js";
 import { runRules } from "./rule-engine/engine.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
 import { buildSchema } from "./schema/builder.js";
+import { changedTables } from "./schema/compare.js";
 import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -72,6 +74,18 @@ export interface Review {
   unreviewed: Unreviewed[];
   /** the analysed model, for explain */
   model: AnalysedModel;
+  /** what the change altered, against the base commit; undefined without one, or when the base could not be read in time */
+  changed?: ReviewChanges;
+}
+
+/** What a change altered, by comparing the base and head models (never file text: a moved or re-formatted table is unchanged). */
+export interface ReviewChanges {
+  /** qualified names of the head's tables and views that are new or defined differently (columns, types, key, clustering order, options, indexes) */
+  tables: ReadonlySet<string>;
+  /** qualified names of the base's tables and views the head no longer has */
+  droppedTables: ReadonlySet<string>;
+  /** ids of the head's queries, writes and code statements that are new or run different CQL */
+  queries: ReadonlySet<string>;
 }
 
 /** A part of the change the review could not look at; `file` is "" when it is the review as a whole. */
@@ -354,6 +368,23 @@ export function gateFails(findings: readonly Finding[], config: Pick<ReviewConfi
   return findings.some((f) => !f.existing && (f.severity === "error" || (failOn === "warning" && f.severity === "warning")));
 }
 
+/**
+ * What the head changed against the base: tables by their definition, manifest entries by their
+ * CQL, and code statements by their CQL, each named by its own id and by the entry describing it.
+ */
+export function changesBetween(base: AnalysedModel, head: AnalysedModel): ReviewChanges {
+  const tables = changedTables(base.schema, head.schema);
+  const queries = changedEntries(base.manifest, head.manifest);
+  const baseStatements = new Map((base.code?.extraction.statements ?? []).map((statement) => [statement.id, normaliseCql(statement.cql)]));
+  for (const statement of head.code?.extraction.statements ?? []) {
+    if (baseStatements.get(statement.id) === normaliseCql(statement.cql)) continue;
+    queries.add(statement.id);
+    const describedBy = head.code?.described.get(statement.id);
+    if (describedBy !== undefined) queries.add(describedBy);
+  }
+  return { tables: tables.altered, droppedTables: tables.dropped, queries };
+}
+
 /** The whole review of one change: the head model, its findings, and which of them are new. */
 export function review(input: ReviewInput): Review {
   const head = analyseWithinDeadline(input);
@@ -400,5 +431,6 @@ export function review(input: ReviewInput): Review {
     gateFails: gateFails(findings, config),
     unreviewed: unreviewedOf(findings),
     model,
+    ...(base ? { changed: changesBetween(base, model) } : {}),
   };
 }

@@ -124,7 +124,7 @@ function aboutOf(finding: Finding, known: { tables: ReadonlySet<string>; longest
 // Which tables to draw
 
 /** Why some tables are left out: what the drawn ones have that the others lack. */
-type Scope = "all" | "new-findings" | "findings" | "problems";
+type Scope = "all" | "changed" | "new-findings" | "findings" | "problems";
 
 interface Selection {
   scope: Scope;
@@ -143,11 +143,12 @@ function isAlone(query: QueryAnalysis, tables: ReadonlySet<string>): boolean {
 }
 
 /**
- * Small models are drawn whole. Large ones draw the tables the change touches: those a new
- * finding is about, or that serve a query a new finding is about. The review knows what is new
- * from its findings (`existing`, set against the base commit); without a base (the CLI) every
- * finding counts as new. When no new finding touches a table, the tables with any finding or a
- * problem read are drawn instead, and failing that, everything.
+ * Small models are drawn whole. Large ones draw the tables the change touches. With a base commit
+ * the review knows what the change altered (`review.changed`): the tables it adds or redefines,
+ * the tables read by the queries it adds or rewrites, and those new findings are about. Without
+ * one (the CLI) only the findings tell, and every finding counts as new: the tables a finding is
+ * about, or that serve a query a finding is about. When nothing touches a table, the tables with
+ * any finding or a problem read are drawn instead, and failing that, everything.
  */
 function selectTables(review: Review, tables: TableModel[]): Selection {
   const names = new Set(tables.map((table) => table.qualifiedName));
@@ -182,8 +183,17 @@ function selectTables(review: Review, tables: TableModel[]): Selection {
     return selected.length === tables.length && alone.length === everything.alone.length ? everything : { scope, tables: selected, alone };
   };
 
-  const comparedWithBase = review.findings.some((finding) => finding.existing !== undefined);
-  const fresh = selection(comparedWithBase ? "new-findings" : "findings", touchedBy(review.findings.filter((finding) => finding.existing !== true)));
+  const touched = touchedBy(review.findings.filter((finding) => finding.existing !== true));
+  if (review.changed) {
+    for (const name of review.changed.tables) if (names.has(name)) touched.tables.add(name);
+    for (const query of review.queries) {
+      if (!review.changed.queries.has(query.id)) continue;
+      touched.queries.add(query.id);
+      if (!isAlone(query, names)) touched.tables.add(query.table!);
+    }
+  }
+  const comparedWithBase = review.changed !== undefined || review.findings.some((finding) => finding.existing !== undefined);
+  const fresh = selection(review.changed ? "changed" : comparedWithBase ? "new-findings" : "findings", touched);
   if (fresh.tables.length + fresh.alone.length > 0) return fresh;
   const problems = touchedBy(review.findings);
   for (const query of review.queries) {
@@ -275,6 +285,7 @@ function leftOutLine(tables: number, queries: number, why: string): string | und
 /** For each scope: which tables the summary line says are drawn, and why the others are not. */
 const SCOPES: Record<Scope, { drawn: string; leftOut: string }> = {
   all: { drawn: "", leftOut: `the diagram stops at ${DIAGRAM_LIMITS.tables} tables, ${DIAGRAM_LIMITS.edges} arrows or ${formatCount(DIAGRAM_LIMITS.characters)} characters` },
+  changed: { drawn: " (those this change or its new findings touch)", leftOut: "unchanged in this change and no new finding is about them" },
   "new-findings": { drawn: " (those new findings are about)", leftOut: "no new finding in this change is about them or their queries" },
   findings: { drawn: " (those with findings)", leftOut: "no finding is about them or their queries" },
   problems: { drawn: " (those with findings or problem reads)", leftOut: "no finding or problem read is about them" },

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { QueryAnalysis, Verdict } from "../../src/analysis/types.js";
 import type { Finding } from "../../src/findings.js";
 import { DIAGRAM_LIMITS, modelDiagram, READ_STYLES, readOf, SCOPE_ABOVE_TABLES, type ReadKind } from "../../src/report/diagram.js";
+import { tablesInFileOrder } from "../../src/report/json.js";
 import { renderCheckSummary } from "../../src/report/markdown.js";
 import { review, type Review } from "../../src/review.js";
 import { estimate, finding, plan, range, reviewOf, tableModel, videoReview } from "../fixtures/report/hand-built-review.js";
@@ -183,6 +184,27 @@ describe("the diagram of a large model", () => {
     expect(after).toContain("no finding or problem read is about them");
   });
 
+  it("with a base, draws the tables the change alters or reads anew even when no finding is about them", () => {
+    const changed = { tables: new Set(["shop.table_4", "shop.gone"]), droppedTables: new Set(["shop.gone"]), queries: new Set(["R11", "S2", "W1"]) };
+    const model: Review = {
+      ...largeModel(count, extra, [finding("table-unbounded-partition", "warning", "schema/05.cql", range(1, 1), "grows", { fingerprint: "table-unbounded-partition:table:shop.table_5", existing: false })]),
+      changed,
+    };
+    const { chart, before, after } = diagramOf(renderCheckSummary(model));
+    expect(chart.flatMap((line) => /^ {2}t\d+\[\("([^"]*)"\)\]$/.exec(line)?.[1] ?? [])).toEqual(["shop.table_4", "shop.table_5", "shop.table_11"]);
+    expect(chart).toContain('  q21(["S2"]):::problem');
+    expect(before).toContain(`<summary>Model diagram: 3 of ${count} tables (those this change or its new findings touch) and the queries that read them</summary>`);
+    expect(after).toBe(`_${count - 3} other tables and 19 queries are not drawn: unchanged in this change and no new finding is about them._`);
+    assertMermaidChart(chart, "changed tables");
+  });
+
+  it("with a base and nothing changed or newly found, falls back to the tables with findings or problem reads", () => {
+    const model: Review = { ...largeModel(count, extra, []), changed: { tables: new Set(), droppedTables: new Set(), queries: new Set() } };
+    const { chart, before } = diagramOf(renderCheckSummary(model));
+    expect(chart.flatMap((line) => /^ {2}(t\d+)\[/.exec(line)?.[1] ?? [])).toEqual(["t3", "t9"]);
+    expect(before).toContain("(those with findings or problem reads)");
+  });
+
   it("with nothing to point at, draws everything up to the drawing's limits and says what it left out", () => {
     const model = largeModel(DIAGRAM_LIMITS.tables + 10, [], []);
     const { chart, before, after } = diagramOf(renderCheckSummary(model));
@@ -222,9 +244,26 @@ describe("the diagram of a change to the bad model", () => {
     const { chart, before, after } = diagramOf(summary);
     assertMermaidChart(chart, "bad model change");
     expect(reviewed.schema.tables.size).toBeGreaterThan(SCOPE_ABOVE_TABLES);
-    expect(before).toContain("(those new findings are about)");
-    expect(after).toContain("not drawn: no new finding in this change is about them or their queries");
+    expect(before).toContain("(those this change or its new findings touch)");
+    expect(after).toContain("not drawn: unchanged in this change and no new finding is about them");
     await expect(`${before}\n\`\`\`mermaid\nflowchart LR\n${chart.join("\n")}\n\`\`\`\n${after}\n`).toMatchFileSnapshot("__snapshots__/bad-model-change.diagram.md");
+  });
+});
+
+describe("the diagram of a change that edits one table of the bad model", () => {
+  // The base is the bad model; the change adds a column to one table and nothing else.
+  const base = readModel("test/fixtures/bad-model");
+  const head = { ...base, files: [...base.files, { path: "schema/060_playlists.cql", content: "ALTER TABLE streamly.playlists ADD cover_url text;\n" }] };
+  const reviewed = review({ ...head, baseFiles: base.files });
+
+  it("draws the edited table, though no new finding is about it", () => {
+    expect(reviewed.schema.tables.size).toBeGreaterThan(SCOPE_ABOVE_TABLES);
+    expect([...reviewed.changed!.tables]).toEqual(["streamly.playlists"]);
+    expect(reviewed.findings.filter((entry) => !entry.existing && entry.fingerprint.includes("playlists"))).toEqual([]);
+    const { chart, before } = diagramOf(renderCheckSummary(reviewed));
+    assertMermaidChart(chart, "one edited table");
+    expect(chart).toContain(`  t${tablesInFileOrder(reviewed).findIndex((entry) => entry.qualifiedName === "streamly.playlists")}[("streamly.playlists")]`);
+    expect(before).toContain("(those this change or its new findings touch)");
   });
 });
 
@@ -238,15 +277,25 @@ describe("whatever the model and the cut", () => {
         { maxLength: 12 },
       ),
       maxLength: fc.integer({ min: 1_500, max: 30_000 }),
+      // what the change altered, when there is a base: tables (some not in the model) and queries by index
+      changed: fc.option(fc.record({ tables: fc.array(fc.nat({ max: 35 }), { maxLength: 6 }), queries: fc.array(fc.nat({ max: 65 }), { maxLength: 6 }) }), { nil: undefined }),
     })
-    .map(({ tables: count, queries: specs, findings: findingSpecs, maxLength }) => {
+    .map(({ tables: count, queries: specs, findings: findingSpecs, maxLength, changed }) => {
       const tables = Array.from({ length: count }, (_, index) => table(index));
       const queries = specs.map((spec, index) => queryOn(`Q${index}`, index + 1, spec.table < 0 ? null : `shop.table_${spec.table}`, spec.verdict));
       const findings = findingSpecs.map((spec, index) => {
         const entity = { table: `table:shop.table_${spec.index}`, column: `column:shop.table_${spec.index}.id`, query: `query:Q${spec.index}`, keyspace: "keyspace:shop" }[spec.about];
         return finding("some-rule", "warning", "schema/x.cql", range(index + 1, 1), "m", { fingerprint: `some-rule:${entity}`, ...(spec.existing === undefined ? {} : { existing: spec.existing }) });
       });
-      return { review: reviewOf({ tables, queries, estimates: [], findings }), maxLength };
+      const built = reviewOf({ tables, queries, estimates: [], findings });
+      if (changed) {
+        built.changed = {
+          tables: new Set(changed.tables.map((index) => `shop.table_${index}`)),
+          droppedTables: new Set(),
+          queries: new Set(changed.queries.map((index) => `Q${index}`)),
+        };
+      }
+      return { review: built, maxLength };
     });
 
   it("every linkStyle names an edge drawn before it, every edge ends at a declared table, and the left-out counts add up", () => {
