@@ -13,6 +13,7 @@ import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { cqlengineTables } from "./cqlengine.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
+import { daoStatements, fillQueryPlaceholders, mapperEntities } from "./mapper.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -313,6 +314,12 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
   return parsed;
 }
 
+/** The method an annotation (or any node) belongs to. */
+function enclosingMethod(node: Node): Node | undefined {
+  for (let parent: Node | null = node.parent; parent; parent = parent.parent) if (parent.type === "method_declaration") return parent;
+  return undefined;
+}
+
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
 /**
@@ -334,6 +341,21 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     return n === 1 ? base : `${base}~${n}`;
   };
 
+  // Entities first: the mapper's DAO methods and placeholders name their tables.
+  const entitySource = (file: ParsedFile) => ({
+        path: file.path,
+        root: file.tree.rootNode,
+        imports: file.syntax.imports(file.tree.rootNode),
+        text: (node: Node) => {
+          const value = project.evaluate(file, node);
+          return "text" in value ? value.text : undefined;
+        },
+        range: (node: Node) => rangeOf(file, node),
+      });
+  const tables = [
+    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
+  ];
   // A file that imports no driver may still run statements on a session it is handed (a DAO
   // given its session by a helper module): there, only session-like receivers count.
   const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));
@@ -387,20 +409,26 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
           const at = project.anchor(file, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
           if (seen.has(key)) continue;
+          let filled = cql;
           if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
-            // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity's table.
-            seen.add(key);
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "the mapper fills ${…} in from the entity", start: clip(cql.trim()) });
-            continue;
+            // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity of the method's return type.
+            const method = enclosingMethod(node);
+            const placed = fillQueryPlaceholders(cql, method, mapperEntities(tables, file.path));
+            if ("dynamic" in placed) {
+              seen.add(key);
+              dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: placed.dynamic, start: clip(cql.trim()) });
+              continue;
+            }
+            filled = placed.cql;
           }
-          if (!isCqlStatement(cql)) continue;
+          if (!isCqlStatement(filled)) continue;
           seen.add(key);
           const callLine = positionAt(file, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
           statements.push({
             id: nextId(file, node),
             language: file.language,
-            cql: cql.trim(),
+            cql: filled.trim(),
             file: at.file.path,
             range,
             api,
@@ -427,25 +455,23 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       }
     }
   }
-  const entitySource = (file: ParsedFile) => ({
-        path: file.path,
-        root: file.tree.rootNode,
-        imports: file.syntax.imports(file.tree.rootNode),
-        text: (node: Node) => {
-          const value = project.evaluate(file, node);
-          return "text" in value ? value.text : undefined;
-        },
-        range: (node: Node) => rangeOf(file, node),
-      });
-  const tables = [
-    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
-    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
-  ];
   for (const file of parsed) {
     if (file.language !== "java" || tables.length === 0) continue;
     for (const { node, cql } of derivedQueries(file.path, file.tree.rootNode, tables)) {
       if (!isCqlStatement(cql)) continue;
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
+    }
+  }
+  for (const file of parsed) {
+    if (file.language !== "java" || !file.cassandra) continue;
+    const text = (node: Node) => {
+      const value = project.evaluate(file, node);
+      return "text" in value ? value.text : undefined;
+    };
+    for (const found of daoStatements(file.path, file.tree.rootNode, tables, text)) {
+      if ("cql" in found) {
+        if (isCqlStatement(found.cql)) statements.push({ id: nextId(file, found.node), language: file.language, cql: found.cql, file: file.path, range: rangeOf(file, found.node), api: found.api });
+      } else dynamic.push({ id: nextId(file, found.node), language: file.language, file: file.path, range: rangeOf(file, found.node), api: found.api, reason: found.dynamic, start: found.start });
     }
   }
   for (const file of parsed) file.tree.delete();

@@ -291,7 +291,7 @@ public interface VideoDao {
       "src/main/java/com/example/VideoRepository.java:7 SELECT * FROM videos_by_user WHERE user_id = ?",
     ]);
     expect(result.statements.map((s) => `${s.api} ${s.id}`)).toContain("@Query src/main/java/com/example/VideoRepository.java#VideoRepository.findRecent");
-    expect(result.dynamicAt).toEqual(["src/main/java/com/example/VideoDao.java:8 the mapper fills ${…} in from the entity"]);
+    expect(result.dynamicAt).toEqual(["src/main/java/com/example/VideoDao.java:8 the mapper fills ${…} in from the entity, and the method returns no entity of the code read"]);
   });
 });
 
