@@ -15,6 +15,7 @@ import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities } from "./mapper.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
+import { builtStatements } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
@@ -396,6 +397,20 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
         seen.add(key);
         const api = table !== undefined ? `gocqlx table.${(node.childForFieldName("function")?.childForFieldName("field")?.text ?? "")}` : "gocqlx qb";
         statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
+      }
+    }
+    if (file.language === "java" && file.cassandra) {
+      const text = (node: Node) => {
+        const value = project.evaluate(file, node);
+        return "text" in value ? value.text : undefined;
+      };
+      for (const built of builtStatements(file.tree.rootNode, syntax.imports(file.tree.rootNode), { text })) {
+        const key = `${file.path}:${built.root.startIndex}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if ("cql" in built) {
+          if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder" });
+        } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
       }
     }
     for (const { node, api, argument } of uses) {

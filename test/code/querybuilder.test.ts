@@ -1,0 +1,173 @@
+// DataStax QueryBuilder chains whose statement is fixed in the source: written out at the chain's
+// first call; chains with run-time values, unknown methods or later extensions listed as dynamic.
+import { describe, expect, it } from "vitest";
+import { extractStatements } from "../../src/code/extract.js";
+import { grammars } from "../../src/code/grammars.js";
+
+async function read(files: Record<string, string>) {
+  const result = await extractStatements(
+    Object.entries(files).map(([path, content]) => ({ path, content })),
+    (language) => grammars.parser(language),
+  );
+  return {
+    at: result.statements.map((s) => `${s.range.start.line} ${s.api} ${s.cql}`),
+    dynamicAt: result.dynamic.map((d) => `${d.range.start.line} ${d.reason}`),
+    ids: result.statements.map((s) => s.id),
+  };
+}
+
+const TABLES = `package com.example.shop;
+
+public interface Tables {
+    String KEYSPACE = "shop";
+    String ORDERS = "orders_by_customer";
+    String CUSTOMER_ID = "customer_id";
+}
+`;
+
+const DRIVER4 = `package com.example.shop;
+
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.*;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder;
+import com.datastax.oss.driver.api.querybuilder.relation.Relation;
+import com.datastax.oss.driver.api.querybuilder.select.Select;
+
+public class OrderDao implements Tables {
+    private final CqlSession session;
+    private final SimpleStatement byCustomer = selectFrom(KEYSPACE, ORDERS)
+        .columns("order_id", "total")
+        .whereColumn(Tables.CUSTOMER_ID).isEqualTo(bindMarker())
+        .orderBy("order_id", ClusteringOrder.DESC)
+        .limit(20)
+        .build();
+
+    OrderDao(CqlSession session) { this.session = session; }
+
+    void place() {
+        session.execute(session.prepare(
+            QueryBuilder.insertInto(ORDERS)
+                .value("customer_id", bindMarker())
+                .value("order_id", bindMarker())
+                .value("total", literal(0))
+                .ifNotExists()
+                .build()));
+    }
+
+    void cancel() {
+        session.execute(deleteFrom(ORDERS)
+            .where(Relation.column("customer_id").isEqualTo(bindMarker("c")), Relation.column("order_id").isEqualTo(bindMarker("o")))
+            .ifExists()
+            .build()
+            .setIdempotent(true));
+    }
+
+    void total(java.math.BigDecimal total) {
+        session.execute(update(ORDERS).setColumn("total", literal(total))
+            .whereColumn("customer_id").isEqualTo(bindMarker()).build());
+    }
+
+    void bigOrders() {
+        session.execute(selectFrom(ORDERS).all().whereColumn("total").isGreaterThan(literal(1000)).allowFiltering().asCql());
+    }
+
+    void tagged(boolean recent) {
+        Select select = selectFrom(ORDERS).all();
+        if (recent) select = select.whereColumn("day").isEqualTo(bindMarker());
+        session.execute(select.build());
+    }
+
+    void json() {
+        session.execute(selectFrom(ORDERS).json().all().build());
+    }
+}
+`;
+
+const DRIVER3 = `package com.example.legacy;
+
+import static com.datastax.driver.core.querybuilder.QueryBuilder.eq;
+import static com.datastax.driver.core.querybuilder.QueryBuilder.bindMarker;
+
+import com.datastax.driver.core.Session;
+import com.datastax.driver.core.querybuilder.Insert;
+import com.datastax.driver.core.querybuilder.QueryBuilder;
+
+public class UserDao {
+    private static final String USERS = "users";
+    private final Session session;
+
+    UserDao(Session session) { this.session = session; }
+
+    void byEmail() {
+        session.execute(QueryBuilder.select("user_id", "name").from("ks", USERS)
+            .where(eq("email", bindMarker()))
+            .limit(1));
+    }
+
+    void rename(String name) {
+        session.execute(QueryBuilder.update(USERS).with(QueryBuilder.set("name", bindMarker()))
+            .where(eq("user_id", bindMarker())).and(eq("org", "acme")));
+    }
+
+    void remove(java.util.UUID id) {
+        session.execute(QueryBuilder.delete().from(USERS).where(eq("user_id", id)));
+    }
+
+    void insert(java.util.Map<String, Object> row) {
+        Insert insert = QueryBuilder.insertInto(USERS);
+        for (var e : row.entrySet()) insert.value(e.getKey(), bindMarker());
+        session.execute(insert);
+    }
+
+    void delete(String id) { }
+
+    void purge() { delete("x"); }
+}
+`;
+
+describe("DataStax QueryBuilder", () => {
+  it("writes out driver 4 chains with constants from another class, at the chain's first call", async () => {
+    const { at } = await read({ "src/main/java/com/example/shop/Tables.java": TABLES, "src/main/java/com/example/shop/OrderDao.java": DRIVER4 });
+    expect(at).toEqual([
+      "14 QueryBuilder SELECT order_id, total FROM shop.orders_by_customer WHERE customer_id = ? ORDER BY order_id DESC LIMIT 20",
+      "25 QueryBuilder INSERT INTO orders_by_customer (customer_id, order_id, total) VALUES (?, ?, 0) IF NOT EXISTS",
+      "34 QueryBuilder DELETE FROM orders_by_customer WHERE customer_id = :c AND order_id = :o IF EXISTS",
+      "47 QueryBuilder SELECT * FROM orders_by_customer WHERE total > 1000 ALLOW FILTERING",
+    ]);
+  });
+
+  it("lists driver 4 chains with a run-time value, a later extension or an unknown method", async () => {
+    const { dynamicAt } = await read({ "src/main/java/com/example/shop/Tables.java": TABLES, "src/main/java/com/example/shop/OrderDao.java": DRIVER4 });
+    expect(dynamicAt).toEqual([
+      "42 the value `total` is computed at run time",
+      "51 built across statements: select is extended after the chain",
+      "57 the builder method json() is not one this reader knows",
+    ]);
+  });
+
+  it("writes out driver 3 chains and lists those with Java values or built in a loop", async () => {
+    const { at, dynamicAt, ids } = await read({ "src/main/java/com/example/legacy/UserDao.java": DRIVER3 });
+    expect(at).toEqual([
+      "17 QueryBuilder SELECT user_id, name FROM ks.users WHERE email = ? LIMIT 1",
+      "23 QueryBuilder UPDATE users SET name = ? WHERE user_id = ? AND org = 'acme'",
+    ]);
+    expect(ids).toEqual(["src/main/java/com/example/legacy/UserDao.java#UserDao.byEmail", "src/main/java/com/example/legacy/UserDao.java#UserDao.rename"]);
+    // the application's own delete(…) is not QueryBuilder's: only eq and bindMarker are imported statically
+    expect(dynamicAt).toEqual(["28 the value `id` is computed at run time", "32 built across statements: insert is extended after the chain"]);
+  });
+
+  it("reads nothing from a file without the builder's import", async () => {
+    const { at, dynamicAt } = await read({
+      "src/main/java/com/example/Other.java": `package com.example;
+import com.datastax.oss.driver.api.core.CqlSession;
+class Other {
+    void run(Builder b) { b.update("t").setColumn("a", 1).build(); selectFrom("t").all().build(); }
+}
+`,
+    });
+    expect([...at, ...dynamicAt]).toEqual([]);
+  });
+});
