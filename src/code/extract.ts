@@ -13,7 +13,7 @@ import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { cqlengineTables } from "./cqlengine.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
-import { daoStatements, fillQueryPlaceholders, mapperEntities } from "./mapper.js";
+import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { builtStatements } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
@@ -335,12 +335,12 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   const dynamic: DynamicStatement[] = [];
   const seen = new Set<string>();
   const idCounts = new Map<string, number>();
-  const nextId = (file: ParsedFile, at: Node) => {
-    const base = `${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`;
+  const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
     idCounts.set(base, n);
     return n === 1 ? base : `${base}~${n}`;
   };
+  const nextId = (file: ParsedFile, at: Node) => nextIdFor(`${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`);
 
   // Entities first: the mapper's DAO methods and placeholders name their tables.
   const entitySource = (file: ParsedFile) => ({
@@ -477,16 +477,42 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
     }
   }
+  // Mapper DAOs, with the methods they inherit from generic interfaces of any Java file read.
+  const daoSources = new Map<ParsedFile, DaoSource>();
+  const daoSource = (file: ParsedFile): DaoSource => {
+    let source = daoSources.get(file);
+    if (!source) {
+      source = { path: file.path, root: file.tree.rootNode, text: (node: Node) => {
+        const value = project.evaluate(file, node);
+        return "text" in value ? value.text : undefined;
+      } };
+      daoSources.set(file, source);
+    }
+    return source;
+  };
+  const interfaces = new Map<string, { file: ParsedFile; node: Node }[]>();
+  for (const file of parsed) {
+    if (file.language !== "java") continue;
+    for (const node of file.tree.rootNode.descendantsOfType("interface_declaration")) {
+      const name = node && node.childForFieldName("name")?.text;
+      if (node && name) interfaces.set(name, [...(interfaces.get(name) ?? []), { file, node }]);
+    }
+  }
+  const interfaceNamed: InterfaceNamed = (name) => {
+    const list = interfaces.get(name);
+    return list?.length === 1 ? { source: daoSource(list[0]!.file), node: list[0]!.node } : undefined;
+  };
+  const fileOf = new Map(parsed.map((f) => [f.path, f]));
   for (const file of parsed) {
     if (file.language !== "java" || !file.cassandra) continue;
-    const text = (node: Node) => {
-      const value = project.evaluate(file, node);
-      return "text" in value ? value.text : undefined;
-    };
-    for (const found of daoStatements(file.path, file.tree.rootNode, tables, text)) {
+    for (const found of daoStatements(daoSource(file), tables, interfaceNamed)) {
+      const written = fileOf.get(found.source.path) ?? file;
+      const id = nextIdFor(`${file.path}#${found.dao}.${found.method}`);
+      const range = rangeOf(written, found.node);
+      const call = written !== file ? { call: { file: file.path, line: positionAt(file, found.daoNode.startIndex).line } } : {};
       if ("cql" in found) {
-        if (isCqlStatement(found.cql)) statements.push({ id: nextId(file, found.node), language: file.language, cql: found.cql, file: file.path, range: rangeOf(file, found.node), api: found.api });
-      } else dynamic.push({ id: nextId(file, found.node), language: file.language, file: file.path, range: rangeOf(file, found.node), api: found.api, reason: found.dynamic, start: found.start });
+        if (isCqlStatement(found.cql)) statements.push({ id, language: file.language, cql: found.cql, file: written.path, range, api: found.api, ...call });
+      } else dynamic.push({ id, language: file.language, file: written.path, range, api: found.api, reason: found.dynamic, start: found.start });
     }
   }
   for (const file of parsed) file.tree.delete();

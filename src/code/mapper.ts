@@ -9,8 +9,20 @@ import type { CodeTable } from "./types.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
-/** What one DAO method runs: its CQL, or why it cannot be known from the code read. */
-export type DaoStatement = { node: Node; api: string; cql: string } | { node: Node; api: string; dynamic: string; start: string };
+/** A Java file as the DAO reader sees it: its tree, and constant text evaluated in its scope. */
+export interface DaoSource {
+  path: string;
+  root: Node;
+  text: AnnotationText;
+}
+
+/**
+ * What one DAO method runs: its CQL, or why it cannot be known from the code read. `source` is
+ * the file the method is written in (a generic base interface's, for an inherited method), `dao`
+ * the `@Dao` interface that runs it.
+ */
+export type DaoStatement = DaoMethod & { dao: string; daoNode: Node };
+type DaoMethod = { node: Node; api: string; source: DaoSource; method: string } & ({ cql: string } | { dynamic: string; start: string });
 
 /** Reads annotation values (constants included) as text; undefined when not constant. */
 export interface AnnotationText {
@@ -116,7 +128,14 @@ function ifClause(annotation: Node, text: AnnotationText): string | undefined {
 }
 
 /** The statement one annotated DAO method runs. */
-function methodStatement(kind: string, annotation: Node, method: Node, table: CodeTable, text: AnnotationText): { cql: string } | { dynamic: string } | undefined {
+function methodStatement(
+  kind: string,
+  annotation: Node,
+  method: Node,
+  table: CodeTable,
+  text: AnnotationText,
+  typeArguments: Map<string, string>,
+): { cql: string } | { dynamic: string } | undefined {
   const from = qualified(table);
   const columns = table.columns.map((c) => identifier(c.name));
   const parameters = parametersOf(method);
@@ -174,7 +193,7 @@ function methodStatement(kind: string, annotation: Node, method: Node, table: Co
       let clause: string | { dynamic: string } | undefined = where?.trim();
       if (clause === undefined) {
         // An entity instance stands for its whole key; else the parameters are a prefix of the key.
-        const byEntity = parameters.length === 1 && typeNames(parameters[0]!.type).includes(table.entity);
+        const byEntity = parameters.length === 1 && typeNames(parameters[0]!.type).some((n) => (typeArguments.get(n) ?? n) === table.entity);
         clause = byEntity ? keyWhere(key?.all.length ?? 0) : keyWhere(parameters.length);
       }
       if (clause === undefined || typeof clause !== "string") return clause;
@@ -185,9 +204,15 @@ function methodStatement(kind: string, annotation: Node, method: Node, table: Co
 }
 
 /** The entity a method works on: its return type's for a select, its first parameter's (or `entityClass`) for a write. */
-function entityOf(kind: string, annotation: Node | undefined, method: Node, entityNamed: (name: string) => CodeTable | undefined): CodeTable | undefined {
+function entityOf(
+  kind: string,
+  annotation: Node | undefined,
+  method: Node,
+  entityNamed: (name: string) => CodeTable | undefined,
+  typeArguments: Map<string, string> = new Map(),
+): CodeTable | undefined {
   const pick = (names: string[]) => {
-    const found = [...new Set(names)].map(entityNamed).filter((t): t is CodeTable => t !== undefined);
+    const found = [...new Set(names.map((n) => typeArguments.get(n) ?? n))].map(entityNamed).filter((t): t is CodeTable => t !== undefined);
     return found.length === 1 ? found[0] : undefined;
   };
   if (kind === "Select" || kind === "Query") return pick(typeNames(field(method, "type")));
@@ -224,30 +249,91 @@ export function mapperEntities(tables: CodeTable[], path: string): (name: string
   };
 }
 
-/** The `@Select`, `@Insert`, `@Update` and `@Delete` methods of the `@Dao` interfaces of one Java file. */
-export function daoStatements(path: string, root: Node, tables: CodeTable[], text: AnnotationText): DaoStatement[] {
-  const entityNamed = mapperEntities(tables, path);
+/** The generic interfaces of the files read, by simple name, for DAOs that inherit their methods. */
+export type InterfaceNamed = (name: string) => { source: DaoSource; node: Node } | undefined;
+
+/** `Base<T, U>`'s type parameters, in order. */
+function typeParameters(declaration: Node): string[] {
+  const list = field(declaration, "type_parameters") ?? declaration.namedChildren.find((c) => c?.type === "type_parameters") ?? undefined;
+  return (list?.namedChildren ?? []).flatMap((p) => {
+    const name = p?.namedChildren.find((c) => c?.type === "type_identifier" || c?.type === "identifier");
+    return name ? [name.text] : [];
+  });
+}
+
+/** The interfaces `declaration` extends, with their type arguments' simple names: `TransactionalDao<Roles>` → TransactionalDao, [Roles]. */
+function extended(declaration: Node): { name: string; args: string[] }[] {
+  const list = declaration.namedChildren.find((c) => c?.type === "extends_interfaces");
+  return (list?.namedChildren[0]?.namedChildren ?? []).flatMap((type) => {
+    if (!type) return [];
+    if (type.type === "type_identifier") return [{ name: type.text, args: [] }];
+    if (type.type !== "generic_type") return [];
+    const name = type.namedChildren.find((c) => c?.type === "type_identifier" || c?.type === "scoped_type_identifier")?.text.split(".").pop();
+    const args = (type.namedChildren.find((c) => c?.type === "type_arguments")?.namedChildren ?? []).map((a) => a?.text.replace(/<.*$/s, "").split(".").pop() ?? "");
+    return name ? [{ name, args }] : [];
+  });
+}
+
+/**
+ * The `@Select`, `@Insert`, `@Update` and `@Delete` methods of the `@Dao` interfaces of one Java
+ * file, with those they inherit from generic interfaces of the files read
+ * (`interface RoleDao extends CrudDao<Role>`: the base's `@Insert void insert(T entity)` inserts a Role).
+ */
+export function daoStatements(source: DaoSource, tables: CodeTable[], interfaceNamed: InterfaceNamed = () => undefined): DaoStatement[] {
+  const entityNamed = mapperEntities(tables, source.path);
   const found: DaoStatement[] = [];
-  for (const dao of root.descendantsOfType(["interface_declaration", "class_declaration"])) {
+  for (const dao of source.root.descendantsOfType(["interface_declaration", "class_declaration"])) {
     if (!dao || !annotationsOf(dao).has("Dao")) continue;
-    for (const method of field(dao, "body")?.namedChildren ?? []) {
-      if (!method || method.type !== "method_declaration") continue;
-      const annotations = annotationsOf(method);
-      const kind = [...annotations.keys()].find((name) => DAO_METHODS.has(name));
-      const name = field(method, "name");
-      if (!kind || !name) continue;
-      const annotation = annotations.get(kind)!;
-      const api = `@${kind}`;
-      const table = entityOf(kind, annotation, method, entityNamed);
-      const start = `${kind.toUpperCase()} …`;
-      if (!table) {
-        found.push({ node: name, api, dynamic: "the mapper writes it from an entity that is not among the files read", start });
-        continue;
+    const daoName = field(dao, "name")?.text ?? "";
+    const own = new Set((field(dao, "body")?.namedChildren ?? []).flatMap((m) => (m?.type === "method_declaration" ? [signature(m, new Map())] : [])));
+    const visit = (declaration: Node, from: DaoSource, typeArguments: Map<string, string>, depth: number, seen: Set<number>) => {
+      if (seen.has(declaration.id) || depth > 8) return;
+      seen.add(declaration.id);
+      for (const method of field(declaration, "body")?.namedChildren ?? []) {
+        if (method?.type !== "method_declaration") continue;
+        const statement = readMethod(method, from, entityNamed, typeArguments);
+        // A method the DAO declares itself overrides the base's of the same signature (an overload does not).
+        const hidden = depth > 0 && own.has(signature(method, typeArguments));
+        if (statement && !hidden) found.push({ ...statement, dao: daoName, daoNode: field(dao, "name") ?? dao });
       }
-      const statement = methodStatement(kind, annotation, method, table, text);
-      if (!statement) continue;
-      found.push("cql" in statement ? { node: name, api, cql: statement.cql } : { node: name, api, dynamic: statement.dynamic, start: `${kind.toUpperCase()} … ${qualified(table)}` });
-    }
+      for (const base of extended(declaration)) {
+        const inherited = interfaceNamed(base.name);
+        if (!inherited) continue;
+        const parameters = typeParameters(inherited.node);
+        const map = new Map(parameters.map((p, i) => [p, typeArguments.get(base.args[i] ?? "") ?? base.args[i] ?? p]));
+        visit(inherited.node, inherited.source, map, depth + 1, seen);
+      }
+    };
+    visit(dao, source, new Map(), 0, new Set());
   }
   return found;
+}
+
+/** `update(User,long)`: a method's name and parameter types, type parameters replaced by their arguments. */
+function signature(method: Node, typeArguments: Map<string, string>): string {
+  const types = (field(method, "parameters")?.namedChildren ?? []).flatMap((p) => {
+    const type = p && (field(p, "type")?.text ?? "").replace(/<.*$/s, "").split(".").pop();
+    return type === undefined || type === null ? [] : [typeArguments.get(type) ?? type];
+  });
+  return `${field(method, "name")?.text ?? ""}(${types.join(",")})`;
+}
+
+function readMethod(
+  method: Node,
+  source: DaoSource,
+  entityNamed: (name: string) => CodeTable | undefined,
+  typeArguments: Map<string, string>,
+): DaoMethod | undefined {
+  const annotations = annotationsOf(method);
+  const kind = [...annotations.keys()].find((name) => DAO_METHODS.has(name));
+  const name = field(method, "name");
+  if (!kind || !name) return undefined;
+  const annotation = annotations.get(kind)!;
+  const api = `@${kind}`;
+  const base = { node: name, api, source, method: name.text };
+  const table = entityOf(kind, annotation, method, entityNamed, typeArguments);
+  if (!table) return { ...base, dynamic: "the mapper writes it from an entity that is not among the files read", start: `${kind.toUpperCase()} …` };
+  const statement = methodStatement(kind, annotation, method, table, source.text, typeArguments);
+  if (!statement) return undefined;
+  return "cql" in statement ? { ...base, cql: statement.cql } : { ...base, dynamic: statement.dynamic, start: `${kind.toUpperCase()} … ${qualified(table)}` };
 }

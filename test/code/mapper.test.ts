@@ -175,6 +175,46 @@ public interface Partial {
   });
 });
 
+describe("DAO methods inherited from a generic interface", () => {
+  it("writes the base's methods for each DAO's entity, at the base's line, with the DAO's id", async () => {
+    const base = `package com.example.base;
+
+import com.datastax.oss.driver.api.mapper.annotations.*;
+
+public interface CrudDao<T> {
+    @Insert(ifNotExists = true)
+    void insert(T entity);
+
+    @Delete(ifExists = true)
+    void delete(T entity);
+}
+`;
+    const dao = `package com.example.sales;
+
+import com.datastax.oss.driver.api.mapper.annotations.*;
+import com.example.base.CrudDao;
+
+@Dao
+public interface SaleDao extends CrudDao<ProductSale> {
+    @Select
+    PagingIterable<ProductSale> all();
+}
+`;
+    const result = await extractStatements(
+      Object.entries({ ...APP, "src/main/java/com/example/base/CrudDao.java": base, [`${DIR}/SaleDao.java`]: dao }).map(([path, content]) => ({ path, content })),
+      (language) => grammars.parser(language),
+    );
+    const inherited = result.statements.filter((s) => s.id.startsWith(`${DIR}/SaleDao.java#`));
+    expect(inherited.map((s) => [s.id.split("#")[1], s.file, s.range.start.line, s.call?.line, s.cql.split(" WHERE")[0]!.split(" VALUES")[0]])).toEqual([
+      ["SaleDao.all", `${DIR}/SaleDao.java`, 9, undefined, `SELECT ${COLUMNS} FROM shop.product_sales`],
+      ["SaleDao.insert", "src/main/java/com/example/base/CrudDao.java", 7, 7, `INSERT INTO shop.product_sales (${COLUMNS})`],
+      ["SaleDao.delete", "src/main/java/com/example/base/CrudDao.java", 10, 7, "DELETE FROM shop.product_sales"],
+    ]);
+    // the base interface alone is no DAO: nothing is reported for it
+    expect(result.statements.some((s) => s.id.includes("#CrudDao."))).toBe(false);
+  });
+});
+
 describe("DataStax mapper 3 accessors", () => {
   it("reads an @Accessor's @Query with named markers", async () => {
     const { byId } = await read({
