@@ -79,7 +79,7 @@ function constant(node: Node, context: QueryBuilderContext): string {
 
 function name(node: Node | undefined, context: QueryBuilderContext, what: string): string {
   const text = node ? context.text(node) : undefined;
-  if (text === undefined) throw new Unknown(`the ${what} name is not a constant of the code read`);
+  if (text === undefined) throw new Unknown(`the ${what} name${node ? ` \`${clip(node.text)}\`` : ""} is not a constant of the code read`);
   return text;
 }
 
@@ -325,8 +325,12 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
   return parts;
 }
 
-/** Whether a later statement of the same function (or class) extends the variable the chain is stored in. */
-function extendedLater(outermost: Node): string | undefined {
+/**
+ * How a chain stored in a variable is used: extended by a later statement (`select =
+ * select.whereColumn(…)`, `insert.value(…)` in a loop), only finished (`select.build()`), or
+ * handed elsewhere (passed to a method that may extend it).
+ */
+function laterUse(outermost: Node): { variable: string; use: "extended" | "finished" | "elsewhere" } | undefined {
   const holder = outermost.parent;
   let variable: string | undefined;
   if (holder?.type === "variable_declarator") variable = field(holder, "name")?.text;
@@ -334,11 +338,15 @@ function extendedLater(outermost: Node): string | undefined {
   if (!variable) return undefined;
   let scope: Node | null = holder;
   while (scope && !["method_declaration", "constructor_declaration", "lambda_expression", "class_body"].includes(scope.type)) scope = scope.parent;
-  for (const call of scope?.descendantsOfType("method_invocation") ?? []) {
-    const object = call && field(call, "object");
-    if (object?.type === "identifier" && object.text === variable && EXTENDING.has(field(call!, "name")?.text ?? "")) return variable;
+  let use: "extended" | "finished" | "elsewhere" = "finished";
+  for (const reference of scope?.descendantsOfType("identifier") ?? []) {
+    if (!reference || reference.text !== variable || reference.id === field(holder!, "name")?.id || reference.id === field(holder!, "left")?.id) continue;
+    const parent = reference.parent;
+    const method = parent?.type === "method_invocation" && field(parent, "object")?.id === reference.id ? field(parent, "name")?.text ?? "" : undefined;
+    if (method !== undefined && EXTENDING.has(method)) return { variable, use: "extended" };
+    if (method === undefined || !TERMINALS.has(method)) use = "elsewhere";
   }
-  return undefined;
+  return { variable, use };
 }
 
 /** The statements the builder chains of one Java file build, each at its chain's first call. */
@@ -360,12 +368,13 @@ export function builtStatements(root: Node, imports: string[], context: QueryBui
     const end = steps.findIndex((s, i) => i > 0 && (TERMINALS.has(s.method) || OPTIONS.test(s.method)));
     const chain = end < 0 ? steps : steps.slice(0, end);
     const start = `${chain[0]!.method === "selectFrom" || chain[0]!.method === "select" ? "SELECT" : chain[0]!.method.replace(/Into|From/, "").toUpperCase()} …`;
-    const extended = extendedLater(outermost);
-    if (extended) {
-      found.push({ root: call, dynamic: `built across statements: ${extended} is extended after the chain`, start });
+    const later = laterUse(outermost);
+    if (later?.use === "extended") {
+      found.push({ root: call, dynamic: `built across statements: ${later.variable} is extended after the chain`, start });
       continue;
     }
-    if (version === 4 && end < 0) {
+    // A driver 4 chain is finished by build(): in the chain, or on the variable that holds it and is used for nothing else.
+    if (version === 4 && end < 0 && later?.use !== "finished") {
       found.push({ root: call, dynamic: "the chain does not end in build() or asCql(): the statement is finished elsewhere", start });
       continue;
     }

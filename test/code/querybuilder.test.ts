@@ -80,6 +80,16 @@ public class OrderDao implements Tables {
         session.execute(select.build());
     }
 
+    void stored() {
+        Select recent = selectFrom(ORDERS).column("order_id").whereColumn("customer_id").isEqualTo(bindMarker());
+        session.execute(recent.build());
+    }
+
+    void handed() {
+        Select base = selectFrom(ORDERS).all();
+        session.execute(Filters.addConditions(base).build());
+    }
+
     void json() {
         session.execute(selectFrom(ORDERS).json().all().build());
     }
@@ -136,6 +146,7 @@ describe("DataStax QueryBuilder", () => {
       "25 QueryBuilder INSERT INTO orders_by_customer (customer_id, order_id, total) VALUES (?, ?, 0) IF NOT EXISTS",
       "34 QueryBuilder DELETE FROM orders_by_customer WHERE customer_id = :c AND order_id = :o IF EXISTS",
       "47 QueryBuilder SELECT * FROM orders_by_customer WHERE total > 1000 ALLOW FILTERING",
+      "57 QueryBuilder SELECT order_id FROM orders_by_customer WHERE customer_id = ?",
     ]);
   });
 
@@ -144,7 +155,8 @@ describe("DataStax QueryBuilder", () => {
     expect(dynamicAt).toEqual([
       "42 the value `total` is computed at run time",
       "51 built across statements: select is extended after the chain",
-      "57 the builder method json() is not one this reader knows",
+      "62 the chain does not end in build() or asCql(): the statement is finished elsewhere",
+      "67 the builder method json() is not one this reader knows",
     ]);
   });
 
