@@ -337,10 +337,11 @@ function laterUse(outermost: Node): { variable: string; use: "extended" | "finis
   else if (holder?.type === "assignment_expression" && field(holder, "right")?.id === outermost.id) variable = field(holder, "left")?.text;
   if (!variable) return undefined;
   let scope: Node | null = holder;
-  while (scope && !["method_declaration", "constructor_declaration", "lambda_expression", "class_body"].includes(scope.type)) scope = scope.parent;
+  while (scope && !["block", "class_body", "lambda_expression"].includes(scope.type)) scope = scope.parent;
   let use: "extended" | "finished" | "elsewhere" = "finished";
   for (const reference of scope?.descendantsOfType("identifier") ?? []) {
-    if (!reference || reference.text !== variable || reference.id === field(holder!, "name")?.id || reference.id === field(holder!, "left")?.id) continue;
+    // Uses after the chain, within the block that declares or assigns the variable.
+    if (!reference || reference.text !== variable || reference.startIndex < holder!.endIndex) continue;
     const parent = reference.parent;
     const method = parent?.type === "method_invocation" && field(parent, "object")?.id === reference.id ? field(parent, "name")?.text ?? "" : undefined;
     if (method !== undefined && EXTENDING.has(method)) return { variable, use: "extended" };
