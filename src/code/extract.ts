@@ -138,7 +138,7 @@ class Project {
    * that is not just a name (`Q = BASE + " IF NOT EXISTS"` is Q's line, not BASE's).
    */
   anchor(file: ParsedFile, node: Node, depth = 0): Piece {
-    const inner = file.syntax.unwrap(node);
+    const inner = file.syntax.unwrap(node) ?? file.syntax.reshape?.(node)?.inner;
     if (inner) return this.anchor(file, inner, depth);
     const reference = file.syntax.reference(node);
     if (!reference || depth > CODE_LIMITS.evaluationDepth) return { file, node };
@@ -208,6 +208,11 @@ class Project {
     if (literal) return { dynamic: literal.dynamic, pieces: [{ file, node }] };
     const inner = syntax.unwrap(node);
     if (inner) return this.evaluate(file, inner, depth, budget);
+    const reshaped = syntax.reshape?.(node);
+    if (reshaped) {
+      const value = this.evaluate(file, reshaped.inner, depth, budget);
+      return "text" in value ? { text: reshaped.apply(value.text), pieces: value.pieces } : value;
+    }
     const operands = syntax.operands(node);
     if (operands) {
       const values = operands.map((operand) => this.evaluate(file, operand, depth, budget));
