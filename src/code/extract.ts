@@ -13,6 +13,7 @@ import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { cqlengineTables } from "./cqlengine.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
+import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
 import { builtStatements } from "./querybuilder.js";
@@ -360,6 +361,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       });
   const tables = [
     ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+    ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
     ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
   ];
   // A file that imports no driver may still run statements on a session it is handed (a DAO
@@ -476,8 +478,9 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     }
   }
   for (const file of parsed) {
-    if (file.language !== "java" || tables.length === 0) continue;
-    for (const { node, cql } of derivedQueries(file.path, file.tree.rootNode, tables)) {
+    if ((file.language !== "java" && file.language !== "kotlin") || tables.length === 0) continue;
+    const derived = file.language === "java" ? derivedQueries(file.path, file.tree.rootNode, tables) : kotlinDerivedQueries(file.path, file.tree.rootNode, tables);
+    for (const { node, cql } of derived) {
       if (!isCqlStatement(cql)) continue;
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
     }

@@ -122,3 +122,89 @@ CREATE TABLE videos_by_user (user_id uuid, video_id uuid, title text, PRIMARY KE
     expect(findingsAt(result, "query-needs-allow-filtering")).toEqual([`query-needs-allow-filtering ${DIR}/VideoDao.kt:15`, `query-needs-allow-filtering ${DIR}/VideoDao.kt:33`]);
   });
 });
+
+describe("Kotlin Spring Data entities and derived queries", () => {
+  const ENTITY = `package com.example.video
+
+import org.springframework.data.cassandra.core.cql.Ordering
+import org.springframework.data.cassandra.core.cql.PrimaryKeyType
+import org.springframework.data.cassandra.core.mapping.*
+import java.time.Instant
+import java.util.UUID
+
+@Table(value = Tables.BY_USER, keyspace = "shop")
+data class VideoByUser(
+    @PrimaryKey val key: VideoKey,
+    @Column("title") val title: String,
+    val tags: Set<String> = emptySet(),
+    @Transient val display: String = "",
+    note: String = "",
+) {
+    var views: Long = 0
+    val label: String get() = title.uppercase()
+    companion object {
+        const val KIND = "video"
+    }
+}
+
+@PrimaryKeyClass
+data class VideoKey(
+    @PrimaryKeyColumn(name = "user_id", type = PrimaryKeyType.PARTITIONED, ordinal = 0) val userId: UUID,
+    @PrimaryKeyColumn(name = "added_date", type = PrimaryKeyType.CLUSTERED, ordinal = 1, ordering = Ordering.DESCENDING) val addedDate: Instant,
+)
+
+object Tables {
+    const val BY_USER = "videos_by_user"
+}
+`;
+  const REPOSITORY = `package com.example.video
+
+import org.springframework.data.cassandra.repository.AllowFiltering
+import org.springframework.data.cassandra.repository.CassandraRepository
+import java.time.Instant
+import java.util.UUID
+
+interface VideoByUserRepository : CassandraRepository<VideoByUser, VideoKey> {
+    fun findTop10ByKeyUserIdAndKeyAddedDateAfterOrderByKeyAddedDateDesc(user: UUID, after: Instant): List<VideoByUser>
+
+    @AllowFiltering
+    fun findByTitle(title: String): List<VideoByUser>
+
+    fun findByTitleOrTags(title: String, tag: String): List<VideoByUser>
+
+    fun countByKeyUserId(user: UUID): Long = 0
+}
+`;
+  const FILES = { [`${DIR}/VideoByUser.kt`]: ENTITY, [`${DIR}/VideoByUserRepository.kt`]: REPOSITORY };
+
+  it("reads a data class's table, its key class and its columns from constructor and body properties", async () => {
+    const { tables } = await read(FILES);
+    expect(tables.map((t) => ({ keyspace: t.keyspace, name: t.name, partitionKey: t.partitionKey, clustering: t.clustering, columns: t.columns.map((c) => c.name) }))).toEqual([
+      {
+        keyspace: "shop",
+        name: "videos_by_user",
+        partitionKey: ["user_id"],
+        clustering: [{ name: "added_date", order: "desc" }],
+        columns: ["user_id", "added_date", "title", "tags", "views"],
+      },
+    ]);
+    expect(tables[0]!.range.start.line).toBe(10);
+  });
+
+  it("turns a repository's derived methods into SELECTs on the method's line", async () => {
+    const { at } = await read(FILES);
+    expect(at).toEqual([
+      "VideoByUserRepository.kt:9 Spring Data derived query SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? ORDER BY added_date DESC LIMIT 10",
+      "VideoByUserRepository.kt:12 Spring Data derived query SELECT * FROM shop.videos_by_user WHERE title = ? ALLOW FILTERING",
+    ]);
+  });
+
+  it("compares a Kotlin entity with the .cql table", async () => {
+    const schema = `CREATE TABLE shop.videos_by_user (user_id uuid, added_date timestamp, title text, tags set<text>,
+  PRIMARY KEY ((user_id), added_date)) WITH CLUSTERING ORDER BY (added_date DESC);
+`;
+    const result = await reviewWithCode({ "schema/videos.cql": schema, ...FILES, "access-patterns.yaml": "version: 1\nkeyspace: shop\n" });
+    // `views` has no column in the table
+    expect(findingsAt(result, "code-table-mismatch")).toEqual([`code-table-mismatch ${DIR}/VideoByUser.kt:17`]);
+  });
+});
