@@ -432,6 +432,12 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
           const key = `${at.file.path}:${at.node.startIndex}`;
           if (seen.has(key)) continue;
           let filled = cql;
+          if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
+            // Spring Data's SpEL expressions (`:#{…}`, `#{tenant}.t`) are evaluated per call.
+            seen.add(key);
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a SpEL expression #{…} is filled in at run time", start: clip(cql.trim()) });
+            continue;
+          }
           if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
             // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity of the method's return type.
             const method = enclosingMethod(node);
