@@ -518,7 +518,8 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   };
   const fileOf = new Map(parsed.map((f) => [f.path, f]));
   for (const file of parsed) {
-    if (file.language !== "java" || !file.cassandra) continue;
+    // Only the DataStax mapper's @Dao: Android Room has annotations of the same names.
+    if (file.language !== "java" || !file.syntax.imports(file.tree.rootNode).some((i) => i.includes("com.datastax.oss.driver.api.mapper"))) continue;
     for (const found of daoStatements(daoSource(file), tables, interfaceNamed)) {
       const written = fileOf.get(found.source.path) ?? file;
       const id = nextIdFor(`${file.path}#${found.dao}.${found.method}`);

@@ -356,12 +356,15 @@ export function builtStatements(root: Node, imports: string[], context: QueryBui
   if (!version) return [];
   // A root without a receiver must be QueryBuilder's, imported statically.
   const statics = imports.filter((i) => /\bstatic\b/.test(i) && /\.QueryBuilder\.(?:\*|\w+)\s*;/.test(i)).map((i) => /\.QueryBuilder\.(\*|\w+)/.exec(i)![1]!);
+  // The file's own methods of the same name (`delete(id)`) are not QueryBuilder's.
+  const own = new Set(root.descendantsOfType("method_declaration").map((m) => (m && field(m, "name")?.text) ?? ""));
   const found: BuiltStatement[] = [];
   for (const call of root.descendantsOfType("method_invocation")) {
     if (!call || !ROOTS[version].has(field(call, "name")?.text ?? "")) continue;
     const object = field(call, "object");
     // `QueryBuilder.selectFrom(…)` or a static import; anything else is some other `update(…)`.
-    if (object ? object.text.split(".").pop() !== "QueryBuilder" : !statics.some((s) => s === "*" || s === field(call, "name")?.text)) continue;
+    const method = field(call, "name")?.text ?? "";
+    if (object ? object.text.split(".").pop() !== "QueryBuilder" : own.has(method) || !statics.some((s) => s === "*" || s === method)) continue;
     let outermost = call;
     while (outermost.parent?.type === "method_invocation" && field(outermost.parent, "object")?.id === outermost.id) outermost = outermost.parent;
     const steps = stepsOf(outermost);

@@ -147,6 +147,21 @@ public interface Partial {
     expect(dynamic.filter((d) => d.file.endsWith("Partial.java"))).toEqual([]);
   });
 
+  it("leaves Android Room's @Dao alone, though the names are the same", async () => {
+    const room = `package com.example.sales;
+import androidx.room.Dao;
+import androidx.room.Insert;
+import com.datastax.oss.driver.api.core.CqlSession;
+@Dao
+public interface LocalSales {
+    @Insert
+    void save(ProductSale sale);
+}
+`;
+    const { statements, dynamic } = await read({ ...APP, [`${DIR}/LocalSales.java`]: room });
+    expect([...statements, ...dynamic].filter((s) => s.file.endsWith("LocalSales.java"))).toEqual([]);
+  });
+
   it("leaves the keyspace placeholder open when the entity names no keyspace", async () => {
     const entity = ENTITY.replace("@Entity(defaultKeyspace = Names.KEYSPACE)", "@Entity");
     const { byId, dynamicById } = await read({ ...APP, [`${DIR}/ProductSale.java`]: entity });
