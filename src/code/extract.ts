@@ -52,6 +52,8 @@ interface ParsedFile {
   gocqlx: boolean;
   /** also imports another database's client: only calls on a session-like receiver count */
   otherDatabase: boolean;
+  /** Java's `import static a.b.Owner.NAME;`: the class each imported name belongs to */
+  staticOwners: Map<string, string>;
 }
 
 /** A value worked out from the source: its text and the literals it is made of, or why it is not known. */
@@ -115,10 +117,12 @@ class Project {
       if (own.length === 1) return file.reassigned.has(scopeKey(reference.name, undefined)) ? "reassigned" : { file, declaration: own[0]! };
       if (own.length > 1) return "ambiguous";
     }
+    // A statically imported constant names its class (`import static …Tables.USERS;`).
+    const owner = reference.owner ?? file.staticOwners.get(reference.name);
     const candidates = (this.global.get(reference.name) ?? []).filter(
-      (c) => c.file !== file || reference.owner !== undefined,
+      (c) => c.file !== file || owner !== undefined,
     );
-    const owned = reference.owner ? candidates.filter((c) => c.declaration.owner === reference.owner) : [];
+    const owned = owner ? candidates.filter((c) => c.declaration.owner === owner) : [];
     const chosen = owned.length > 0 ? owned : this.sameDirectory(file, candidates);
     if (chosen.length === 1) return chosen[0];
     return chosen.length > 1 ? "ambiguous" : undefined;
@@ -312,6 +316,10 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       reassignments,
       cassandra: imports.some(mentionsCassandraDriver),
       otherDatabase: imports.some(mentionsOtherDatabase),
+      staticOwners: new Map(imports.flatMap((text) => {
+        const match = /^import\s+static\s+[\w.]*?(\w+)\.(\w+)\s*;/.exec(text.trim());
+        return match && match[2] !== "*" ? [[match[2]!, match[1]!] as [string, string]] : [];
+      })),
       gocqlx: language === "go" && imports.some((text) => text.includes("gocqlx")),
     });
   }

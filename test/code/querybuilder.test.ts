@@ -170,6 +170,36 @@ describe("DataStax QueryBuilder", () => {
     expect(dynamicAt).toEqual(["27 the value `id` is computed at run time", "31 built across statements: insert is extended after the chain"]);
   });
 
+  it("takes a statically imported constant from its class when another class has the same name", async () => {
+    const reading = (cls: string, value: string) => `package com.example.readings;
+public abstract class ${cls} {
+    public static final String COLUMN_SENSOR = "${value}";
+}
+`;
+    const { at } = await read({
+      "src/main/java/com/example/readings/Reading.java": reading("Reading", "sensor_id"),
+      "src/main/java/com/example/readings/Catalog.java": reading("Catalog", "catalog_sensor"),
+      "src/main/java/com/example/readings/Provider.java": `package com.example.readings;
+
+import static com.example.readings.Reading.COLUMN_SENSOR;
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.bindMarker;
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.selectFrom;
+import static com.datastax.oss.driver.api.querybuilder.relation.Relation.column;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+
+class Provider {
+    void prepare(CqlSession session) {
+        session.prepare(selectFrom("readings").all()
+            .where(column(COLUMN_SENSOR).isEqualTo(bindMarker(COLUMN_SENSOR)))
+            .build());
+    }
+}
+`,
+    });
+    expect(at).toEqual(["12 QueryBuilder SELECT * FROM readings WHERE sensor_id = :sensor_id"]);
+  });
+
   it("reads nothing from a file without the builder's import", async () => {
     const { at, dynamicAt } = await read({
       "src/main/java/com/example/Other.java": `package com.example;
