@@ -24,8 +24,8 @@ export function queryBuilderVersion(imports: string[]): 3 | 4 | undefined {
 }
 
 const ROOTS: Record<3 | 4, Set<string>> = {
-  4: new Set(["selectFrom", "insertInto", "deleteFrom", "update"]),
-  3: new Set(["select", "insertInto", "delete", "update"]),
+  4: new Set(["selectFrom", "insertInto", "deleteFrom", "update", "truncate"]),
+  3: new Set(["select", "insertInto", "delete", "update", "truncate"]),
 };
 
 /** Calls that finish a chain: the statement is built (driver 4) or handed on with options. */
@@ -152,7 +152,7 @@ function orderTerm3(node: Node, context: QueryBuilderContext): string {
 }
 
 interface Parts {
-  verb: "SELECT" | "INSERT" | "UPDATE" | "DELETE";
+  verb: "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "TRUNCATE";
   table?: string;
   columns: string[];
   deleted: string[];
@@ -199,6 +199,8 @@ function written(parts: Parts): string {
     case "UPDATE":
       if (parts.assignments.length === 0 || !where) throw new Unknown("the chain sets no column or has no WHERE clause");
       return `UPDATE ${parts.table}${using} SET ${parts.assignments.join(", ")}${where}${conditions}`;
+    case "TRUNCATE":
+      return `TRUNCATE ${parts.table}`;
     case "DELETE":
       if (!where) throw new Unknown("the chain has no WHERE clause");
       return `DELETE ${parts.deleted.length ? `${parts.deleted.join(", ")} ` : ""}FROM ${parts.table}${using}${where}${conditions}`;
@@ -208,14 +210,14 @@ function written(parts: Parts): string {
 /** Reads one chain into its parts; throws Unknown with the reason for anything it cannot. */
 function read(steps: { method: string; call: Node }[], version: 3 | 4, context: QueryBuilderContext): Parts {
   const [root, ...rest] = steps;
-  const verbs: Record<string, Parts["verb"]> = { selectFrom: "SELECT", select: "SELECT", insertInto: "INSERT", deleteFrom: "DELETE", delete: "DELETE", update: "UPDATE" };
+  const verbs: Record<string, Parts["verb"]> = { selectFrom: "SELECT", select: "SELECT", insertInto: "INSERT", deleteFrom: "DELETE", delete: "DELETE", update: "UPDATE", truncate: "TRUNCATE" };
   const parts: Parts = {
     verb: verbs[root!.method]!,
     columns: [], deleted: [], values: [], assignments: [], where: [], conditions: [], orderBy: [], using: [],
     ifNotExists: false, ifExists: false, allowFiltering: false, distinct: false,
   };
   const rootArgs = argumentsOf(root!.call);
-  if (version === 4 || parts.verb === "INSERT" || parts.verb === "UPDATE") parts.table = tableOf(rootArgs, context);
+  if (version === 4 || parts.verb === "INSERT" || parts.verb === "UPDATE" || parts.verb === "TRUNCATE") parts.table = tableOf(rootArgs, context);
   else if (parts.verb === "SELECT") parts.columns = rootArgs.map((a) => name(a, context, "column"));
   else parts.deleted = rootArgs.map((a) => name(a, context, "column"));
   let pendingColumn: string | undefined;

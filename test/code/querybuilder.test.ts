@@ -134,6 +134,8 @@ public class UserDao {
     void delete(String id) { }
 
     void purge() { delete("x"); }
+
+    void reset() { session.execute(QueryBuilder.truncate(USERS)); }
 }
 `;
 
@@ -164,8 +166,13 @@ describe("DataStax QueryBuilder", () => {
     expect(at).toEqual([
       "16 QueryBuilder SELECT user_id, name FROM ks.users WHERE email = ? LIMIT 1",
       "22 QueryBuilder UPDATE users SET name = ? WHERE user_id = ? AND org = 'acme'",
+      "40 QueryBuilder TRUNCATE users",
     ]);
-    expect(ids).toEqual(["src/main/java/com/example/legacy/UserDao.java#UserDao.byEmail", "src/main/java/com/example/legacy/UserDao.java#UserDao.rename"]);
+    expect(ids).toEqual([
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.byEmail",
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.rename",
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.reset",
+    ]);
     // the application's own delete(…) is not QueryBuilder's, though QueryBuilder.* is imported statically
     expect(dynamicAt).toEqual(["27 the value `id` is computed at run time", "31 built across statements: insert is extended after the chain"]);
   });
