@@ -16,7 +16,7 @@ import { entityTables } from "./entities.js";
 import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
-import { builtStatements } from "./querybuilder.js";
+import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
@@ -414,12 +414,13 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
         statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
       }
     }
-    if (file.language === "java" && file.cassandra) {
+    if ((file.language === "java" || file.language === "kotlin") && file.cassandra) {
       const text = (node: Node) => {
         const value = project.evaluate(file, node);
         return "text" in value ? value.text : undefined;
       };
-      for (const built of builtStatements(file.tree.rootNode, syntax.imports(file.tree.rootNode), { text })) {
+      const shape = file.language === "java" ? JAVA_CALLS : KOTLIN_CALLS;
+      for (const built of builtStatements(file.tree.rootNode, syntax.imports(file.tree.rootNode), { text, shape })) {
         const key = `${file.path}:${built.root.startIndex}`;
         if (seen.has(key)) continue;
         seen.add(key);

@@ -11,7 +11,118 @@ const field = (node: Node, name: string) => node.childForFieldName(name) ?? unde
 export interface QueryBuilderContext {
   /** the constant text of an expression, or undefined */
   text(node: Node): string | undefined;
+  /** how the host language's tree writes calls (Java or Kotlin) */
+  shape: CallShape;
 }
+
+/** The few facts of a grammar's calls the chain reader needs. */
+export interface CallShape {
+  /** the node type of a call */
+  callType: string;
+  /** the method a call invokes; undefined when the node is no call */
+  method(node: Node): string | undefined;
+  /** what the method is called on: `a` of `a.b()`; undefined for a bare call */
+  receiver(call: Node): Node | undefined;
+  args(call: Node): Node[];
+  /** the call made on this call's result (`x.next()` around `x`), if any */
+  outer(call: Node): Node | undefined;
+  /** a number or boolean literal, written as CQL writes it */
+  plainLiteral(node: Node): string | undefined;
+  /** the variable a chain is stored in, and the declaration or assignment that stores it */
+  storedIn(outermost: Node): { variable: string; holder: Node } | undefined;
+  /** node types that bound a variable's later uses */
+  blocks: string[];
+  /** the names of the methods the file declares itself */
+  ownMethods(root: Node): Set<string>;
+  /** the QueryBuilder methods the file imports for bare calls (`*` for all) */
+  imported(imports: string[]): string[];
+}
+
+export const JAVA_CALLS: CallShape = {
+  callType: "method_invocation",
+  method: (node) => (node.type === "method_invocation" ? field(node, "name")?.text : undefined),
+  receiver: (call) => field(call, "object"),
+  args: (call) => (field(call, "arguments")?.namedChildren ?? []).filter((n): n is Node => n !== null && !n.type.includes("comment")),
+  outer(call) {
+    const parent = call.parent;
+    return parent?.type === "method_invocation" && field(parent, "object")?.id === call.id ? parent : undefined;
+  },
+  plainLiteral(node) {
+    if (/^(?:decimal|hex|octal|binary)_integer_literal$|floating_point_literal$/.test(node.type)) return node.text.replace(/[lLfFdD]$/, "");
+    if (node.type === "true" || node.type === "false") return node.type;
+    return undefined;
+  },
+  storedIn(outermost) {
+    const holder = outermost.parent;
+    if (holder?.type === "variable_declarator") {
+      const variable = field(holder, "name")?.text;
+      return variable ? { variable, holder } : undefined;
+    }
+    if (holder?.type === "assignment_expression" && field(holder, "right")?.id === outermost.id) {
+      const variable = field(holder, "left")?.text;
+      return variable ? { variable, holder } : undefined;
+    }
+    return undefined;
+  },
+  blocks: ["block", "class_body", "lambda_expression"],
+  ownMethods: (root) => new Set(root.descendantsOfType("method_declaration").map((m) => (m && field(m, "name")?.text) ?? "")),
+  imported: (imports) =>
+    imports.filter((i) => /\bstatic\b/.test(i) && /\.QueryBuilder\.(?:\*|\w+)\s*;/.test(i)).map((i) => /\.QueryBuilder\.(\*|\w+)/.exec(i)![1]!),
+};
+
+/** Kotlin: `a.b(x)` is a call_expression around a navigation_expression `a.b`. */
+const kotlinCallee = (call: Node) => (call.type === "call_expression" ? (call.namedChildren[0] ?? undefined) : undefined);
+
+export const KOTLIN_CALLS: CallShape = {
+  callType: "call_expression",
+  method(node) {
+    const callee = kotlinCallee(node);
+    if (callee?.type === "identifier") return callee.text;
+    if (callee?.type === "navigation_expression") {
+      const last = callee.namedChildren[callee.namedChildren.length - 1];
+      return last?.type === "identifier" ? last.text : undefined;
+    }
+    return undefined;
+  },
+  receiver(call) {
+    const callee = kotlinCallee(call);
+    return callee?.type === "navigation_expression" && callee.namedChildren.length === 2 ? (callee.namedChildren[0] ?? undefined) : undefined;
+  },
+  args(call) {
+    const list = call.namedChildren.find((c) => c?.type === "value_arguments");
+    return (list?.namedChildren ?? []).flatMap((argument) => {
+      const last = argument?.namedChildren.filter((c) => c !== null && !c.type.includes("comment")).pop();
+      return last ? [last] : [];
+    });
+  },
+  outer(call) {
+    const navigation = call.parent;
+    const outer = navigation?.parent;
+    return navigation?.type === "navigation_expression" && navigation.namedChildren[0]?.id === call.id && outer?.type === "call_expression" && outer.namedChildren[0]?.id === navigation.id
+      ? outer
+      : undefined;
+  },
+  plainLiteral(node) {
+    if (node.type === "number_literal") return node.text.replace(/[lLfF]$/, "").replace(/_/g, "");
+    if (node.type === "boolean_literal" || node.text === "true" || node.text === "false") return node.text === "true" || node.text === "false" ? node.text : undefined;
+    return undefined;
+  },
+  storedIn(outermost) {
+    const holder = outermost.parent;
+    if (holder?.type === "property_declaration") {
+      const variable = holder.namedChildren.find((c) => c?.type === "variable_declaration")?.namedChildren.find((c) => c?.type === "identifier")?.text;
+      return variable ? { variable, holder } : undefined;
+    }
+    if (holder?.type === "assignment" && field(holder, "right")?.id === outermost.id) {
+      const variable = field(holder, "left")?.text;
+      return variable ? { variable, holder } : undefined;
+    }
+    return undefined;
+  },
+  blocks: ["block", "class_body", "lambda_literal", "function_body"],
+  ownMethods: (root) => new Set(root.descendantsOfType("function_declaration").map((m) => (m && field(m, "name")?.text) ?? "")),
+  imported: (imports) => imports.flatMap((i) => /\.QueryBuilder\.(\*|\w+)\s*$/.exec(i.trim())?.[1] ?? []),
+};
 
 export type BuiltStatement = { root: Node; cql: string } | { root: Node; dynamic: string; start: string };
 
@@ -40,17 +151,15 @@ const EXTENDING = new Set([
   "column", "columns", "all", "allowFiltering", "usingTtl", "usingTimestamp", "perPartitionLimit", "distinct", "countAll", "whereColumns",
 ]);
 
-function argumentsOf(call: Node): Node[] {
-  return (field(call, "arguments")?.namedChildren ?? []).filter((n): n is Node => n !== null && !n.type.includes("comment"));
-}
 
 class Unknown extends Error {}
 
 /** A CQL term from a Java argument: a bind marker, a constant, or driver 4's literal(constant). */
 function term(node: Node, context: QueryBuilderContext, version: 3 | 4): string {
-  if (node.type === "method_invocation") {
-    const name = field(node, "name")?.text;
-    const args = argumentsOf(node);
+  const { shape } = context;
+  const name = shape.method(node);
+  if (name !== undefined) {
+    const args = shape.args(node);
     if (name === "bindMarker") {
       if (args.length === 0) return "?";
       const marker = context.text(args[0]!);
@@ -65,13 +174,13 @@ function term(node: Node, context: QueryBuilderContext, version: 3 | 4): string 
     throw new Unknown(`a value is computed by ${name ?? "a call"}()`);
   }
   // Driver 4 takes terms only; driver 3 also takes plain Java values, inlined as literals.
-  if (version === 3 || node.type.endsWith("_literal") || node.type === "true" || node.type === "false") return constant(node, context);
+  if (version === 3 || shape.plainLiteral(node) !== undefined) return constant(node, context);
   throw new Unknown(`the value \`${clip(node.text)}\` is not a bind marker or a literal`);
 }
 
 function constant(node: Node, context: QueryBuilderContext): string {
-  if (/^(?:decimal|hex|octal|binary)_integer_literal$|floating_point_literal$/.test(node.type)) return node.text.replace(/[lLfFdD]$/, "");
-  if (node.type === "true" || node.type === "false") return node.type;
+  const plain = context.shape.plainLiteral(node);
+  if (plain !== undefined) return plain;
   const text = context.text(node);
   if (text === undefined) throw new Unknown(`the value \`${clip(node.text)}\` is computed at run time`);
   return `'${text.replace(/'/g, "''")}'`;
@@ -111,10 +220,11 @@ const CLAUSES_3: Record<string, string> = { eq: "=", ne: "!=", lt: "<", lte: "<=
 
 /** Driver 4's `Relation.column("a").isEqualTo(x)`. */
 function relation4(node: Node, context: QueryBuilderContext): string {
-  const operator = node.type === "method_invocation" ? RELATIONS_4[field(node, "name")?.text ?? ""] : undefined;
-  const inner = node.type === "method_invocation" ? field(node, "object") : undefined;
-  if (!operator || inner?.type !== "method_invocation" || field(inner, "name")?.text !== "column") throw new Unknown(`\`${clip(node.text)}\` is not a relation this reader knows`);
-  return condition(name(argumentsOf(inner)[0], context, "column"), operator, argumentsOf(node), context, 4);
+  const { shape } = context;
+  const operator = RELATIONS_4[shape.method(node) ?? ""];
+  const inner = operator ? shape.receiver(node) : undefined;
+  if (!operator || !inner || shape.method(inner) !== "column") throw new Unknown(`\`${clip(node.text)}\` is not a relation this reader knows`);
+  return condition(name(shape.args(inner)[0], context, "column"), operator, shape.args(node), context, 4);
 }
 
 function condition(column: string, operator: string, args: Node[], context: QueryBuilderContext, version: 3 | 4): string {
@@ -131,24 +241,23 @@ function condition(column: string, operator: string, args: Node[], context: Quer
 
 /** Driver 3's `eq("a", x)` (also `QueryBuilder.eq`). */
 function clause3(node: Node, context: QueryBuilderContext): string {
-  const method = node.type === "method_invocation" ? field(node, "name")?.text ?? "" : "";
-  const operator = CLAUSES_3[method];
+  const operator = CLAUSES_3[context.shape.method(node) ?? ""];
   if (!operator) throw new Unknown(`\`${clip(node.text)}\` is not a clause this reader knows`);
-  const [column, ...values] = argumentsOf(node);
+  const [column, ...values] = context.shape.args(node);
   return condition(name(column, context, "column"), operator, values, context, 3);
 }
 
 /** Driver 3's `set("a", x)`. */
 function assignment3(node: Node, context: QueryBuilderContext): string {
-  if (node.type !== "method_invocation" || field(node, "name")?.text !== "set") throw new Unknown(`\`${clip(node.text)}\` is not an assignment this reader knows`);
-  const [column, value] = argumentsOf(node);
+  if (context.shape.method(node) !== "set") throw new Unknown(`\`${clip(node.text)}\` is not an assignment this reader knows`);
+  const [column, value] = context.shape.args(node);
   return `${name(column, context, "column")} = ${term(value!, context, 3)}`;
 }
 
 function orderTerm3(node: Node, context: QueryBuilderContext): string {
-  const method = node.type === "method_invocation" ? field(node, "name")?.text : undefined;
+  const method = context.shape.method(node);
   if (method !== "asc" && method !== "desc") throw new Unknown(`\`${clip(node.text)}\` is not an ordering this reader knows`);
-  return `${name(argumentsOf(node)[0], context, "column")} ${method.toUpperCase()}`;
+  return `${name(context.shape.args(node)[0], context, "column")} ${method.toUpperCase()}`;
 }
 
 interface Parts {
@@ -171,10 +280,10 @@ interface Parts {
 }
 
 /** The calls of a chain, first (the root) to last, from its outermost call. */
-function stepsOf(outermost: Node): { method: string; call: Node }[] {
+function stepsOf(outermost: Node, shape: CallShape): { method: string; call: Node }[] {
   const steps: { method: string; call: Node }[] = [];
-  for (let current: Node | undefined = outermost; current?.type === "method_invocation"; current = field(current, "object")) {
-    steps.unshift({ method: field(current, "name")?.text ?? "", call: current });
+  for (let current: Node | undefined = outermost; current && shape.method(current) !== undefined; current = shape.receiver(current)) {
+    steps.unshift({ method: shape.method(current)!, call: current });
   }
   return steps;
 }
@@ -216,7 +325,7 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
     columns: [], deleted: [], values: [], assignments: [], where: [], conditions: [], orderBy: [], using: [],
     ifNotExists: false, ifExists: false, allowFiltering: false, distinct: false,
   };
-  const rootArgs = argumentsOf(root!.call);
+  const rootArgs = context.shape.args(root!.call);
   if (version === 4 || parts.verb === "INSERT" || parts.verb === "UPDATE" || parts.verb === "TRUNCATE") parts.table = tableOf(rootArgs, context);
   else if (parts.verb === "SELECT") parts.columns = rootArgs.map((a) => name(a, context, "column"));
   else parts.deleted = rootArgs.map((a) => name(a, context, "column"));
@@ -224,7 +333,7 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
   // Driver 3's `and` adds to what was last opened: WHERE clauses, SET assignments, IF conditions or USING options.
   let opened: "where" | "set" | "if" | "using" | undefined;
   for (const { method, call } of rest) {
-    const args = argumentsOf(call);
+    const args = context.shape.args(call);
     if (pendingColumn !== undefined) {
       const operator = RELATIONS_4[method];
       if (!operator) throw new Unknown(`whereColumn(…).${method}() is not a relation this reader knows`);
@@ -310,9 +419,9 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
       case "using": {
         opened = "using";
         for (const a of args) {
-          const option = a.type === "method_invocation" ? field(a, "name")?.text : undefined;
+          const option = context.shape.method(a);
           if (option !== "ttl" && option !== "timestamp") throw new Unknown("a USING option this reader does not know");
-          parts.using.push(`${option.toUpperCase()} ${term(argumentsOf(a)[0]!, context, 3)}`);
+          parts.using.push(`${option.toUpperCase()} ${term(context.shape.args(a)[0]!, context, 3)}`);
         }
         break;
       }
@@ -332,49 +441,56 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
  * select.whereColumn(…)`, `insert.value(…)` in a loop), only finished (`select.build()`), or
  * handed elsewhere (passed to a method that may extend it).
  */
-function laterUse(outermost: Node): { variable: string; use: "extended" | "finished" | "elsewhere" } | undefined {
-  const holder = outermost.parent;
-  let variable: string | undefined;
-  if (holder?.type === "variable_declarator") variable = field(holder, "name")?.text;
-  else if (holder?.type === "assignment_expression" && field(holder, "right")?.id === outermost.id) variable = field(holder, "left")?.text;
-  if (!variable) return undefined;
+function laterUse(outermost: Node, shape: CallShape): { variable: string; use: "extended" | "finished" | "elsewhere" } | undefined {
+  const stored = shape.storedIn(outermost);
+  if (!stored) return undefined;
+  const { variable, holder } = stored;
   let scope: Node | null = holder;
-  while (scope && !["block", "class_body", "lambda_expression"].includes(scope.type)) scope = scope.parent;
+  while (scope && !shape.blocks.includes(scope.type)) scope = scope.parent;
   let use: "extended" | "finished" | "elsewhere" = "finished";
-  for (const reference of scope?.descendantsOfType("identifier") ?? []) {
+  for (const reference of scope?.descendantsOfType(["identifier", "simple_identifier"]) ?? []) {
     // Uses after the chain, within the block that declares or assigns the variable.
-    if (!reference || reference.text !== variable || reference.startIndex < holder!.endIndex) continue;
-    const parent = reference.parent;
-    const method = parent?.type === "method_invocation" && field(parent, "object")?.id === reference.id ? field(parent, "name")?.text ?? "" : undefined;
+    if (!reference || reference.text !== variable || reference.startIndex < holder.endIndex) continue;
+    const call = callOn(reference, shape);
+    const method = call ? shape.method(call) : undefined;
     if (method !== undefined && EXTENDING.has(method)) return { variable, use: "extended" };
     if (method === undefined || !TERMINALS.has(method)) use = "elsewhere";
   }
   return { variable, use };
 }
 
-/** The statements the builder chains of one Java file build, each at its chain's first call. */
+/** The call made on `reference` (`reference.build()`), if it is the receiver of one. */
+function callOn(reference: Node, shape: CallShape): Node | undefined {
+  for (let node: Node | null = reference.parent; node && node.startIndex === reference.startIndex; node = node.parent) {
+    if (shape.method(node) !== undefined) return shape.receiver(node)?.id === reference.id ? node : undefined;
+  }
+  return undefined;
+}
+
+/** The statements the builder chains of one Java or Kotlin file build, each at its chain's first call. */
 export function builtStatements(root: Node, imports: string[], context: QueryBuilderContext): BuiltStatement[] {
   const version = queryBuilderVersion(imports);
   if (!version) return [];
-  // A root without a receiver must be QueryBuilder's, imported statically.
-  const statics = imports.filter((i) => /\bstatic\b/.test(i) && /\.QueryBuilder\.(?:\*|\w+)\s*;/.test(i)).map((i) => /\.QueryBuilder\.(\*|\w+)/.exec(i)![1]!);
+  const { shape } = context;
+  // A root without a receiver must be QueryBuilder's, imported (statically, in Java).
+  const statics = shape.imported(imports);
   // The file's own methods of the same name (`delete(id)`) are not QueryBuilder's.
-  const own = new Set(root.descendantsOfType("method_declaration").map((m) => (m && field(m, "name")?.text) ?? ""));
+  const own = shape.ownMethods(root);
   const found: BuiltStatement[] = [];
-  for (const call of root.descendantsOfType("method_invocation")) {
-    if (!call || !ROOTS[version].has(field(call, "name")?.text ?? "")) continue;
-    const object = field(call, "object");
-    // `QueryBuilder.selectFrom(…)` or a static import; anything else is some other `update(…)`.
-    const method = field(call, "name")?.text ?? "";
+  for (const call of root.descendantsOfType(shape.callType)) {
+    const method = call ? shape.method(call) : undefined;
+    if (!call || !method || !ROOTS[version].has(method)) continue;
+    const object = shape.receiver(call);
+    // `QueryBuilder.selectFrom(…)` or an imported one; anything else is some other `update(…)`.
     if (object ? object.text.split(".").pop() !== "QueryBuilder" : own.has(method) || !statics.some((s) => s === "*" || s === method)) continue;
     let outermost = call;
-    while (outermost.parent?.type === "method_invocation" && field(outermost.parent, "object")?.id === outermost.id) outermost = outermost.parent;
-    const steps = stepsOf(outermost);
+    for (let outer = shape.outer(outermost); outer; outer = shape.outer(outermost)) outermost = outer;
+    const steps = stepsOf(outermost, shape);
     // Stop at the statement: driver 4's build(), or options set on a finished statement.
     const end = steps.findIndex((s, i) => i > 0 && (TERMINALS.has(s.method) || OPTIONS.test(s.method)));
     const chain = end < 0 ? steps : steps.slice(0, end);
     const start = `${chain[0]!.method === "selectFrom" || chain[0]!.method === "select" ? "SELECT" : chain[0]!.method.replace(/Into|From/, "").toUpperCase()} …`;
-    const later = laterUse(outermost);
+    const later = laterUse(outermost, shape);
     if (later?.use === "extended") {
       found.push({ root: call, dynamic: `built across statements: ${later.variable} is extended after the chain`, start });
       continue;

@@ -207,6 +207,50 @@ class Provider {
     expect(at).toEqual(["12 QueryBuilder SELECT * FROM readings WHERE sensor_id = :sensor_id"]);
   });
 
+  it("reads driver 4 chains in Kotlin, and lists those extended later or with template strings", async () => {
+    const { at, dynamicAt } = await read({
+      "src/main/kotlin/com/example/shop/OrderRepository.kt": `package com.example.shop
+
+import com.datastax.oss.driver.api.core.CqlSession
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.bindMarker
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.deleteFrom
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.literal
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.selectFrom
+
+const val ORDERS = "orders"
+
+class OrderRepository(private val session: CqlSession) {
+    private val byCustomer = session.prepare(
+        selectFrom("shop", ORDERS).all()
+            .whereColumn("customer_id").isEqualTo(bindMarker())
+            .limit(10)
+            .build()
+    )
+
+    fun remove(id: String) {
+        val delete = deleteFrom(ORDERS).whereColumn("order_id").isEqualTo(literal(1))
+        session.execute(delete.build())
+    }
+
+    fun search(tag: String, recent: Boolean) {
+        var select = selectFrom(ORDERS).all()
+        if (recent) select = select.whereColumn("day").isEqualTo(bindMarker())
+        session.execute(select.build())
+        session.execute(selectFrom("orders_\${tag}").all().build())
+    }
+}
+`,
+    });
+    expect(at).toEqual([
+      "13 QueryBuilder SELECT * FROM shop.orders WHERE customer_id = ? LIMIT 10",
+      "20 QueryBuilder DELETE FROM orders WHERE order_id = 1",
+    ]);
+    expect(dynamicAt).toEqual([
+      "25 built across statements: select is extended after the chain",
+      "28 the table name `\"orders_\${tag}\"` is not a constant of the code read",
+    ]);
+  });
+
   it("reads nothing from a file without the builder's import", async () => {
     const { at, dynamicAt } = await read({
       "src/main/java/com/example/Other.java": `package com.example;
