@@ -316,10 +316,7 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       reassignments,
       cassandra: imports.some(mentionsCassandraDriver),
       otherDatabase: imports.some(mentionsOtherDatabase),
-      staticOwners: new Map(imports.flatMap((text) => {
-        const match = /^import\s+static\s+[\w.]*?(\w+)\.(\w+)\s*;/.exec(text.trim());
-        return match && match[2] !== "*" ? [[match[2]!, match[1]!] as [string, string]] : [];
-      })),
+      staticOwners: staticImports(imports),
       gocqlx: language === "go" && imports.some((text) => text.includes("gocqlx")),
     });
   }
@@ -327,6 +324,19 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
   const goDriverDirectories = new Set(parsed.filter((f) => f.language === "go" && f.cassandra).map((f) => directoryOf(f.path)));
   for (const file of parsed) if (file.language === "go" && goDriverDirectories.has(directoryOf(file.path))) file.cassandra = true;
   return parsed;
+}
+
+/** Java's `import static a.b.Owner.NAME;` as NAME → Owner (split on words, no backtracking pattern). */
+function staticImports(imports: string[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const text of imports) {
+    const words = text.replace(";", " ").trim().split(/\s+/);
+    if (words.length !== 3 || words[0] !== "import" || words[1] !== "static") continue;
+    const parts = words[2]!.split(".");
+    const [name, owner] = [parts.pop(), parts.pop()];
+    if (name && owner && name !== "*") owners.set(name, owner);
+  }
+  return owners;
 }
 
 /** The method an annotation (or any node) belongs to. */
