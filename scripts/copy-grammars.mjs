@@ -8,6 +8,7 @@ const require = createRequire(import.meta.url);
 const FILES = [
   ["web-tree-sitter", "web-tree-sitter.wasm"],
   ["tree-sitter-java", "tree-sitter-java.wasm"],
+  ["@tree-sitter-grammars/tree-sitter-kotlin", "tree-sitter-kotlin.wasm"],
   ["tree-sitter-go", "tree-sitter-go.wasm"],
   ["tree-sitter-python", "tree-sitter-python.wasm"],
   ["tree-sitter-javascript", "tree-sitter-javascript.wasm"],

@@ -46,7 +46,8 @@ function splitSubject(method: string): { head: string; rest: string } | undefine
   const verb = VERBS.find((v) => method.startsWith(v));
   if (!verb) return undefined;
   const at = method.indexOf("By", verb.length);
-  if (at < 0 || at + 2 >= method.length) return undefined;
+  // `findAllProjectedBy()` has no criteria: it reads every row.
+  if (at < 0) return undefined;
   return { head: method.slice(verb.length, at), rest: method.slice(at + 2) };
 }
 
@@ -86,9 +87,9 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
   if (!subject) return undefined;
   const { head, rest } = subject;
   const [criteria = "", order] = rest.split(/OrderBy(?=[A-Z])/);
-  if (criteria === "" || splitOn(criteria, "Or").length > 1) return undefined;
+  if (splitOn(criteria, "Or").length > 1) return undefined;
   const conditions: string[] = [];
-  for (const part of splitOn(criteria, "And")) {
+  for (const part of criteria === "" ? [] : splitOn(criteria, "And")) {
     if (UNSUPPORTED.test(part)) return undefined;
     const keyword = CONDITIONS.find(([word]) => part.endsWith(word) && part.length > word.length);
     const withKeyword = keyword ? columnOf(table, part.slice(0, -keyword[0].length)) : undefined;
@@ -112,7 +113,8 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
   const count = method.startsWith("count");
   const from = table.keyspace ? `${table.keyspace}.${table.name}` : table.name;
   return [
-    `SELECT ${count ? "COUNT(*)" : "*"} FROM ${from} WHERE ${conditions.join(" AND ")}`,
+    `SELECT ${count ? "COUNT(*)" : "*"} FROM ${from}`,
+    conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "",
     ordering.length > 0 ? ` ORDER BY ${ordering.join(", ")}` : "",
     limit && !count ? ` LIMIT ${limit[1] || "1"}` : "",
     allowFiltering ? " ALLOW FILTERING" : "",

@@ -48,7 +48,8 @@ export function looksLikeCassandraCall(call: CallParts, language: CodeLanguage):
 const FIRST_ARGUMENT: Record<CodeLanguage, string[]> = {
   // driver 3 and 4 sessions, SimpleStatement factories, Spring's CqlTemplate/CassandraTemplate
   java: ["execute", "executeAsync", "executeReactive", "prepare", "prepareAsync", "newInstance", "builder", "new SimpleStatement", "queryForResultSet", "queryForList", "queryForObject", "queryForMap", "select", "selectOne", "stream"],
-  kotlin: ["execute", "executeAsync", "executeReactive", "prepare", "prepareAsync", "newInstance", "builder", "SimpleStatement", "queryForResultSet", "queryForList", "queryForObject", "select", "selectOne"],
+  // the same APIs called from Kotlin, where a constructor call has no `new`
+  kotlin: ["execute", "executeAsync", "executeReactive", "prepare", "prepareAsync", "newInstance", "builder", "SimpleStatement", "queryForResultSet", "queryForList", "queryForObject", "queryForMap", "select", "selectOne", "stream"],
   // gocql Session.Query and Batch.Query; gocqlx Session.Query
   go: ["Query"],
   // cassandra-driver Session.execute/execute_async/prepare, SimpleStatement, BatchStatement.add

@@ -13,7 +13,10 @@ import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { cqlengineTables } from "./cqlengine.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
+import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
+import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
 import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
+import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
@@ -49,6 +52,8 @@ interface ParsedFile {
   gocqlx: boolean;
   /** also imports another database's client: only calls on a session-like receiver count */
   otherDatabase: boolean;
+  /** Java's `import static a.b.Owner.NAME;`: the class each imported name belongs to */
+  staticOwners: Map<string, string>;
 }
 
 /** A value worked out from the source: its text and the literals it is made of, or why it is not known. */
@@ -112,10 +117,12 @@ class Project {
       if (own.length === 1) return file.reassigned.has(scopeKey(reference.name, undefined)) ? "reassigned" : { file, declaration: own[0]! };
       if (own.length > 1) return "ambiguous";
     }
+    // A statically imported constant names its class (`import static …Tables.USERS;`).
+    const owner = reference.owner ?? file.staticOwners.get(reference.name);
     const candidates = (this.global.get(reference.name) ?? []).filter(
-      (c) => c.file !== file || reference.owner !== undefined,
+      (c) => c.file !== file || owner !== undefined,
     );
-    const owned = reference.owner ? candidates.filter((c) => c.declaration.owner === reference.owner) : [];
+    const owned = owner ? candidates.filter((c) => c.declaration.owner === owner) : [];
     const chosen = owned.length > 0 ? owned : this.sameDirectory(file, candidates);
     if (chosen.length === 1) return chosen[0];
     return chosen.length > 1 ? "ambiguous" : undefined;
@@ -136,7 +143,7 @@ class Project {
    * that is not just a name (`Q = BASE + " IF NOT EXISTS"` is Q's line, not BASE's).
    */
   anchor(file: ParsedFile, node: Node, depth = 0): Piece {
-    const inner = file.syntax.unwrap(node);
+    const inner = file.syntax.unwrap(node) ?? file.syntax.reshape?.(node)?.inner;
     if (inner) return this.anchor(file, inner, depth);
     const reference = file.syntax.reference(node);
     if (!reference || depth > CODE_LIMITS.evaluationDepth) return { file, node };
@@ -206,6 +213,11 @@ class Project {
     if (literal) return { dynamic: literal.dynamic, pieces: [{ file, node }] };
     const inner = syntax.unwrap(node);
     if (inner) return this.evaluate(file, inner, depth, budget);
+    const reshaped = syntax.reshape?.(node);
+    if (reshaped) {
+      const value = this.evaluate(file, reshaped.inner, depth, budget);
+      return "text" in value ? { text: reshaped.apply(value.text), pieces: value.pieces } : value;
+    }
     const operands = syntax.operands(node);
     if (operands) {
       const values = operands.map((operand) => this.evaluate(file, operand, depth, budget));
@@ -304,6 +316,7 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       reassignments,
       cassandra: imports.some(mentionsCassandraDriver),
       otherDatabase: imports.some(mentionsOtherDatabase),
+      staticOwners: staticImports(imports),
       gocqlx: language === "go" && imports.some((text) => text.includes("gocqlx")),
     });
   }
@@ -311,6 +324,25 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
   const goDriverDirectories = new Set(parsed.filter((f) => f.language === "go" && f.cassandra).map((f) => directoryOf(f.path)));
   for (const file of parsed) if (file.language === "go" && goDriverDirectories.has(directoryOf(file.path))) file.cassandra = true;
   return parsed;
+}
+
+/** Java's `import static a.b.Owner.NAME;` as NAME → Owner (split on words, no backtracking pattern). */
+function staticImports(imports: string[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const text of imports) {
+    const words = text.replace(";", " ").trim().split(/\s+/);
+    if (words.length !== 3 || words[0] !== "import" || words[1] !== "static") continue;
+    const parts = words[2]!.split(".");
+    const [name, owner] = [parts.pop(), parts.pop()];
+    if (name && owner && name !== "*") owners.set(name, owner);
+  }
+  return owners;
+}
+
+/** The method an annotation (or any node) belongs to. */
+function enclosingMethod(node: Node): Node | undefined {
+  for (let parent: Node | null = node.parent; parent; parent = parent.parent) if (parent.type === "method_declaration") return parent;
+  return undefined;
 }
 
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
@@ -327,13 +359,29 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   const dynamic: DynamicStatement[] = [];
   const seen = new Set<string>();
   const idCounts = new Map<string, number>();
-  const nextId = (file: ParsedFile, at: Node) => {
-    const base = `${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`;
+  const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
     idCounts.set(base, n);
     return n === 1 ? base : `${base}~${n}`;
   };
+  const nextId = (file: ParsedFile, at: Node) => nextIdFor(`${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`);
 
+  // Entities first: the mapper's DAO methods and placeholders name their tables.
+  const entitySource = (file: ParsedFile) => ({
+        path: file.path,
+        root: file.tree.rootNode,
+        imports: file.syntax.imports(file.tree.rootNode),
+        text: (node: Node) => {
+          const value = project.evaluate(file, node);
+          return "text" in value ? value.text : undefined;
+        },
+        range: (node: Node) => rangeOf(file, node),
+      });
+  const tables = [
+    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+    ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
+    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
+  ];
   // A file that imports no driver may still run statements on a session it is handed (a DAO
   // given its session by a helper module): there, only session-like receivers count.
   const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));
@@ -376,6 +424,21 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
         statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
       }
     }
+    if ((file.language === "java" || file.language === "kotlin") && file.cassandra) {
+      const text = (node: Node) => {
+        const value = project.evaluate(file, node);
+        return "text" in value ? value.text : undefined;
+      };
+      const shape = file.language === "java" ? JAVA_CALLS : KOTLIN_CALLS;
+      for (const built of builtStatements(file.tree.rootNode, syntax.imports(file.tree.rootNode), { text, shape })) {
+        const key = `${file.path}:${built.root.startIndex}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if ("cql" in built) {
+          if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder" });
+        } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
+      }
+    }
     for (const { node, api, argument } of uses) {
       {
         const value = project.evaluate(file, argument);
@@ -387,20 +450,32 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
           const at = project.anchor(file, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
           if (seen.has(key)) continue;
-          if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
-            // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity's table.
+          let filled = cql;
+          if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
+            // Spring Data's SpEL expressions (`:#{…}`, `#{tenant}.t`) are evaluated per call.
             seen.add(key);
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "the mapper fills ${…} in from the entity", start: clip(cql.trim()) });
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a SpEL expression #{…} is filled in at run time", start: clip(cql.trim()) });
             continue;
           }
-          if (!isCqlStatement(cql)) continue;
+          if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
+            // The DataStax mapper's placeholders (${keyspaceId}, ${tableId}) name the entity of the method's return type.
+            const method = enclosingMethod(node);
+            const placed = fillQueryPlaceholders(cql, method, mapperEntities(tables, file.path));
+            if ("dynamic" in placed) {
+              seen.add(key);
+              dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: placed.dynamic, start: clip(cql.trim()) });
+              continue;
+            }
+            filled = placed.cql;
+          }
+          if (!isCqlStatement(filled)) continue;
           seen.add(key);
           const callLine = positionAt(file, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
           statements.push({
             id: nextId(file, node),
             language: file.language,
-            cql: cql.trim(),
+            cql: filled.trim(),
             file: at.file.path,
             range,
             api,
@@ -427,25 +502,51 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       }
     }
   }
-  const entitySource = (file: ParsedFile) => ({
-        path: file.path,
-        root: file.tree.rootNode,
-        imports: file.syntax.imports(file.tree.rootNode),
-        text: (node: Node) => {
-          const value = project.evaluate(file, node);
-          return "text" in value ? value.text : undefined;
-        },
-        range: (node: Node) => rangeOf(file, node),
-      });
-  const tables = [
-    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
-    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
-  ];
   for (const file of parsed) {
-    if (file.language !== "java" || tables.length === 0) continue;
-    for (const { node, cql } of derivedQueries(file.path, file.tree.rootNode, tables)) {
+    if ((file.language !== "java" && file.language !== "kotlin") || tables.length === 0) continue;
+    const derived = file.language === "java" ? derivedQueries(file.path, file.tree.rootNode, tables) : kotlinDerivedQueries(file.path, file.tree.rootNode, tables);
+    for (const { node, cql } of derived) {
       if (!isCqlStatement(cql)) continue;
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
+    }
+  }
+  // Mapper DAOs, with the methods they inherit from generic interfaces of any Java file read.
+  const daoSources = new Map<ParsedFile, DaoSource>();
+  const daoSource = (file: ParsedFile): DaoSource => {
+    let source = daoSources.get(file);
+    if (!source) {
+      source = { path: file.path, root: file.tree.rootNode, text: (node: Node) => {
+        const value = project.evaluate(file, node);
+        return "text" in value ? value.text : undefined;
+      } };
+      daoSources.set(file, source);
+    }
+    return source;
+  };
+  const interfaces = new Map<string, { file: ParsedFile; node: Node }[]>();
+  for (const file of parsed) {
+    if (file.language !== "java") continue;
+    for (const node of file.tree.rootNode.descendantsOfType("interface_declaration")) {
+      const name = node && node.childForFieldName("name")?.text;
+      if (node && name) interfaces.set(name, [...(interfaces.get(name) ?? []), { file, node }]);
+    }
+  }
+  const interfaceNamed: InterfaceNamed = (name) => {
+    const list = interfaces.get(name);
+    return list?.length === 1 ? { source: daoSource(list[0]!.file), node: list[0]!.node } : undefined;
+  };
+  const fileOf = new Map(parsed.map((f) => [f.path, f]));
+  for (const file of parsed) {
+    // Only the DataStax mapper's @Dao: Android Room has annotations of the same names.
+    if (file.language !== "java" || !file.syntax.imports(file.tree.rootNode).some((i) => i.includes("com.datastax.oss.driver.api.mapper"))) continue;
+    for (const found of daoStatements(daoSource(file), tables, interfaceNamed)) {
+      const written = fileOf.get(found.source.path) ?? file;
+      const id = nextIdFor(`${file.path}#${found.dao}.${found.method}`);
+      const range = rangeOf(written, found.node);
+      const call = written !== file ? { call: { file: file.path, line: positionAt(file, found.daoNode.startIndex).line } } : {};
+      if ("cql" in found) {
+        if (isCqlStatement(found.cql)) statements.push({ id, language: file.language, cql: found.cql, file: written.path, range, api: found.api, ...call });
+      } else dynamic.push({ id, language: file.language, file: written.path, range, api: found.api, reason: found.dynamic, start: found.start });
     }
   }
   for (const file of parsed) file.tree.delete();

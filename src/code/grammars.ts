@@ -12,9 +12,10 @@ import { fileURLToPath } from "node:url";
 import type { Language as TreeSitterLanguage, Parser as TreeSitterParser } from "web-tree-sitter";
 import type { CodeLanguage } from "./types.js";
 
-/** The npm package and file of each grammar, and the name the bundle gives the file. Kotlin has none yet: its extraction is not written. */
+/** The npm package and file of each grammar, and the name the bundle gives the file. */
 export const GRAMMAR_FILES: Partial<Record<CodeLanguage, { module: string; file: string }>> = {
   java: { module: "tree-sitter-java", file: "tree-sitter-java.wasm" },
+  kotlin: { module: "@tree-sitter-grammars/tree-sitter-kotlin", file: "tree-sitter-kotlin.wasm" },
   go: { module: "tree-sitter-go", file: "tree-sitter-go.wasm" },
   python: { module: "tree-sitter-python", file: "tree-sitter-python.wasm" },
   javascript: { module: "tree-sitter-javascript", file: "tree-sitter-javascript.wasm" },

@@ -35,6 +35,8 @@ export interface Syntax {
   operands(node: Node): Node[] | undefined;
   /** the inside of parentheses (and of casts or type assertions that do not change a string) */
   unwrap(node: Node): Node | undefined;
+  /** a call that reshapes a string it is given without adding anything (Kotlin's `trimIndent()`): the string and how */
+  reshape?(node: Node): { inner: Node; apply: (text: string) => string } | undefined;
   /** `NAME` or `Owner.NAME` */
   reference(node: Node): { name: string; owner?: string } | undefined;
   /** a call that formats a string at run time: the reason, with the template argument */
@@ -499,9 +501,166 @@ const javascript: Syntax = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Kotlin (the tree-sitter-grammars grammar)
+
+const KOTLIN_FUNCTIONS = ["function_declaration", "lambda_literal", "anonymous_function", "secondary_constructor", "anonymous_initializer", "getter", "setter"];
+const KOTLIN_CLASSES = ["class_declaration", "object_declaration"];
+
+/**
+ * A Kotlin string's value, or why it is not known: `$name` and `${…}` templates fill values in at
+ * run time. The grammar reads `$name` as a `$` piece followed by text starting with the name.
+ */
+function kotlinString(node: Node): string | { dynamic: string } | undefined {
+  const raw = node.type === "multiline_string_literal";
+  if (node.type !== "string_literal" && !raw) return undefined;
+  let text = "";
+  const parts = node.namedChildren.filter((c): c is Node => c !== null);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.type === "interpolation") return { dynamic: "a string template fills values in at run time" };
+    if (part.type === "escape_sequence") text += unescape(part.text);
+    else if (part.text === "$" && /^[A-Za-z_`]/.test(parts[i + 1]?.text ?? "") && parts[i + 1]!.startIndex === part.endIndex)
+      return { dynamic: "a string template fills values in at run time" };
+    else text += part.text;
+  }
+  // A raw string has no escapes: its pieces are its text.
+  return text;
+}
+
+/** `"""…""".trimIndent()`: the common indentation and the blank first and last lines removed, as Kotlin does. */
+function trimIndent(text: string): string {
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
+  if (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
+  const indent = lines.filter((l) => l.trim() !== "").reduce((least, l) => Math.min(least, l.length - l.trimStart().length), Infinity);
+  return lines.map((l) => (l.trim() === "" ? "" : l.slice(indent === Infinity ? 0 : indent))).join("\n");
+}
+
+/** `"""|…""".trimMargin()`: each line up to its `|` removed. */
+function trimMargin(text: string): string {
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
+  if (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
+  return lines.map((l) => (l.trimStart().startsWith("|") ? l.trimStart().slice(1) : l)).join("\n");
+}
+
+/** A call's callee and arguments: `session.execute(…)` → session, execute. */
+function kotlinCallee(node: Node): { name: string; receiver: string } | undefined {
+  const callee = node.namedChildren[0];
+  if (!callee) return undefined;
+  if (callee.type === "identifier") return { name: callee.text, receiver: "" };
+  if (callee.type === "navigation_expression") {
+    const parts = callee.namedChildren.filter((c): c is Node => c !== null);
+    const last = parts[parts.length - 1];
+    if (last?.type === "identifier" && parts.length >= 2) return { name: last.text, receiver: parts.slice(0, -1).map((p) => p.text).join(".") };
+  }
+  return undefined;
+}
+
+function kotlinArguments(node: Node): { args: Node[]; named: Map<string, Node> } {
+  const args: Node[] = [];
+  const named = new Map<string, Node>();
+  const list = node.namedChildren.find((c) => c?.type === "value_arguments");
+  for (const argument of list?.namedChildren ?? []) {
+    if (argument?.type !== "value_argument") continue;
+    const parts = argument.namedChildren.filter((c): c is Node => c !== null && !c.type.includes("comment"));
+    const isNamed = argument.children.some((c) => c?.type === "=") && parts.length === 2 && parts[0]!.type === "identifier";
+    if (isNamed) named.set(parts[0]!.text, parts[1]!);
+    else if (parts[parts.length - 1]) args.push(parts[parts.length - 1]!);
+  }
+  return { args, named };
+}
+
+/** The name of a class, object or companion object that holds a declaration (a companion's is its class's). */
+function kotlinOwner(node: Node): string | undefined {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (KOTLIN_FUNCTIONS.includes(parent.type)) return undefined;
+    if (KOTLIN_CLASSES.includes(parent.type)) return field(parent, "name")?.text ?? parent.namedChildren.find((c) => c?.type === "identifier")?.text;
+  }
+  return undefined;
+}
+
+const kotlin: Syntax = {
+  literal: kotlinString,
+  reshape(node) {
+    // `"""…""".trimIndent()`, `QUERY.trimMargin()`: the trimmed text.
+    if (node.type !== "call_expression" || (node.namedChildren.find((c) => c?.type === "value_arguments")?.namedChildren.length ?? 0) > 0) return undefined;
+    const callee = node.namedChildren[0];
+    if (callee?.type !== "navigation_expression") return undefined;
+    const [target, method] = callee.namedChildren;
+    if (!target || (method?.text !== "trimIndent" && method?.text !== "trimMargin")) return undefined;
+    return { inner: target, apply: method.text === "trimIndent" ? trimIndent : trimMargin };
+  },
+  operands: plusOperands("binary_expression"),
+  unwrap: insideParentheses,
+  reference(node) {
+    if (node.type === "identifier") return { name: node.text };
+    if (node.type === "navigation_expression") {
+      const parts = node.namedChildren.filter((c): c is Node => c !== null);
+      const last = parts[parts.length - 1];
+      if (last?.type === "identifier" && parts.length === 2 && parts[0]!.type === "identifier") return { name: last.text, owner: parts[0]!.text };
+    }
+    return undefined;
+  },
+  formatting(node) {
+    if (node.type !== "call_expression") return undefined;
+    const callee = kotlinCallee(node);
+    const { args } = kotlinArguments(node);
+    if (callee?.name === "format" && callee.receiver === "String") return { reason: "formatted with String.format", template: args[0] };
+    if (callee?.name === "format") return { reason: "formatted with .format", template: node.namedChildren[0]?.namedChildren[0] ?? undefined };
+    return undefined;
+  },
+  callTypes: ["call_expression"],
+  call(node) {
+    const callee = kotlinCallee(node);
+    if (!callee) return undefined;
+    return { ...callee, ...kotlinArguments(node) };
+  },
+  declarations(root) {
+    return collectDeclarations(root, ["property_declaration"], (node) => {
+      const name = node.namedChildren.find((c) => c?.type === "variable_declaration")?.namedChildren.find((c) => c?.type === "identifier")?.text;
+      const children = node.children.filter((c): c is Node => c !== null);
+      const equals = children.findIndex((c) => c.type === "=");
+      const value = equals >= 0 ? children.slice(equals + 1).find((c) => c.isNamed) : undefined;
+      if (!name || !value) return [];
+      return [{ name, value, scope: enclosing(node, KOTLIN_FUNCTIONS), owner: kotlinOwner(node) }];
+    });
+  },
+  reassigned(root) {
+    return root.descendantsOfType("assignment").flatMap((node) => {
+      const left = node && field(node, "left");
+      if (left?.type !== "identifier") return [];
+      const plain = !field(node!, "operator") || field(node!, "operator")?.text === "=";
+      return [{ name: left.text, scope: enclosing(node!, KOTLIN_FUNCTIONS), value: plain ? field(node!, "right") : undefined }];
+    });
+  },
+  functionName(node) {
+    const fn = enclosing(node, ["function_declaration"]);
+    const owner = enclosing(node, KOTLIN_CLASSES);
+    const ownerName = owner ? (field(owner, "name")?.text ?? owner.namedChildren.find((c) => c?.type === "identifier")?.text) : undefined;
+    const name = fn ? field(fn, "name")?.text : undefined;
+    return [ownerName, name].filter(Boolean).join(".") || undefined;
+  },
+  functionTypes: KOTLIN_FUNCTIONS,
+  imports(root) {
+    return root.descendantsOfType("import").map((node) => node?.text ?? "");
+  },
+  statementAnnotations(root) {
+    return root.descendantsOfType("annotation").flatMap((node) => {
+      const invocation = node?.namedChildren.find((c) => c?.type === "constructor_invocation");
+      const name = invocation?.namedChildren.find((c) => c?.type === "user_type")?.text.split(".").pop();
+      if (!node || !invocation || !name || !STATEMENT_ANNOTATIONS.has(name)) return [];
+      const { args, named } = kotlinArguments(invocation);
+      const value = named.get("value") ?? args[0];
+      return value ? [{ name: `@${name}`, node, value }] : [];
+    });
+  },
+};
+
 export const SYNTAX: Record<CodeLanguage, Syntax | undefined> = {
   java,
-  kotlin: undefined,
+  kotlin,
   go,
   python,
   javascript,

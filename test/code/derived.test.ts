@@ -39,6 +39,9 @@ describe("Spring Data derived query methods", () => {
     ["findTop5ByUserIdOrderByAddedDate", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date ASC LIMIT 5"],
     ["countByUserId", "SELECT COUNT(*) FROM shop.videos_by_user WHERE user_id = ?"],
     ["findByUserIdOrderByAddedDateDescTagsAsc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC, tags ASC"],
+    // no criteria: every row (a projection's usual name)
+    ["findAllProjectedBy", "SELECT * FROM shop.videos_by_user"],
+    ["countBy", "SELECT COUNT(*) FROM shop.videos_by_user"],
   ])("reads %s", (method, cql) => {
     expect(derivedQuery(method, videos, false)).toBe(cql);
   });

@@ -268,6 +268,9 @@ public interface VideoRepository extends CassandraRepository<Video, VideoKey> {
     @Query(value = "SELECT * FROM videos_by_user "
         + "WHERE user_id = ? AND added_date > ?", allowFiltering = false)
     List<Video> findRecent(UUID user, Instant since);
+
+    @Query("SELECT * FROM videos_by_user WHERE tenant = :#{tenant()} AND user_id = ?0")
+    List<Video> findOfTenant(UUID user);
 }
 `,
       "src/main/java/com/example/VideoDao.java": `package com.example;
@@ -291,7 +294,10 @@ public interface VideoDao {
       "src/main/java/com/example/VideoRepository.java:7 SELECT * FROM videos_by_user WHERE user_id = ?",
     ]);
     expect(result.statements.map((s) => `${s.api} ${s.id}`)).toContain("@Query src/main/java/com/example/VideoRepository.java#VideoRepository.findRecent");
-    expect(result.dynamicAt).toEqual(["src/main/java/com/example/VideoDao.java:8 the mapper fills ${…} in from the entity"]);
+    expect(result.dynamicAt).toEqual([
+      "src/main/java/com/example/VideoRepository.java:16 a SpEL expression #{…} is filled in at run time",
+      "src/main/java/com/example/VideoDao.java:8 the mapper fills ${…} in from the entity, and the method returns no entity of the code read",
+    ]);
   });
 });
 

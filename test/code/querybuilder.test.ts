@@ -1,0 +1,265 @@
+// DataStax QueryBuilder chains whose statement is fixed in the source: written out at the chain's
+// first call; chains with run-time values, unknown methods or later extensions listed as dynamic.
+import { describe, expect, it } from "vitest";
+import { extractStatements } from "../../src/code/extract.js";
+import { grammars } from "../../src/code/grammars.js";
+
+async function read(files: Record<string, string>) {
+  const result = await extractStatements(
+    Object.entries(files).map(([path, content]) => ({ path, content })),
+    (language) => grammars.parser(language),
+  );
+  return {
+    at: result.statements.map((s) => `${s.range.start.line} ${s.api} ${s.cql}`),
+    dynamicAt: result.dynamic.map((d) => `${d.range.start.line} ${d.reason}`),
+    ids: result.statements.map((s) => s.id),
+  };
+}
+
+const TABLES = `package com.example.shop;
+
+public interface Tables {
+    String KEYSPACE = "shop";
+    String ORDERS = "orders_by_customer";
+    String CUSTOMER_ID = "customer_id";
+}
+`;
+
+const DRIVER4 = `package com.example.shop;
+
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.*;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder;
+import com.datastax.oss.driver.api.querybuilder.relation.Relation;
+import com.datastax.oss.driver.api.querybuilder.select.Select;
+
+public class OrderDao implements Tables {
+    private final CqlSession session;
+    private final SimpleStatement byCustomer = selectFrom(KEYSPACE, ORDERS)
+        .columns("order_id", "total")
+        .whereColumn(Tables.CUSTOMER_ID).isEqualTo(bindMarker())
+        .orderBy("order_id", ClusteringOrder.DESC)
+        .limit(20)
+        .build();
+
+    OrderDao(CqlSession session) { this.session = session; }
+
+    void place() {
+        session.execute(session.prepare(
+            QueryBuilder.insertInto(ORDERS)
+                .value("customer_id", bindMarker())
+                .value("order_id", bindMarker())
+                .value("total", literal(0))
+                .ifNotExists()
+                .build()));
+    }
+
+    void cancel() {
+        session.execute(deleteFrom(ORDERS)
+            .where(Relation.column("customer_id").isEqualTo(bindMarker("c")), Relation.column("order_id").isEqualTo(bindMarker("o")))
+            .ifExists()
+            .build()
+            .setIdempotent(true));
+    }
+
+    void total(java.math.BigDecimal total) {
+        session.execute(update(ORDERS).setColumn("total", literal(total))
+            .whereColumn("customer_id").isEqualTo(bindMarker()).build());
+    }
+
+    void bigOrders() {
+        session.execute(selectFrom(ORDERS).all().whereColumn("total").isGreaterThan(literal(1000)).allowFiltering().asCql());
+    }
+
+    void tagged(boolean recent) {
+        Select select = selectFrom(ORDERS).all();
+        if (recent) select = select.whereColumn("day").isEqualTo(bindMarker());
+        session.execute(select.build());
+    }
+
+    void stored() {
+        Select recent = selectFrom(ORDERS).column("order_id").whereColumn("customer_id").isEqualTo(bindMarker());
+        session.execute(recent.build());
+    }
+
+    void handed() {
+        Select base = selectFrom(ORDERS).all();
+        session.execute(Filters.addConditions(base).build());
+    }
+
+    void json() {
+        session.execute(selectFrom(ORDERS).json().all().build());
+    }
+}
+`;
+
+const DRIVER3 = `package com.example.legacy;
+
+import static com.datastax.driver.core.querybuilder.QueryBuilder.*;
+
+import com.datastax.driver.core.Session;
+import com.datastax.driver.core.querybuilder.Insert;
+import com.datastax.driver.core.querybuilder.QueryBuilder;
+
+public class UserDao {
+    private static final String USERS = "users";
+    private final Session session;
+
+    UserDao(Session session) { this.session = session; }
+
+    void byEmail() {
+        session.execute(QueryBuilder.select("user_id", "name").from("ks", USERS)
+            .where(eq("email", bindMarker()))
+            .limit(1));
+    }
+
+    void rename(String name) {
+        session.execute(QueryBuilder.update(USERS).with(QueryBuilder.set("name", bindMarker()))
+            .where(eq("user_id", bindMarker())).and(eq("org", "acme")));
+    }
+
+    void remove(java.util.UUID id) {
+        session.execute(QueryBuilder.delete().from(USERS).where(eq("user_id", id)));
+    }
+
+    void insert(java.util.Map<String, Object> row) {
+        Insert insert = QueryBuilder.insertInto(USERS);
+        for (var e : row.entrySet()) insert.value(e.getKey(), bindMarker());
+        session.execute(insert);
+    }
+
+    void delete(String id) { }
+
+    void purge() { delete("x"); }
+
+    void reset() { session.execute(QueryBuilder.truncate(USERS)); }
+}
+`;
+
+describe("DataStax QueryBuilder", () => {
+  it("writes out driver 4 chains with constants from another class, at the chain's first call", async () => {
+    const { at } = await read({ "src/main/java/com/example/shop/Tables.java": TABLES, "src/main/java/com/example/shop/OrderDao.java": DRIVER4 });
+    expect(at).toEqual([
+      "14 QueryBuilder SELECT order_id, total FROM shop.orders_by_customer WHERE customer_id = ? ORDER BY order_id DESC LIMIT 20",
+      "25 QueryBuilder INSERT INTO orders_by_customer (customer_id, order_id, total) VALUES (?, ?, 0) IF NOT EXISTS",
+      "34 QueryBuilder DELETE FROM orders_by_customer WHERE customer_id = :c AND order_id = :o IF EXISTS",
+      "47 QueryBuilder SELECT * FROM orders_by_customer WHERE total > 1000 ALLOW FILTERING",
+      "57 QueryBuilder SELECT order_id FROM orders_by_customer WHERE customer_id = ?",
+    ]);
+  });
+
+  it("lists driver 4 chains with a run-time value, a later extension or an unknown method", async () => {
+    const { dynamicAt } = await read({ "src/main/java/com/example/shop/Tables.java": TABLES, "src/main/java/com/example/shop/OrderDao.java": DRIVER4 });
+    expect(dynamicAt).toEqual([
+      "42 the value `total` is computed at run time",
+      "51 built across statements: select is extended after the chain",
+      "62 the chain does not end in build() or asCql(): the statement is finished elsewhere",
+      "67 the builder method json() is not one this reader knows",
+    ]);
+  });
+
+  it("writes out driver 3 chains and lists those with Java values or built in a loop", async () => {
+    const { at, dynamicAt, ids } = await read({ "src/main/java/com/example/legacy/UserDao.java": DRIVER3 });
+    expect(at).toEqual([
+      "16 QueryBuilder SELECT user_id, name FROM ks.users WHERE email = ? LIMIT 1",
+      "22 QueryBuilder UPDATE users SET name = ? WHERE user_id = ? AND org = 'acme'",
+      "40 QueryBuilder TRUNCATE users",
+    ]);
+    expect(ids).toEqual([
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.byEmail",
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.rename",
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.reset",
+    ]);
+    // the application's own delete(…) is not QueryBuilder's, though QueryBuilder.* is imported statically
+    expect(dynamicAt).toEqual(["27 the value `id` is computed at run time", "31 built across statements: insert is extended after the chain"]);
+  });
+
+  it("takes a statically imported constant from its class when another class has the same name", async () => {
+    const reading = (cls: string, value: string) => `package com.example.readings;
+public abstract class ${cls} {
+    public static final String COLUMN_SENSOR = "${value}";
+}
+`;
+    const { at } = await read({
+      "src/main/java/com/example/readings/Reading.java": reading("Reading", "sensor_id"),
+      "src/main/java/com/example/readings/Catalog.java": reading("Catalog", "catalog_sensor"),
+      "src/main/java/com/example/readings/Provider.java": `package com.example.readings;
+
+import static com.example.readings.Reading.COLUMN_SENSOR;
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.bindMarker;
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.selectFrom;
+import static com.datastax.oss.driver.api.querybuilder.relation.Relation.column;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+
+class Provider {
+    void prepare(CqlSession session) {
+        session.prepare(selectFrom("readings").all()
+            .where(column(COLUMN_SENSOR).isEqualTo(bindMarker(COLUMN_SENSOR)))
+            .build());
+    }
+}
+`,
+    });
+    expect(at).toEqual(["12 QueryBuilder SELECT * FROM readings WHERE sensor_id = :sensor_id"]);
+  });
+
+  it("reads driver 4 chains in Kotlin, and lists those extended later or with template strings", async () => {
+    const { at, dynamicAt } = await read({
+      "src/main/kotlin/com/example/shop/OrderRepository.kt": `package com.example.shop
+
+import com.datastax.oss.driver.api.core.CqlSession
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.bindMarker
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.deleteFrom
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.literal
+import com.datastax.oss.driver.api.querybuilder.QueryBuilder.selectFrom
+
+const val ORDERS = "orders"
+
+class OrderRepository(private val session: CqlSession) {
+    private val byCustomer = session.prepare(
+        selectFrom("shop", ORDERS).all()
+            .whereColumn("customer_id").isEqualTo(bindMarker())
+            .limit(10)
+            .build()
+    )
+
+    fun remove(id: String) {
+        val delete = deleteFrom(ORDERS).whereColumn("order_id").isEqualTo(literal(1))
+        session.execute(delete.build())
+    }
+
+    fun search(tag: String, recent: Boolean) {
+        var select = selectFrom(ORDERS).all()
+        if (recent) select = select.whereColumn("day").isEqualTo(bindMarker())
+        session.execute(select.build())
+        session.execute(selectFrom("orders_\${tag}").all().build())
+    }
+}
+`,
+    });
+    expect(at).toEqual([
+      "13 QueryBuilder SELECT * FROM shop.orders WHERE customer_id = ? LIMIT 10",
+      "20 QueryBuilder DELETE FROM orders WHERE order_id = 1",
+    ]);
+    expect(dynamicAt).toEqual([
+      "25 built across statements: select is extended after the chain",
+      "28 the table name `\"orders_\${tag}\"` is not a constant of the code read",
+    ]);
+  });
+
+  it("reads nothing from a file without the builder's import", async () => {
+    const { at, dynamicAt } = await read({
+      "src/main/java/com/example/Other.java": `package com.example;
+import com.datastax.oss.driver.api.core.CqlSession;
+class Other {
+    void run(Builder b) { b.update("t").setColumn("a", 1).build(); selectFrom("t").all().build(); }
+}
+`,
+    });
+    expect([...at, ...dynamicAt]).toEqual([]);
+  });
+});
