@@ -332,7 +332,7 @@ class Provider {
     expect(at).toEqual(["12 QueryBuilder SELECT * FROM readings WHERE sensor_id = :sensor_id"]);
   });
 
-  it("reads driver 4 chains in Kotlin, and lists those extended later or with template strings", async () => {
+  it("reads driver 4 chains in Kotlin, template values as bind markers, and lists those extended later or with template names", async () => {
     const { at, dynamicAt } = await read({
       "src/main/kotlin/com/example/shop/OrderRepository.kt": `package com.example.shop
 
@@ -362,6 +362,7 @@ class OrderRepository(private val session: CqlSession) {
         if (recent) select = select.whereColumn("day").isEqualTo(bindMarker())
         session.execute(select.build())
         session.execute(selectFrom("orders_\${tag}").all().build())
+        session.execute(selectFrom(ORDERS).all().whereColumn("tag").isEqualTo(literal("#\${tag}")).limit(recent.hashCode()).build())
     }
 }
 `,
@@ -369,6 +370,7 @@ class OrderRepository(private val session: CqlSession) {
     expect(at).toEqual([
       "13 QueryBuilder SELECT * FROM shop.orders WHERE customer_id = ? LIMIT 10",
       "20 QueryBuilder DELETE FROM orders WHERE order_id = 1",
+      "29 QueryBuilder SELECT * FROM orders WHERE tag = ? LIMIT ?",
     ]);
     expect(dynamicAt).toEqual([
       "25 built across statements: select is extended after the chain",
