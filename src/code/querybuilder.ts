@@ -234,9 +234,10 @@ const RELATIONS_4: Record<string, string> = {
   in: "IN",
   contains: "CONTAINS",
   containsKey: "CONTAINS KEY",
+  like: "LIKE",
 };
 
-const CLAUSES_3: Record<string, string> = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", in: "IN", contains: "CONTAINS", containsKey: "CONTAINS KEY" };
+const CLAUSES_3: Record<string, string> = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", in: "IN", contains: "CONTAINS", containsKey: "CONTAINS KEY", like: "LIKE" };
 
 /** Driver 4's `Relation.column("a").isEqualTo(x)`. */
 function relation4(node: Node, context: Reading): string {

@@ -205,6 +205,7 @@ public class VideoDao {
     void byIds(List<UUID> ids, UUID a, UUID b) {
         session.execute(select("name").from("videos").where(in("videoid", ids)));
         session.execute(select("name").from("videos").where(in("videoid", a, b, "x")));
+        session.execute(select("name").from("videos").where(like("name", a.toString() + "%")));
     }
 
     void save(Video video, int ttl) {
@@ -231,16 +232,17 @@ public class VideoDao {
       "16 QueryBuilder SELECT * FROM ks.videos WHERE videoid = ? AND added >= ? LIMIT ?",
       "22 QueryBuilder SELECT name FROM videos WHERE videoid IN ?",
       "23 QueryBuilder SELECT name FROM videos WHERE videoid IN (?, ?, 'x')",
-      "27 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?) USING TTL ? AND TIMESTAMP ?",
-      "29 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?)",
-      "30 QueryBuilder UPDATE video_stats SET views = views + 1, likes = likes - ?, tags = tags + {?}, meta = meta + {'k': ?} WHERE videoid = ?",
+      "24 QueryBuilder SELECT name FROM videos WHERE name LIKE ?",
+      "28 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?) USING TTL ? AND TIMESTAMP ?",
+      "30 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?)",
+      "31 QueryBuilder UPDATE video_stats SET views = views + 1, likes = likes - ?, tags = tags + {?}, meta = meta + {'k': ?} WHERE videoid = ?",
     ]);
     expect(dynamicAt).toEqual([
-      "35 the table name `table` is not a constant of the code read",
-      "36 the column name `column` is not a constant of the code read",
-      "37 the raw fragment `condition` is computed at run time",
-      "38 a value is computed by now()",
-      "39 the column names of values() are not listed in the code",
+      "36 the table name `table` is not a constant of the code read",
+      "37 the column name `column` is not a constant of the code read",
+      "38 the raw fragment `condition` is computed at run time",
+      "39 a value is computed by now()",
+      "40 the column names of values() are not listed in the code",
     ]);
   });
 
@@ -270,6 +272,7 @@ public class VideoRepository {
     void byIds(List<Term> ids, Term a, Term b) {
         session.execute(selectFrom("videos").column("name").where(Relation.column("videoid").in(ids)).build());
         session.execute(selectFrom("videos").column("name").whereColumn("videoid").in(a, b, literal(3)).build());
+        session.execute(selectFrom("videos").column("name").whereColumn("name").like(literal(a + "%")).build());
     }
 
     void save(Video video) {
@@ -291,14 +294,15 @@ public class VideoRepository {
       "15 QueryBuilder SELECT * FROM ks.videos WHERE videoid = ? AND added >= ? LIMIT ?",
       "23 QueryBuilder SELECT name FROM videos WHERE videoid IN ?",
       "24 QueryBuilder SELECT name FROM videos WHERE videoid IN (?, ?, 3)",
-      "28 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?) USING TTL ?",
-      "30 QueryBuilder UPDATE videos SET name = ? WHERE videoid = ?",
+      "25 QueryBuilder SELECT name FROM videos WHERE name LIKE ?",
+      "29 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?) USING TTL ?",
+      "31 QueryBuilder UPDATE videos SET name = ? WHERE videoid = ?",
     ]);
     expect(dynamicAt).toEqual([
-      "34 the keyspace name `keyspace` is not a constant of the code read",
-      "35 the column name `column` is not a constant of the code read",
-      "36 the raw fragment `condition` is computed at run time",
-      "37 a value is computed by currentTimestamp()",
+      "35 the keyspace name `keyspace` is not a constant of the code read",
+      "36 the column name `column` is not a constant of the code read",
+      "37 the raw fragment `condition` is computed at run time",
+      "38 a value is computed by currentTimestamp()",
     ]);
   });
 
