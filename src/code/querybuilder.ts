@@ -1,9 +1,10 @@
 // The DataStax Java driver's QueryBuilder, where one chain of calls builds the whole statement:
 // driver 4's `selectFrom("t").all().whereColumn("a").isEqualTo(bindMarker()).build()` and driver
 // 3's `QueryBuilder.select().from("t").where(eq("a", bindMarker()))`. The statement is written
-// out when every argument is a constant or a bind marker; a chain with a value, a name or a
-// method this reader does not know, or one that later statements extend, is listed as not
-// analysed with the reason.
+// out when its shape is fixed in the source: names are constants, and a value is a constant, a
+// bind marker, or a run-time value (written `?`: it is bound, or inlined, without changing which
+// columns are restricted and how). A chain with a name, a raw fragment or a method this reader
+// does not know, or one that later statements extend, is listed as not analysed with the reason.
 import type { Node } from "web-tree-sitter";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
@@ -154,8 +155,25 @@ const EXTENDING = new Set([
 
 class Unknown extends Error {}
 
-/** A CQL term from a Java argument: a bind marker, a constant, or driver 4's literal(constant). */
-function term(node: Node, context: QueryBuilderContext, version: 3 | 4): string {
+/** What reading a chain needs beyond the host language: which calls are QueryBuilder's own. */
+interface Reading extends QueryBuilderContext {
+  isBuilderCall(call: Node): boolean;
+}
+
+/** QueryBuilder's functions that make a term or a selector, for a file importing `QueryBuilder.*`. */
+const BUILDER_FUNCTIONS = new Set([
+  "bindMarker", "literal", "raw", "function", "fcall", "now", "uuid", "token", "ttl", "writetime", "quote", "column", "path", "cast",
+  "typeHint", "tuple", "udt", "add", "subtract", "multiply", "divide", "remainder", "negate", "currentDate", "currentTime",
+  "currentTimestamp", "currentTimeUuid", "minTimeUuid", "maxTimeUuid", "toDate", "toTimestamp", "toUnixTimestamp", "timestamp",
+]);
+
+/**
+ * A CQL term from a value argument: a bind marker, a constant, driver 4's literal(…), or a value
+ * the application computes at run time (a variable, a field, a method's result), which does not
+ * change the statement's shape and is written as a bind marker. Calls of QueryBuilder's own
+ * functions (`now()`, `fcall(…)`, `function(…)`) write CQL this reader does not, so stay unknown.
+ */
+function term(node: Node, context: Reading, version: 3 | 4): string {
   const { shape } = context;
   const name = shape.method(node);
   if (name !== undefined) {
@@ -166,24 +184,26 @@ function term(node: Node, context: QueryBuilderContext, version: 3 | 4): string 
       if (marker === undefined) throw new Unknown("a bind marker's name is not a constant of the code read");
       return `:${marker}`;
     }
-    if (name === "literal" && args.length === 1) return constant(args[0]!, context);
+    if (name === "literal" && args.length >= 1) return constantOrBound(args[0]!, context);
     if (name === "raw" && args.length === 1) {
       const raw = context.text(args[0]!);
-      if (raw !== undefined) return raw;
+      if (raw === undefined) throw new Unknown(`the raw fragment \`${clip(args[0]!.text)}\` is computed at run time`);
+      return raw;
     }
-    throw new Unknown(`a value is computed by ${name ?? "a call"}()`);
+    if (context.isBuilderCall(node)) throw new Unknown(`a value is computed by ${name}()`);
+    return "?";
   }
-  // Driver 4 takes terms only; driver 3 also takes plain Java values, inlined as literals.
-  if (version === 3 || shape.plainLiteral(node) !== undefined) return constant(node, context);
-  throw new Unknown(`the value \`${clip(node.text)}\` is not a bind marker or a literal`);
+  // Driver 4 takes terms only; driver 3 also takes plain Java values, inlined as literals when constant.
+  if (version === 3 || shape.plainLiteral(node) !== undefined) return constantOrBound(node, context);
+  return "?";
 }
 
-function constant(node: Node, context: QueryBuilderContext): string {
+function constantOrBound(node: Node, context: QueryBuilderContext): string {
   const plain = context.shape.plainLiteral(node);
   if (plain !== undefined) return plain;
+  if (node.type === "null_literal" || node.text === "null") return "null";
   const text = context.text(node);
-  if (text === undefined) throw new Unknown(`the value \`${clip(node.text)}\` is computed at run time`);
-  return `'${text.replace(/'/g, "''")}'`;
+  return text === undefined ? "?" : `'${text.replace(/'/g, "''")}'`;
 }
 
 function name(node: Node | undefined, context: QueryBuilderContext, what: string): string {
@@ -214,12 +234,13 @@ const RELATIONS_4: Record<string, string> = {
   in: "IN",
   contains: "CONTAINS",
   containsKey: "CONTAINS KEY",
+  like: "LIKE",
 };
 
-const CLAUSES_3: Record<string, string> = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", in: "IN", contains: "CONTAINS", containsKey: "CONTAINS KEY" };
+const CLAUSES_3: Record<string, string> = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", in: "IN", contains: "CONTAINS", containsKey: "CONTAINS KEY", like: "LIKE" };
 
 /** Driver 4's `Relation.column("a").isEqualTo(x)`. */
-function relation4(node: Node, context: QueryBuilderContext): string {
+function relation4(node: Node, context: Reading): string {
   const { shape } = context;
   const operator = RELATIONS_4[shape.method(node) ?? ""];
   const inner = operator ? shape.receiver(node) : undefined;
@@ -227,7 +248,7 @@ function relation4(node: Node, context: QueryBuilderContext): string {
   return condition(name(shape.args(inner)[0], context, "column"), operator, shape.args(node), context, 4);
 }
 
-function condition(column: string, operator: string, args: Node[], context: QueryBuilderContext, version: 3 | 4): string {
+function condition(column: string, operator: string, args: Node[], context: Reading, version: 3 | 4): string {
   if (operator === "IN") {
     if (args.length === 1) {
       const value = term(args[0]!, context, version);
@@ -240,18 +261,58 @@ function condition(column: string, operator: string, args: Node[], context: Quer
 }
 
 /** Driver 3's `eq("a", x)` (also `QueryBuilder.eq`). */
-function clause3(node: Node, context: QueryBuilderContext): string {
+function clause3(node: Node, context: Reading): string {
   const operator = CLAUSES_3[context.shape.method(node) ?? ""];
   if (!operator) throw new Unknown(`\`${clip(node.text)}\` is not a clause this reader knows`);
   const [column, ...values] = context.shape.args(node);
   return condition(name(column, context, "column"), operator, values, context, 3);
 }
 
-/** Driver 3's `set("a", x)`. */
-function assignment3(node: Node, context: QueryBuilderContext): string {
-  if (context.shape.method(node) !== "set") throw new Unknown(`\`${clip(node.text)}\` is not an assignment this reader knows`);
-  const [column, value] = context.shape.args(node);
-  return `${name(column, context, "column")} = ${term(value!, context, 3)}`;
+/** Driver 3's assignments: `set("a", x)`, counters and collections, as the driver writes them. */
+function assignment3(node: Node, context: Reading): string {
+  const method = context.shape.method(node) ?? "";
+  const [columnNode, ...args] = context.shape.args(node);
+  const known = /^(?:set|setIdx|incr|decr|add|addAll|append|appendAll|prepend|prependAll|remove|removeAll|discard|discardAll|put|putAll)$/.test(method);
+  const arity = method === "setIdx" || method === "put" ? 2 : method === "incr" || method === "decr" ? Math.min(args.length, 1) : 1;
+  if (!known || args.length !== arity) throw new Unknown(`\`${clip(node.text)}\` is not an assignment this reader knows`);
+  const c = name(columnNode, context, "column");
+  const [v, w] = args.map((a) => term(a, context, 3));
+  switch (method) {
+    case "set": return `${c} = ${v}`;
+    case "setIdx": return `${c}[${v}] = ${w}`;
+    case "incr": return `${c} = ${c} + ${v ?? 1}`;
+    case "decr": return `${c} = ${c} - ${v ?? 1}`;
+    case "add": return `${c} = ${c} + {${v}}`;
+    case "append": return `${c} = ${c} + [${v}]`;
+    case "prepend": return `${c} = [${v}] + ${c}`;
+    case "remove": return `${c} = ${c} - {${v}}`;
+    case "discard": return `${c} = ${c} - [${v}]`;
+    case "put": return `${c} = ${c} + {${v}: ${w}}`;
+    case "prependAll": return `${c} = ${v} + ${c}`;
+    case "removeAll": case "discardAll": return `${c} = ${c} - ${v}`;
+    default: return `${c} = ${c} + ${v}`; // addAll, appendAll, putAll
+  }
+}
+
+/** The elements of `new String[] {…}`, `Arrays.asList(…)`, `List.of(…)`, or undefined for any other expression. */
+function elements(node: Node, shape: CallShape): Node[] | undefined {
+  if (node.type === "array_creation_expression") {
+    const initializer = field(node, "value");
+    return initializer ? initializer.namedChildren.filter((n): n is Node => n !== null && !n.type.includes("comment")) : undefined;
+  }
+  if (node.type === "array_initializer") return node.namedChildren.filter((n): n is Node => n !== null && !n.type.includes("comment"));
+  const method = shape.method(node);
+  const receiver = shape.receiver(node)?.text.split(".").pop();
+  if ((method === "asList" && receiver === "Arrays") || (method === "of" && (receiver === "List" || receiver === "ImmutableList"))) return shape.args(node);
+  return undefined;
+}
+
+/** Driver 3's `ttl(n)` or `timestamp(n)` in `using(…)`. */
+function usingOption3(node: Node, context: Reading): string {
+  const option = context.shape.method(node);
+  const [value, ...more] = context.shape.args(node);
+  if ((option !== "ttl" && option !== "timestamp") || !value || more.length) throw new Unknown("a USING option this reader does not know");
+  return `${option.toUpperCase()} ${term(value, context, 3)}`;
 }
 
 function orderTerm3(node: Node, context: QueryBuilderContext): string {
@@ -317,7 +378,7 @@ function written(parts: Parts): string {
 }
 
 /** Reads one chain into its parts; throws Unknown with the reason for anything it cannot. */
-function read(steps: { method: string; call: Node }[], version: 3 | 4, context: QueryBuilderContext): Parts {
+function read(steps: { method: string; call: Node }[], version: 3 | 4, context: Reading): Parts {
   const [root, ...rest] = steps;
   const verbs: Record<string, Parts["verb"]> = { selectFrom: "SELECT", select: "SELECT", insertInto: "INSERT", deleteFrom: "DELETE", delete: "DELETE", update: "UPDATE", truncate: "TRUNCATE" };
   const parts: Parts = {
@@ -371,7 +432,7 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
           if (opened === "where") parts.where.push(clause3(a, context));
           else if (opened === "set") parts.assignments.push(assignment3(a, context));
           else if (opened === "if") parts.conditions.push(clause3(a, context));
-          else throw new Unknown("a USING option this reader does not know");
+          else parts.using.push(usingOption3(a, context));
         }
         break;
       case "with":
@@ -385,6 +446,15 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
       case "value":
         parts.values.push([name(args[0], context, "column"), term(args[1]!, context, version)]);
         break;
+      case "values": {
+        // Driver 3's values(names, values): the names must be listed in the code; values may be computed.
+        const names = args[0] ? elements(args[0], context.shape) : undefined;
+        if (!names || args.length !== 2) throw new Unknown("the column names of values() are not listed in the code");
+        const given = elements(args[1]!, context.shape);
+        if (given && given.length !== names.length) throw new Unknown("values() is given more or fewer values than names");
+        names.forEach((column, i) => parts.values.push([name(column, context, "column"), given ? term(given[i]!, context, version) : "?"]));
+        break;
+      }
       case "setColumn":
         parts.assignments.push(`${name(args[0], context, "column")} = ${term(args[1]!, context, version)}`);
         break;
@@ -418,11 +488,7 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
         break;
       case "using": {
         opened = "using";
-        for (const a of args) {
-          const option = context.shape.method(a);
-          if (option !== "ttl" && option !== "timestamp") throw new Unknown("a USING option this reader does not know");
-          parts.using.push(`${option.toUpperCase()} ${term(context.shape.args(a)[0]!, context, 3)}`);
-        }
+        for (const a of args) parts.using.push(usingOption3(a, context));
         break;
       }
       default:
@@ -476,6 +542,14 @@ export function builtStatements(root: Node, imports: string[], context: QueryBui
   const statics = shape.imported(imports);
   // The file's own methods of the same name (`delete(id)`) are not QueryBuilder's.
   const own = shape.ownMethods(root);
+  const isBuilderCall = (call: Node) => {
+    const method = shape.method(call);
+    const object = shape.receiver(call);
+    if (method === undefined) return false;
+    if (object) return object.text.split(".").pop() === "QueryBuilder";
+    return !own.has(method) && statics.some((s) => s === method || (s === "*" && BUILDER_FUNCTIONS.has(method)));
+  };
+  const reading: Reading = { ...context, isBuilderCall };
   const found: BuiltStatement[] = [];
   for (const call of root.descendantsOfType(shape.callType)) {
     const method = call ? shape.method(call) : undefined;
@@ -501,7 +575,7 @@ export function builtStatements(root: Node, imports: string[], context: QueryBui
       continue;
     }
     try {
-      found.push({ root: call, cql: written(read(chain, version, context)) });
+      found.push({ root: call, cql: written(read(chain, version, reading)) });
     } catch (error) {
       if (!(error instanceof Unknown)) throw error;
       found.push({ root: call, dynamic: error.message, start });

@@ -1,5 +1,6 @@
 // DataStax QueryBuilder chains whose statement is fixed in the source: written out at the chain's
-// first call; chains with run-time values, unknown methods or later extensions listed as dynamic.
+// first call, run-time values as bind markers; chains with run-time names or fragments, unknown
+// methods or later extensions listed as dynamic.
 import { describe, expect, it } from "vitest";
 import { extractStatements } from "../../src/code/extract.js";
 import { grammars } from "../../src/code/grammars.js";
@@ -146,35 +147,163 @@ describe("DataStax QueryBuilder", () => {
       "14 QueryBuilder SELECT order_id, total FROM shop.orders_by_customer WHERE customer_id = ? ORDER BY order_id DESC LIMIT 20",
       "25 QueryBuilder INSERT INTO orders_by_customer (customer_id, order_id, total) VALUES (?, ?, 0) IF NOT EXISTS",
       "34 QueryBuilder DELETE FROM orders_by_customer WHERE customer_id = :c AND order_id = :o IF EXISTS",
+      "42 QueryBuilder UPDATE orders_by_customer SET total = ? WHERE customer_id = ?",
       "47 QueryBuilder SELECT * FROM orders_by_customer WHERE total > 1000 ALLOW FILTERING",
       "57 QueryBuilder SELECT order_id FROM orders_by_customer WHERE customer_id = ?",
     ]);
   });
 
-  it("lists driver 4 chains with a run-time value, a later extension or an unknown method", async () => {
+  it("lists driver 4 chains with a later extension, finished elsewhere or with an unknown method", async () => {
     const { dynamicAt } = await read({ "src/main/java/com/example/shop/Tables.java": TABLES, "src/main/java/com/example/shop/OrderDao.java": DRIVER4 });
     expect(dynamicAt).toEqual([
-      "42 the value `total` is computed at run time",
       "51 built across statements: select is extended after the chain",
       "62 the chain does not end in build() or asCql(): the statement is finished elsewhere",
       "67 the builder method json() is not one this reader knows",
     ]);
   });
 
-  it("writes out driver 3 chains and lists those with Java values or built in a loop", async () => {
+  it("writes out driver 3 chains, a run-time value as a bind marker, and lists those built in a loop", async () => {
     const { at, dynamicAt, ids } = await read({ "src/main/java/com/example/legacy/UserDao.java": DRIVER3 });
     expect(at).toEqual([
       "16 QueryBuilder SELECT user_id, name FROM ks.users WHERE email = ? LIMIT 1",
       "22 QueryBuilder UPDATE users SET name = ? WHERE user_id = ? AND org = 'acme'",
+      "27 QueryBuilder DELETE FROM users WHERE user_id = ?",
       "40 QueryBuilder TRUNCATE users",
     ]);
     expect(ids).toEqual([
       "src/main/java/com/example/legacy/UserDao.java#UserDao.byEmail",
       "src/main/java/com/example/legacy/UserDao.java#UserDao.rename",
+      "src/main/java/com/example/legacy/UserDao.java#UserDao.remove",
       "src/main/java/com/example/legacy/UserDao.java#UserDao.reset",
     ]);
     // the application's own delete(…) is not QueryBuilder's, though QueryBuilder.* is imported statically
-    expect(dynamicAt).toEqual(["27 the value `id` is computed at run time", "31 built across statements: insert is extended after the chain"]);
+    expect(dynamicAt).toEqual(["31 built across statements: insert is extended after the chain"]);
+  });
+
+  it("writes driver 3 run-time values as bind markers and keeps run-time names and fragments dynamic", async () => {
+    const { at, dynamicAt } = await read({
+      "src/main/java/com/example/videos/VideoDao.java": `package com.example.videos;
+
+import static com.datastax.driver.core.querybuilder.QueryBuilder.*;
+
+import com.datastax.driver.core.Session;
+import com.datastax.driver.core.querybuilder.QueryBuilder;
+import java.util.List;
+import java.util.UUID;
+
+public class VideoDao {
+    private final Session session;
+    private final String table;
+    VideoDao(Session session, String table) { this.session = session; this.table = table; }
+
+    void byId(UUID videoId, int pageSize) {
+        session.execute(QueryBuilder.select().from("ks", "videos")
+            .where(eq("videoid", videoId)).and(gte("added", this.since()))
+            .limit(pageSize));
+    }
+
+    void byIds(List<UUID> ids, UUID a, UUID b) {
+        session.execute(select("name").from("videos").where(in("videoid", ids)));
+        session.execute(select("name").from("videos").where(in("videoid", a, b, "x")));
+        session.execute(select("name").from("videos").where(like("name", a.toString() + "%")));
+    }
+
+    void save(Video video, int ttl) {
+        session.execute(insertInto("videos").value("videoid", video.getId()).value("name", video.name)
+            .using(ttl(ttl)).and(timestamp(video.writtenAt())));
+        session.execute(insertInto("videos").values(new String[] {"videoid", "name"}, new Object[] {video.getId(), video.name}));
+        session.execute(update("video_stats").with(incr("views")).and(decr("likes", video.unliked()))
+            .and(add("tags", video.tag())).and(put("meta", "k", video.meta())).where(eq("videoid", video.getId())));
+    }
+
+    void computed(Video video, String column, String condition) {
+        session.execute(select().from(table).where(eq("videoid", video.getId())));
+        session.execute(select().from("ks", "videos").where(eq(column, video.getId())));
+        session.execute(select().from("videos").where(eq("videoid", raw(condition))));
+        session.execute(update("videos").with(set("added", now())).where(eq("videoid", video.getId())));
+        session.execute(insertInto("videos").values(video.columns(), video.values()));
+    }
+
+    private long since() { return 0; }
+}
+`,
+    });
+    expect(at).toEqual([
+      "16 QueryBuilder SELECT * FROM ks.videos WHERE videoid = ? AND added >= ? LIMIT ?",
+      "22 QueryBuilder SELECT name FROM videos WHERE videoid IN ?",
+      "23 QueryBuilder SELECT name FROM videos WHERE videoid IN (?, ?, 'x')",
+      "24 QueryBuilder SELECT name FROM videos WHERE name LIKE ?",
+      "28 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?) USING TTL ? AND TIMESTAMP ?",
+      "30 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?)",
+      "31 QueryBuilder UPDATE video_stats SET views = views + 1, likes = likes - ?, tags = tags + {?}, meta = meta + {'k': ?} WHERE videoid = ?",
+    ]);
+    expect(dynamicAt).toEqual([
+      "36 the table name `table` is not a constant of the code read",
+      "37 the column name `column` is not a constant of the code read",
+      "38 the raw fragment `condition` is computed at run time",
+      "39 a value is computed by now()",
+      "40 the column names of values() are not listed in the code",
+    ]);
+  });
+
+  it("writes driver 4 run-time values as bind markers and keeps run-time names and fragments dynamic", async () => {
+    const { at, dynamicAt } = await read({
+      "src/main/java/com/example/videos/VideoRepository.java": `package com.example.videos;
+
+import static com.datastax.oss.driver.api.querybuilder.QueryBuilder.*;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.querybuilder.relation.Relation;
+import com.datastax.oss.driver.api.querybuilder.term.Term;
+import java.util.List;
+
+public class VideoRepository {
+    private final CqlSession session;
+    VideoRepository(CqlSession session) { this.session = session; }
+
+    void byId(java.util.UUID videoId, int pageSize, Term since) {
+        session.execute(selectFrom("ks", "videos").all()
+            .whereColumn("videoid").isEqualTo(literal(videoId))
+            .whereColumn("added").isGreaterThanOrEqualTo(since)
+            .limit(pageSize)
+            .build());
+    }
+
+    void byIds(List<Term> ids, Term a, Term b) {
+        session.execute(selectFrom("videos").column("name").where(Relation.column("videoid").in(ids)).build());
+        session.execute(selectFrom("videos").column("name").whereColumn("videoid").in(a, b, literal(3)).build());
+        session.execute(selectFrom("videos").column("name").whereColumn("name").like(literal(a + "%")).build());
+    }
+
+    void save(Video video) {
+        session.execute(insertInto("videos").value("videoid", literal(video.getId())).value("name", literal(video.name))
+            .usingTtl(video.ttl()).build());
+        session.execute(update("videos").setColumn("name", literal(video.name)).whereColumn("videoid").isEqualTo(literal(video.getId())).build());
+    }
+
+    void computed(Video video, String keyspace, String column, String condition) {
+        session.execute(selectFrom(keyspace, "videos").all().whereColumn("videoid").isEqualTo(bindMarker()).build());
+        session.execute(selectFrom("videos").all().whereColumn(column).isEqualTo(literal(video.getId())).build());
+        session.execute(selectFrom("videos").all().whereColumn("videoid").isEqualTo(raw(condition)).build());
+        session.execute(selectFrom("videos").all().whereColumn("added").isLessThan(currentTimestamp()).build());
+    }
+}
+`,
+    });
+    expect(at).toEqual([
+      "15 QueryBuilder SELECT * FROM ks.videos WHERE videoid = ? AND added >= ? LIMIT ?",
+      "23 QueryBuilder SELECT name FROM videos WHERE videoid IN ?",
+      "24 QueryBuilder SELECT name FROM videos WHERE videoid IN (?, ?, 3)",
+      "25 QueryBuilder SELECT name FROM videos WHERE name LIKE ?",
+      "29 QueryBuilder INSERT INTO videos (videoid, name) VALUES (?, ?) USING TTL ?",
+      "31 QueryBuilder UPDATE videos SET name = ? WHERE videoid = ?",
+    ]);
+    expect(dynamicAt).toEqual([
+      "35 the keyspace name `keyspace` is not a constant of the code read",
+      "36 the column name `column` is not a constant of the code read",
+      "37 the raw fragment `condition` is computed at run time",
+      "38 a value is computed by currentTimestamp()",
+    ]);
   });
 
   it("takes a statically imported constant from its class when another class has the same name", async () => {
@@ -207,7 +336,7 @@ class Provider {
     expect(at).toEqual(["12 QueryBuilder SELECT * FROM readings WHERE sensor_id = :sensor_id"]);
   });
 
-  it("reads driver 4 chains in Kotlin, and lists those extended later or with template strings", async () => {
+  it("reads driver 4 chains in Kotlin, template values as bind markers, and lists those extended later or with template names", async () => {
     const { at, dynamicAt } = await read({
       "src/main/kotlin/com/example/shop/OrderRepository.kt": `package com.example.shop
 
@@ -237,6 +366,7 @@ class OrderRepository(private val session: CqlSession) {
         if (recent) select = select.whereColumn("day").isEqualTo(bindMarker())
         session.execute(select.build())
         session.execute(selectFrom("orders_\${tag}").all().build())
+        session.execute(selectFrom(ORDERS).all().whereColumn("tag").isEqualTo(literal("#\${tag}")).limit(recent.hashCode()).build())
     }
 }
 `,
@@ -244,6 +374,7 @@ class OrderRepository(private val session: CqlSession) {
     expect(at).toEqual([
       "13 QueryBuilder SELECT * FROM shop.orders WHERE customer_id = ? LIMIT 10",
       "20 QueryBuilder DELETE FROM orders WHERE order_id = 1",
+      "29 QueryBuilder SELECT * FROM orders WHERE tag = ? LIMIT ?",
     ]);
     expect(dynamicAt).toEqual([
       "25 built across statements: select is extended after the chain",
