@@ -1,7 +1,8 @@
 // A grammar that cannot be loaded (a build without its WASM file) never crashes the review: every
 // code file of that language is listed as not reviewed, with the reason, and the gate does not pass
-// on what it did not read.
+// on what it did not read. A file past the code limits is reported the same way, as a limit.
 import { describe, expect, it } from "vitest";
+import { CODE_LIMITS } from "../../src/code/extract.js";
 import { grammarPath, grammars } from "../../src/code/grammars.js";
 import { readCode } from "../../src/code/read.js";
 import { loadConfig } from "../../src/config.js";
@@ -55,5 +56,17 @@ describe("a grammar that cannot be loaded", () => {
     expect(() => grammarPath({ module: "tree-sitter-not-installed", file: "tree-sitter-not-installed.wasm" })).toThrow(
       /^tree-sitter-not-installed\.wasm is neither in .*src\/code\/grammars nor in an installed tree-sitter-not-installed package$/,
     );
+  });
+});
+
+describe("a code file past the limits", () => {
+  it("is listed as not reviewed under input-limit-exceeded, and fails the gate", async () => {
+    const padded = `${APP[DAO]}\n${"// padding\n".repeat(Math.ceil(CODE_LIMITS.fileBytes / 11))}`;
+    const sources: SourceFile[] = Object.entries({ ...APP, [DAO]: padded }).map(([path, content]) => ({ path, content }));
+    const code = await readCode(sources, loadConfig(undefined).config, (language) => grammars.parser(language));
+    const result = review({ files: sources, ...(code ? { code } : {}) });
+    expect(result.findings.filter((f) => f.location.file === DAO).map((f) => [f.rule, f.severity])).toEqual([["input-limit-exceeded", "warning"]]);
+    expect(result.unreviewed).toEqual([{ file: DAO, reason: `${DAO} was not read as application code: ${padded.length} bytes, over the ${CODE_LIMITS.fileBytes}-byte limit per code file. The statements in it were not reviewed.` }]);
+    expect(result.gateFails).toBe(true);
   });
 });
