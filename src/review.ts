@@ -135,6 +135,13 @@ function limitFinding(file: string, message: string, entity: string): Finding {
   };
 }
 
+/** A code file that was not read: a limit, or a grammar that did not load (then an internal error). Either way it was not reviewed. */
+function unreadCodeFinding(skipped: CodeExtraction["skipped"][number]): Finding {
+  const message = `${skipped.file} was not read as application code: ${skipped.reason}. The statements in it were not reviewed.`;
+  if (!skipped.failed) return limitFinding(skipped.file, message, `code:${skipped.file}`);
+  return { ...limitFinding(skipped.file, message, `code:${skipped.file}`), rule: "internal-error", severity: "info", fingerprint: `internal-error:code:${skipped.file}` };
+}
+
 /** Picks schema and manifest files by the config globs and applies the size and count limits. */
 function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: string | undefined): SelectedFiles {
   const limitFindings: Finding[] = [];
@@ -256,6 +263,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   // Application code: its statements join the manifest's entries, planned and checked like them.
   const withCode = input.code ? mergeCodeIntoManifest(input.code, written) : undefined;
   const manifest = withCode ? withCode.manifest : written;
+  for (const skipped of input.code?.skipped ?? []) inputFindings.push(unreadCodeFinding(skipped));
 
   const schemaFiles: ParsedSchemaFile[] = [];
   let statements = 0;

@@ -271,7 +271,7 @@ export function isCqlStatement(text: string): boolean {
 
 async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: CodeExtraction["skipped"]): Promise<ParsedFile[]> {
   const parsed: ParsedFile[] = [];
-  const parsers = new Map<CodeLanguage, Parser | undefined>();
+  const parsers = new Map<CodeLanguage, Parser | { failed: string }>();
   for (const source of files) {
     const language = languageOf(source.path);
     const syntax = language && SYNTAX[language];
@@ -288,12 +288,15 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       try {
         parsers.set(language, await parserFor(language));
       } catch (error) {
-        parsers.set(language, undefined);
-        skipped.push({ file: source.path, reason: `the ${language} grammar could not be loaded (${error instanceof Error ? error.message : String(error)})` });
+        parsers.set(language, { failed: `the ${language} grammar could not be loaded (${error instanceof Error ? error.message : String(error)})` });
       }
     }
-    const parser = parsers.get(language);
-    if (!parser) continue;
+    const parser = parsers.get(language)!;
+    // Every file of a language without its grammar is listed, not only the first.
+    if ("failed" in parser) {
+      skipped.push({ file: source.path, reason: parser.failed, failed: true });
+      continue;
+    }
     const tree = parser.parse(source.content);
     if (!tree) {
       skipped.push({ file: source.path, reason: "tree-sitter could not parse it" });

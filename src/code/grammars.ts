@@ -2,9 +2,10 @@
 // never loads web-tree-sitter, and a review with only Go loads only the Go grammar.
 //
 // This is the one part of src/code that touches the file system: it reads the WASM files that the
-// grammar packages ship (tree-sitter-java, tree-sitter-go, …). The bundled Lambda and Action carry
-// the same files in a `grammars/` folder beside the bundle (scripts/build-lambda.mjs copies them),
-// which is looked at first.
+// grammar packages ship (tree-sitter-java, tree-sitter-go, …). The built code (the npm package),
+// the Lambda and the Action carry the same files in a `grammars/` folder beside this module or the
+// bundle (scripts/copy-grammars.mjs copies them), which is looked at first; the grammar packages
+// themselves are development dependencies, there for a git clone.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -34,7 +35,11 @@ export function grammarPath(entry: { module: string; file: string }): string {
   const bundled = join(here, "grammars", entry.file);
   if (existsSync(bundled)) return bundled;
   if (entry.module === RUNTIME.module) return join(dirname(requireHere.resolve(entry.module)), entry.file);
-  return join(dirname(requireHere.resolve(`${entry.module}/package.json`)), entry.file);
+  try {
+    return join(dirname(requireHere.resolve(`${entry.module}/package.json`)), entry.file);
+  } catch {
+    throw new Error(`${entry.file} is neither in ${join(here, "grammars")} nor in an installed ${entry.module} package`);
+  }
 }
 
 export interface Grammars {

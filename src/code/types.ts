@@ -64,8 +64,8 @@ export interface CodeExtraction {
   dynamic: DynamicStatement[];
   /** tables defined by entity classes */
   tables: CodeTable[];
-  /** files that could not be read (parse budget, grammar failure), with why */
-  skipped: { file: string; reason: string }[];
+  /** files that could not be read (parse budget, grammar failure), with why; `failed` when cql-review itself failed (a grammar did not load), not a limit */
+  skipped: { file: string; reason: string; failed?: true }[];
 }
 
 export interface CodeFile {

@@ -11,6 +11,36 @@ import { REPO_ROOT } from "./run-cli.js";
 
 const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 300_000;
+const GRAMMARS = ["go", "java", "javascript", "kotlin", "python", "tsx", "typescript"].map((language) => `dist/src/code/grammars/tree-sitter-${language}.wasm`);
+
+/** A small service whose only Cassandra query sits in Java code, filtering on a regular column. */
+const JAVA_APP = {
+  "schema/videos.cql": `CREATE TABLE shop.videos_by_user (
+  user_id uuid,
+  added_date timestamp,
+  video_id uuid,
+  title text,
+  PRIMARY KEY ((user_id), added_date, video_id)
+);
+`,
+  "src/main/java/com/example/VideoDao.java": `package com.example;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+
+public class VideoDao {
+  private final CqlSession session;
+
+  public VideoDao(CqlSession session) {
+    this.session = session;
+  }
+
+  public ResultSet byTitle(String title) {
+    return session.execute("SELECT video_id FROM shop.videos_by_user WHERE title = ?", title);
+  }
+}
+`,
+};
 
 interface PackResult {
   filename: string;
@@ -45,6 +75,10 @@ beforeAll(async () => {
     maxBuffer: 64 * 1024 * 1024,
   });
   await nodeFs.cp(path.join(REPO_ROOT, "examples/iot"), path.join(project, "model"), { recursive: true });
+  for (const [file, text] of Object.entries(JAVA_APP)) {
+    await nodeFs.mkdir(path.dirname(path.join(project, "service", file)), { recursive: true });
+    await nodeFs.writeFile(path.join(project, "service", file), text);
+  }
 }, INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -59,6 +93,32 @@ describe("the npm package", () => {
     expect(files).toContain("schema/access-patterns.schema.json");
     expect(files.filter((file) => file.startsWith("rules/") && file.endsWith(".md")).length).toBeGreaterThan(10);
     expect(files.filter((file) => /(^|\/)(test|bench|fixtures)\//.test(file) || /\.test\.[jt]s$/.test(file) || file.startsWith("dist/action/"))).toEqual([]);
+  });
+
+  it("carries the grammars' WASM files with their licences, and leaves web-tree-sitter's runtime to its package", async () => {
+    const files = packed.files.map((file) => file.path);
+    expect(files.filter((file) => file.startsWith("dist/src/code/grammars/")).sort()).toEqual(
+      [...GRAMMARS, "dist/src/code/grammars/THIRD-PARTY-NOTICES.txt"].sort(),
+    );
+    const notices = await nodeFs.readFile(path.join(project, "node_modules/cql-review/dist/src/code/grammars/THIRD-PARTY-NOTICES.txt"), "utf8");
+    for (const grammar of ["tree-sitter-java", "tree-sitter-go", "tree-sitter-python", "tree-sitter-javascript", "tree-sitter-typescript", "@tree-sitter-grammars/tree-sitter-kotlin"]) {
+      expect(notices).toMatch(new RegExp(`^${grammar}@\\d+\\.\\d+\\.\\d+ \\(MIT\\)\\n\\n(MIT License|The MIT License)[^]*?Permission is hereby granted`, "m"));
+    }
+  });
+
+  it("installs no grammar package: only web-tree-sitter, whose loader runs the packaged grammars", async () => {
+    const { stdout } = await run("npm", ["ls", "--all", "--parseable"], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
+    const installed = stdout.split("\n").map((line) => path.relative(path.join(project, "node_modules"), line));
+    expect(installed.filter((dir) => /(^|\/)(tree-sitter-[a-z]+|@tree-sitter-grammars\/.*|npm-check-updates|node-gyp-build)$/.test(dir))).toEqual([]);
+    expect(installed).toContain("web-tree-sitter");
+  });
+
+  it("reads a Java query out of application code with the packaged grammar", async () => {
+    const check = await exec(cli(), ["check", "service"], project);
+    expect(check.stderr).toBe("");
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^service\/src\/main\/java\/com\/example\/VideoDao\.java\n {2}14:28 {2}error {2}Cassandra rejects [^\n]+ query-needs-allow-filtering$/m);
+    expect(check.stdout).not.toMatch(/not read as application code/);
   });
 
   it("installed in an empty folder, checks the example and prints its version", async () => {
