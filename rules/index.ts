@@ -8,6 +8,7 @@ import changePrimaryKey from "./change-primary-key.js";
 import codeStatementDynamic from "./code-statement-dynamic.js";
 import codeStatementNotInManifest from "./code-statement-not-in-manifest.js";
 import codeTableMismatch from "./code-table-mismatch.js";
+import codeTableNotInSchema from "./code-table-not-in-schema.js";
 import configInvalid from "./config-invalid.js";
 import cqlSyntaxError from "./cql-syntax-error.js";
 import cqlUnsupportedStatement from "./cql-unsupported-statement.js";
@@ -68,6 +69,7 @@ export const rules: RuleModule[] = [
   codeStatementDynamic,
   codeStatementNotInManifest,
   codeTableMismatch,
+  codeTableNotInSchema,
   configInvalid,
   cqlSyntaxError,
   cqlUnsupportedStatement,

@@ -16,12 +16,16 @@ const queryInvalid: RuleModule = {
     fixable: false,
   },
   check(context) {
+    const codeFiles = new Set(context.model.code?.extraction.files.map((file) => file.path));
     for (const query of context.model.queries) {
       // A plan the planner could not make is cql-review's failure, reported by internal-error.
       if (query.plan.verdict !== "invalid" || isPlannerFailure(query.plan)) continue;
       // A query that does not parse is cql-syntax-error's, at the place it breaks: one finding.
       const written = manifestQuery(context.model, query.id);
       if (written?.form === "cql" && !written.statement) continue;
+      // A table missing from the schema is evidence against the manifest's author, not against
+      // code: the application may create the table elsewhere (code-table-not-in-schema says so).
+      if (query.table === null && query.plan.ruleIds.includes("A10") && codeFiles.has(query.location.file)) continue;
       const gist = query.plan.errorGist?.trim().replace(/\.$/, "");
       // The planner's reason ends by saying Cassandra rejects the query; the message opens with it.
       const reason = reasonWithoutRuleCodes(query.plan.reason);

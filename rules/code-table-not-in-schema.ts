@@ -1,0 +1,98 @@
+// A statement of the application's code uses a table that no schema file of the review defines.
+// The review cannot plan it, and it cannot say Cassandra rejects it either: the table may well be
+// created elsewhere (by the application at start-up, by another repository's migrations), so the
+// finding says what was not reviewed and how to make it reviewable, and never fails the gate.
+import type { QualifiedName } from "../src/cql/ast.js";
+import { entryKeyspace } from "../src/manifest/types.js";
+import { editDistance } from "../src/manifest/did-you-mean.js";
+import type { RuleModule } from "../src/rule-engine/types.js";
+import { findTable } from "../src/schema/resolve.js";
+import type { SourceLocation } from "../src/findings.js";
+
+interface Use {
+  entry: string;
+  location: SourceLocation;
+}
+
+/** The schema's table of the same keyspace whose name is one or two edits away, if exactly one is. */
+function nearName(tables: Iterable<string>, keyspace: string | undefined, name: string): string | undefined {
+  const near: string[] = [];
+  for (const qualified of tables) {
+    const dot = qualified.indexOf(".");
+    const [tableKeyspace, tableName] = [qualified.slice(0, dot), qualified.slice(dot + 1)];
+    if (keyspace !== undefined && tableKeyspace !== keyspace) continue;
+    // Names longer than Cassandra's 48 characters are not tables; the bound keeps the comparison cheap.
+    if (Math.abs(tableName.length - name.length) > 2 || name.length > 48) continue;
+    if (editDistance(tableName.toLowerCase(), name.toLowerCase()) <= 2) near.push(qualified);
+    if (near.length > 1) return undefined;
+  }
+  return near[0];
+}
+
+function compareLocations(a: SourceLocation, b: SourceLocation): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column;
+}
+
+const codeTableNotInSchema: RuleModule = {
+  meta: {
+    id: "code-table-not-in-schema",
+    category: "query",
+    defaultSeverity: "info",
+    description: "A statement of the application's code uses a table no schema file of the review defines, so it is not reviewed.",
+    messages: {
+      noSchema:
+        "{entry} uses {table}, and this review read no CREATE TABLE for it ({count} of the code's statements use it), so they are not planned or checked. Add the schema files where the table is created to the review (the `schema` globs of .github/cql-review.yml), or write its CREATE TABLE in a .cql file.",
+      near: "{entry} uses {table}, which no schema file of the review defines ({count} of the code's statements use it), so they are not planned or checked. The schema has {near}: if that is the table meant, Cassandra rejects the statement as written; if {table} is created elsewhere, add its CREATE TABLE to the schema files the review reads.",
+      missing:
+        "{entry} uses {table}, which no schema file of the review defines ({count} of the code's statements use it), so they are not planned or checked. If it is created elsewhere (by the application at start-up, or by another repository's migrations), add its CREATE TABLE to the schema files the review reads.",
+    },
+    fixable: false,
+  },
+  check(context) {
+    const { model } = context;
+    const code = model.code;
+    const manifest = model.manifest;
+    if (!code || !manifest) return;
+    const codeFiles = new Set(code.extraction.files.map((file) => file.path));
+    const uses = new Map<string, { written: string; keyspace: string | undefined; name: string; list: Use[] }>();
+    const note = (table: QualifiedName, keyspace: string | undefined, entry: string, location: SourceLocation) => {
+      if (findTable(model.schema, table, keyspace)) return;
+      const tableKeyspace = table.keyspace?.name ?? keyspace;
+      const written = tableKeyspace ? `${tableKeyspace}.${table.name.name}` : table.name.name;
+      const key = written.toLowerCase();
+      let use = uses.get(key);
+      if (!use) uses.set(key, (use = { written, keyspace: tableKeyspace, name: table.name.name, list: [] }));
+      use.list.push({ entry, location });
+    };
+    // Only entries whose text is the code's (their location is a code file): a table a manifest
+    // author wrote is held against the schema by query-invalid and the write rules.
+    for (const query of manifest.queries) {
+      if (query.form !== "cql" || !query.statement || !codeFiles.has(query.location.file)) continue;
+      note(query.statement.table, entryKeyspace(query, manifest), query.id, query.location);
+    }
+    for (const write of manifest.writes) {
+      if (!codeFiles.has(write.location.file)) continue;
+      for (const { statement, location } of write.statements) {
+        if (!statement) continue;
+        const parts = statement.kind === "batch" ? statement.statements : statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement] : [];
+        for (const part of parts) note(part.table, entryKeyspace(write, manifest), write.id, location);
+      }
+    }
+    const hasSchema = model.schema.tables.size > 0;
+    for (const [key, use] of uses) {
+      // Placed at the first use in the code, wherever the entry kinds were listed.
+      const first = use.list.reduce((a, b) => (compareLocations(b.location, a.location) < 0 ? b : a));
+      const near = hasSchema ? nearName(model.schema.tables.keys(), use.keyspace, use.name) : undefined;
+      context.report({
+        messageId: !hasSchema ? "noSchema" : near ? "near" : "missing",
+        data: { entry: first.entry, table: use.written, count: use.list.length, near: near ?? null },
+        file: first.location.file,
+        range: first.location.range,
+        entity: `table:${key}:not-in-schema`,
+      });
+    }
+  },
+};
+
+export default codeTableNotInSchema;
