@@ -145,7 +145,7 @@ function annotatesMethods(info: ClassInfo): boolean {
   );
 }
 
-interface KeyColumn {
+export interface KeyColumn {
   name: string;
   kind: "partition" | "clustering";
   position?: number;
@@ -255,14 +255,6 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
     }
   }
 
-  const partition = keys.filter((k) => k.kind === "partition");
-  const clustering = keys.filter((k) => k.kind === "clustering");
-  const positioned = (list: KeyColumn[]) => list.every((k) => k.position !== undefined) && new Set(list.map((k) => k.position)).size === list.length;
-  const keyOrderKnown = { partition: positioned(partition), clustering: positioned(clustering) };
-  const byPosition = (a: KeyColumn, b: KeyColumn) => (a.position ?? 0) - (b.position ?? 0);
-  if (keyOrderKnown.partition) partition.sort(byPosition);
-  if (keyOrderKnown.clustering) clustering.sort(byPosition);
-  const keysKnown = complete && partition.length > 0;
   return {
     framework,
     entity: info.name,
@@ -270,13 +262,28 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
     name,
     file: source.path,
     range: source.range(field(info.node, "name") ?? info.node),
-    ...(keysKnown
-      ? {
-          partitionKey: partition.map((k) => k.name),
-          clustering: clustering.map((k) => ({ name: k.name, ...(k.order ? { order: k.order } : {}) })),
-        }
-      : {}),
+    ...entityKey(keys, complete),
     columns,
+  };
+}
+
+/**
+ * The primary key an entity's annotations give, in key order when every part has a distinct
+ * position (else in declaration order, and `keyOrderKnown` says so); no key at all when a field
+ * could not be read or no partition key is annotated, so nothing is compared on a partial key.
+ */
+export function entityKey(keys: readonly KeyColumn[], complete: boolean): Pick<CodeTable, "partitionKey" | "clustering" | "keyOrderKnown"> {
+  const partition = keys.filter((k) => k.kind === "partition");
+  const clustering = keys.filter((k) => k.kind === "clustering");
+  const positioned = (list: KeyColumn[]) => list.every((k) => k.position !== undefined) && new Set(list.map((k) => k.position)).size === list.length;
+  const keyOrderKnown = { partition: positioned(partition), clustering: positioned(clustering) };
+  const byPosition = (a: KeyColumn, b: KeyColumn) => (a.position ?? 0) - (b.position ?? 0);
+  if (keyOrderKnown.partition) partition.sort(byPosition);
+  if (keyOrderKnown.clustering) clustering.sort(byPosition);
+  if (!complete || partition.length === 0) return { keyOrderKnown };
+  return {
+    partitionKey: partition.map((k) => k.name),
+    clustering: clustering.map((k) => ({ name: k.name, ...(k.order ? { order: k.order } : {}) })),
     keyOrderKnown,
   };
 }

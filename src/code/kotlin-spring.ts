@@ -4,7 +4,7 @@
 // differs. Annotations with a use-site target (`@field:Column("x")`) count like plain ones.
 import type { Node } from "web-tree-sitter";
 import { derivedQuery } from "./derived.js";
-import type { EntitySource } from "./entities.js";
+import { entityKey, type EntitySource, type KeyColumn } from "./entities.js";
 import type { CodeTable } from "./types.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
@@ -79,13 +79,6 @@ function propertiesOf(declaration: Node): Property[] {
   return properties.filter((p) => !p.annotations.has("Transient") && !p.annotations.has("Computed"));
 }
 
-interface KeyPart {
-  name: string;
-  kind: "partition" | "clustering";
-  position?: number;
-  order?: "asc" | "desc";
-}
-
 /** The Spring Data `@Table` classes of Kotlin files (files that import Spring Data Cassandra). */
 export function kotlinEntityTables(sources: EntitySource[]): CodeTable[] {
   const classes = new Map<string, { source: EntitySource; node: Node }[]>();
@@ -123,7 +116,7 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
   // A superclass's properties are not read: the key is then left open.
   let complete = !named(named(node).find((c) => c.type === "delegation_specifiers")).some((s) => named(s).some((c) => c.type === "constructor_invocation"));
   const columns: CodeTable["columns"] = [];
-  const keys: KeyPart[] = [];
+  const keys: KeyColumn[] = [];
   const add = (columnName: string, property: string, at: Node, from: EntitySource) => {
     if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: from.range(at) });
   };
@@ -169,14 +162,6 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
     return true;
   };
   for (const property of propertiesOf(node)) if (!readProperty(property, source, "", 0)) complete = false;
-  const partition = keys.filter((k) => k.kind === "partition");
-  const clustering = keys.filter((k) => k.kind === "clustering");
-  const positioned = (list: KeyPart[]) => list.every((k) => k.position !== undefined) && new Set(list.map((k) => k.position)).size === list.length;
-  const keyOrderKnown = { partition: positioned(partition), clustering: positioned(clustering) };
-  const byPosition = (a: KeyPart, b: KeyPart) => (a.position ?? 0) - (b.position ?? 0);
-  if (keyOrderKnown.partition) partition.sort(byPosition);
-  if (keyOrderKnown.clustering) clustering.sort(byPosition);
-  const keysKnown = complete && partition.length > 0;
   return {
     framework: "spring-data",
     entity: className,
@@ -184,11 +169,8 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
     name,
     file: source.path,
     range: source.range(field(node, "name") ?? node),
-    ...(keysKnown
-      ? { partitionKey: partition.map((k) => k.name), clustering: clustering.map((k) => ({ name: k.name, ...(k.order ? { order: k.order } : {}) })) }
-      : {}),
+    ...entityKey(keys, complete),
     columns,
-    keyOrderKnown,
   };
 }
 

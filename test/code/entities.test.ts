@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { extractStatements } from "../../src/code/extract.js";
-import { grammars } from "../../src/code/grammars.js";
+import { extractFrom } from "./review-with-code.js";
 import type { CodeTable } from "../../src/code/types.js";
 import { CQLENGINE_BASE, CQLENGINE_MODELS, MAPPER3_ENTITY, MAPPER_ENTITY, SPRING_ENTITY, SPRING_KEY, SPRING_TABLES } from "./entity-fixtures.js";
 
 async function tablesOf(files: Record<string, string>): Promise<CodeTable[]> {
-  const extraction = await extractStatements(
-    Object.entries(files).map(([path, content]) => ({ path, content })),
-    (language) => grammars.parser(language),
-  );
+  const extraction = await extractFrom(files);
   return extraction.tables;
 }
 

@@ -1,15 +1,10 @@
 // Kotlin: the Java driver and Spring Data's @Query called from Kotlin, constants of objects and
 // companion objects in other files, raw strings with trimIndent, and string templates (dynamic).
 import { describe, expect, it } from "vitest";
-import { extractStatements } from "../../src/code/extract.js";
-import { grammars } from "../../src/code/grammars.js";
-import { findingsAt, reviewWithCode } from "./review-with-code.js";
+import { extractFrom, findingsAt, reviewWithCode } from "./review-with-code.js";
 
 async function read(files: Record<string, string>) {
-  const result = await extractStatements(
-    Object.entries(files).map(([path, content]) => ({ path, content })),
-    (language) => grammars.parser(language),
-  );
+  const result = await extractFrom(files);
   return {
     ...result,
     at: result.statements.map((s) => `${s.file.split("/").pop()}:${s.range.start.line} ${s.api} ${s.cql.replace(/\s+/g, " ")}`),

@@ -1,15 +1,11 @@
 // The DataStax mapper's DAO methods: @Select, @Insert, @Update, @Delete written out from the
 // entity they work on, @Query placeholders filled in, and driver 3's @Accessor queries.
 import { describe, expect, it } from "vitest";
-import { extractStatements } from "../../src/code/extract.js";
 import { grammars } from "../../src/code/grammars.js";
-import { reviewWithCode } from "./review-with-code.js";
+import { extractFrom, reviewWithCode } from "./review-with-code.js";
 
 async function read(files: Record<string, string>) {
-  const result = await extractStatements(
-    Object.entries(files).map(([path, content]) => ({ path, content })),
-    (language) => grammars.parser(language),
-  );
+  const result = await extractFrom(files);
   return {
     ...result,
     byId: Object.fromEntries(result.statements.map((s) => [s.id.slice(s.id.indexOf("#") + 1), `${s.range.start.line} ${s.api} ${s.cql}`])),
@@ -215,10 +211,7 @@ public interface SaleDao extends CrudDao<ProductSale> {
     PagingIterable<ProductSale> all();
 }
 `;
-    const result = await extractStatements(
-      Object.entries({ ...APP, "src/main/java/com/example/base/CrudDao.java": base, [`${DIR}/SaleDao.java`]: dao }).map(([path, content]) => ({ path, content })),
-      (language) => grammars.parser(language),
-    );
+    const result = await extractFrom({ ...APP, "src/main/java/com/example/base/CrudDao.java": base, [`${DIR}/SaleDao.java`]: dao });
     const inherited = result.statements.filter((s) => s.id.startsWith(`${DIR}/SaleDao.java#`));
     expect(inherited.map((s) => [s.id.split("#")[1], s.file, s.range.start.line, s.call?.line, s.cql.split(" WHERE")[0]!.split(" VALUES")[0]])).toEqual([
       ["SaleDao.all", `${DIR}/SaleDao.java`, 9, undefined, `SELECT ${COLUMNS} FROM shop.product_sales`],

@@ -2,14 +2,10 @@
 // first call, run-time values as bind markers; chains with run-time names or fragments, unknown
 // methods or later extensions listed as dynamic.
 import { describe, expect, it } from "vitest";
-import { extractStatements } from "../../src/code/extract.js";
-import { grammars } from "../../src/code/grammars.js";
+import { extractFrom } from "./review-with-code.js";
 
 async function read(files: Record<string, string>) {
-  const result = await extractStatements(
-    Object.entries(files).map(([path, content]) => ({ path, content })),
-    (language) => grammars.parser(language),
-  );
+  const result = await extractFrom(files);
   return {
     at: result.statements.map((s) => `${s.range.start.line} ${s.api} ${s.cql}`),
     dynamicAt: result.dynamic.map((d) => `${d.range.start.line} ${d.reason}`),

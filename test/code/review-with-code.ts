@@ -1,5 +1,6 @@
 // Reviews small applications the way the CLI does: code read first (grammars load
 // asynchronously), then the synchronous review with the statements found.
+import { extractStatements } from "../../src/code/extract.js";
 import { grammars } from "../../src/code/grammars.js";
 import { readCode } from "../../src/code/read.js";
 import { loadConfig } from "../../src/config.js";
@@ -15,4 +16,12 @@ export async function reviewWithCode(files: Record<string, string>, config?: str
 /** `rule file:line` of each finding, sorted as the review sorts them. */
 export function findingsAt(result: Review, rule?: string): string[] {
   return result.findings.filter((f) => rule === undefined || f.rule === rule).map((f) => `${f.rule} ${f.location.file}:${f.location.range.start.line}`);
+}
+
+/** What the extractor reads out of files given as path → content. */
+export function extractFrom(files: Record<string, string>) {
+  return extractStatements(
+    Object.entries(files).map(([path, content]) => ({ path, content })),
+    (language) => grammars.parser(language),
+  );
 }
