@@ -59,6 +59,22 @@ function unservedManifest(tables: number): ReviewInput {
   return { files, baseFiles: files };
 }
 
+/**
+ * The most queries, each naming its own table, over as many tables as the statements allow: the
+ * query-plans limit counts one plan for each, so nothing stops this short of the query limit.
+ */
+function namedQueries(): ReviewInput {
+  const tables = REVIEW_LIMITS.statementsPerReview - 1;
+  const queries = REVIEW_LIMITS.queriesPerReview;
+  const statements = [KEYSPACE, ...Array.from({ length: tables }, (_, t) => `CREATE TABLE shop.t${t} (id int, at timestamp, v text, PRIMARY KEY ((id), at));\n`)];
+  const entries = Array.from({ length: queries }, (_, i) => `  - id: Q${i}\n    cql: SELECT v FROM t${i * 3} WHERE id = ? AND at > ?`);
+  const files = [
+    ...filesOf("schema/", statements),
+    { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` },
+  ];
+  return { files, baseFiles: files };
+}
+
 /** The most files per review, each a small table. */
 function manyFiles(): ReviewInput {
   const files = Array.from({ length: REVIEW_LIMITS.filesPerReview - 1 }, (_, i) => ({
@@ -85,6 +101,7 @@ const CASES: Record<string, { describe: string; input: () => ReviewInput }> = {
   "many-tables": { describe: `${REVIEW_LIMITS.statementsPerReview - 1} tables, head and base, every column type changed`, input: manyTables },
   "unserved-manifest": { describe: `${REVIEW_LIMITS.queriesPerReview} unserved abstract queries over 8 tables, head and base`, input: () => unservedManifest(8) },
   "query-plans": { describe: "unserved abstract queries over 200 tables, as many as the query plans allow, head and base", input: () => unservedManifest(200) },
+  "named-queries": { describe: `${REVIEW_LIMITS.queriesPerReview} queries naming their tables over ${REVIEW_LIMITS.statementsPerReview - 1} tables, head and base`, input: namedQueries },
   "many-files": { describe: `${REVIEW_LIMITS.filesPerReview} schema files, head and base`, input: manyFiles },
   "deep-nesting": { describe: "a column type and a manifest nested 5,000 deep", input: deepNesting },
 };

@@ -3,7 +3,7 @@
 import { estimateTables } from "./analysis/estimator.js";
 import { append } from "./arrays.js";
 import { attachRowsEstimates } from "./analysis/estimator-rows.js";
-import { analyseQuery, sizeSuggestedTables } from "./analysis/queries.js";
+import { analyseQuery, countQueryPlans, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
 import type { CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
@@ -102,16 +102,16 @@ export const REVIEW_LIMITS = {
   /** bytes of one schema file, manifest or config file */
   fileBytes: 1024 * 1024,
   /** statements of one schema file */
-  statementsPerFile: 20_000,
+  statementsPerFile: 10_000,
   /** schema + manifest files in one review */
   filesPerReview: 2_000,
   /** bytes of all schema and manifest files of one commit */
   bytesPerReview: 4 * 1024 * 1024,
   /** schema statements of one commit, all files together (each table costs every table rule, at both commits) */
-  statementsPerReview: 20_000,
+  statementsPerReview: 10_000,
   /** queries of the manifests, all together */
   queriesPerReview: 5_000,
-  /** queries of the manifests times tables of the schema: the planner weighs every query against every table */
+  /** table plans of the manifests' queries: one per `cql` query, one per table holding all the columns of an abstract one */
   queryPlansPerReview: 40_000,
 } as const;
 
@@ -313,13 +313,13 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
 
   const queryCount = manifest?.queries.length ?? 0;
-  const plans = queryCount * built.schema.tables.size;
   const overQueries = queryCount > REVIEW_LIMITS.queriesPerReview;
+  const plans = overQueries ? 0 : countQueryPlans(manifest, built.schema, { keyspace }, REVIEW_LIMITS.queryPlansPerReview);
   if (overQueries || plans > REVIEW_LIMITS.queryPlansPerReview) {
     const at = manifest!.queries[0]!.location;
     const why = overQueries
       ? `${queryCount} queries, over the limit of ${REVIEW_LIMITS.queriesPerReview} per review`
-      : `${queryCount} queries over ${built.schema.tables.size} tables are ${plans} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review`;
+      : `${queryCount} queries needing more than ${REVIEW_LIMITS.queryPlansPerReview} query plans (each is weighed against every table holding its columns), over the limit per review`;
     return stopWith({
       ...limitFinding(at.file, `The manifests hold ${why}; nothing was planned or checked, so only syntax, manifest and config findings are shown.`, "query-plans"),
       location: at,

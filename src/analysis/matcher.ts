@@ -99,6 +99,11 @@ function candidateTables(columns: string[], schema: SchemaModel, keyspace: strin
   return tables;
 }
 
+/** How many tables the matcher would plan an abstract query against: the tables holding all its columns. */
+export function candidateCount(query: AbstractQuery, schema: SchemaModel, keyspace: string | undefined): number {
+  return candidateTables(queryColumns(query), schema, keyspace).length;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The SELECT a pattern implies, built as AST nodes; ranges point at the manifest entry.
 

@@ -6,7 +6,7 @@ import type { CassandraVersion, SchemaModel, TableModel } from "../schema/model.
 import { findTable } from "../schema/resolve.js";
 import { matchVolumes } from "./estimator.js";
 import type { PartitionLimits } from "./limits.js";
-import { matchAbstractQuery, type MatchOptions } from "./matcher.js";
+import { candidateCount, matchAbstractQuery, type MatchOptions } from "./matcher.js";
 import { suggestTableFor } from "./suggest-table.js";
 import { planSelect } from "./planner.js";
 import { integerLiteral } from "./planner-terms.js";
@@ -106,6 +106,20 @@ function analyseAbstract(query: AbstractQuery, schema: SchemaModel, options: Ana
 export function analyseQuery(query: ManifestQuery, manifest: Manifest, schema: SchemaModel, options: AnalyseOptions): QueryAnalysis {
   const keyspace = entryKeyspace(query, manifest) ?? options.keyspace;
   return query.form === "cql" ? analyseCql(query, schema, options, keyspace) : analyseAbstract(query, schema, options, keyspace);
+}
+
+/**
+ * The table plans analysing the manifest's queries costs: one for a `cql` query (its table), one
+ * per candidate table for an abstract one. Counting stops once the total passes `stopAbove`, so
+ * checking a limit costs no more than the limit allows.
+ */
+export function countQueryPlans(manifest: Manifest | undefined, schema: SchemaModel, options: Pick<AnalyseOptions, "keyspace">, stopAbove: number): number {
+  let plans = 0;
+  for (const query of manifest?.queries ?? []) {
+    plans += query.form === "cql" ? 1 : candidateCount(query, schema, entryKeyspace(query, manifest!) ?? options.keyspace);
+    if (plans > stopAbove) break;
+  }
+  return plans;
 }
 
 export function analyseQueries(manifest: Manifest | undefined, schema: SchemaModel, options: AnalyseOptions): QueryAnalysis[] {

@@ -215,9 +215,10 @@ describe("review-wide limits", () => {
 });
 
 describe("query plans per review", () => {
-  it("more queries times tables than the limit: nothing is planned, the manifest says why, and the gate fails", () => {
+  it("more plans than the limit: nothing is planned, the manifest says why, and the gate fails", () => {
+    // Every query could use each of the 100 tables holding id and v (orders holds neither).
     const tables = 101;
-    const queries = Math.floor(REVIEW_LIMITS.queryPlansPerReview / tables) + 1;
+    const queries = Math.floor(REVIEW_LIMITS.queryPlansPerReview / (tables - 1)) + 1;
     const schema = { path: "schema/020_many.cql", content: Array.from({ length: tables - 1 }, (_, i) => `CREATE TABLE shop.t${i} (id uuid PRIMARY KEY, v int);\n`).join("") };
     const entries = Array.from({ length: queries }, (_, i) => `  - id: Q${i}\n    select: [v]\n    where: { id: "=" }`);
     const manifestFile = { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` };
@@ -226,10 +227,28 @@ describe("query plans per review", () => {
     expect(others).toEqual([]);
     expect(finding).toMatchObject({ fingerprint: "input-limit-exceeded:query-plans", location: { file: "access-patterns.yaml", range: { start: { line: 4 } } } });
     expect(finding!.message).toBe(
-      `The manifests hold ${queries} queries over ${tables} tables are ${queries * tables} query plans, over the limit of ${REVIEW_LIMITS.queryPlansPerReview} per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
+      `The manifests hold ${queries} queries needing more than ${REVIEW_LIMITS.queryPlansPerReview} query plans (each is weighed against every table holding its columns), over the limit per review; nothing was planned or checked, so only syntax, manifest and config findings are shown.`,
     );
     expect(result.queries).toEqual([]);
     expect(result.gateFails).toBe(true);
+  });
+
+  it("counts the tables each query could use, not every table: a large model whose queries name their tables is planned", () => {
+    const tables = 2_000;
+    const queries = 1_000;
+    const schema = {
+      path: "schema/020_many.cql",
+      content: Array.from({ length: tables }, (_, i) => `CREATE TABLE shop.t${i} (k${i} uuid PRIMARY KEY, v${i} int);\n`).join(""),
+    };
+    // Half written as CQL (one plan each), half abstract over columns only one table holds.
+    const entries = Array.from({ length: queries }, (_, i) =>
+      i % 2 === 0 ? `  - id: Q${i}\n    cql: SELECT v${i} FROM t${i} WHERE k${i} = ?` : `  - id: Q${i}\n    select: [v${i}]\n    where: { k${i}: "=" }`,
+    );
+    const manifestFile = { path: "access-patterns.yaml", content: `version: 1\nkeyspace: shop\nqueries:\n${entries.join("\n")}\n` };
+    const result = review({ files: [keyspace, schema, manifestFile] });
+    expect(limitFindings(result.findings)).toEqual([]);
+    expect(result.queries).toHaveLength(queries);
+    expect(result.queries.every((query) => query.plan.verdict === "single-partition")).toBe(true);
   });
 
   it("more queries than the limit, whatever the tables: nothing is planned", () => {
