@@ -12,7 +12,7 @@ import { loadManifest } from "../src/manifest/load.js";
 import { review } from "../src/review.js";
 import type { SourceFile } from "../src/source-file.js";
 import { generateModel } from "./generate-model.js";
-import { cpuPressure, formatMs, median, spread, timeRuns } from "./measure.js";
+import { assertWholeReview, cpuPressure, formatMs, median, spread, timeRuns } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -46,6 +46,7 @@ function rowsFor(name: string, files: SourceFile[], manifestPath: string, runs: 
   const queries = loaded.manifest?.queries.length ?? 0;
   const loadTimes = timeRuns(() => loadManifest(manifest), runs.load, 3);
   let findings = 0;
+  assertWholeReview(review({ files }).findings, name);
   const first = timeRuns(() => (findings = review({ files }).findings.length), 1, 0)[0]!;
   const reviewTimes = timeRuns(() => review({ files }), runs.review, 2);
   const cliTimes = timeCli(dir, runs.cli);

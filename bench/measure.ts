@@ -73,3 +73,12 @@ export function formatMiB(bytes: number): string {
 export function spread(times: readonly number[]): string {
   return `${times.length} runs, ${formatMs(Math.min(...times))}–${formatMs(Math.max(...times))}`;
 }
+
+/**
+ * Throws unless the review did all its work: a review stopped by a limit (or failing inside) is
+ * quick, and timing it would report the refusal's speed as the review's.
+ */
+export function assertWholeReview(findings: readonly { rule: string; message: string }[], what: string): void {
+  const stopped = findings.find((finding) => finding.rule === "input-limit-exceeded" || finding.rule === "internal-error");
+  if (stopped) throw new Error(`the benchmark's ${what} was not reviewed whole: ${stopped.message}`);
+}

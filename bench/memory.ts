@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { review } from "../src/review.js";
 import { generateModel } from "./generate-model.js";
-import { formatMiB, median } from "./measure.js";
+import { assertWholeReview, formatMiB, median } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
 const CHILD_FLAG = "--measure-review-memory";
@@ -26,6 +26,7 @@ function measureInChild(tables: number): ChildReport {
   const baselineMaxRss = process.resourceUsage().maxRSS * 1024;
   const result = review({ files: model.files });
   const maxRss = process.resourceUsage().maxRSS * 1024;
+  assertWholeReview(result.findings, `model of ${tables} tables`);
   return { baselineMaxRss, maxRss, tables: model.tables, findings: result.findings.length };
 }
 
@@ -35,7 +36,7 @@ function spawnMeasurement(tables: number): ChildReport {
   return JSON.parse(child.stdout) as ChildReport;
 }
 
-export async function benchMemory(tables = 2_000, runs = 3): Promise<BenchRow[]> {
+export async function benchMemory(tables = 1_000, runs = 3): Promise<BenchRow[]> {
   const reports = Array.from({ length: runs }, () => spawnMeasurement(tables));
   const peak = median(reports.map((r) => r.maxRss));
   const baseline = median(reports.map((r) => r.baselineMaxRss));
