@@ -6,18 +6,33 @@ import { indexLookupAdvice } from "../src/rule-engine/index-advice.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import { planSelect } from "../src/analysis/planner.js";
 import type { QueryAnalysis } from "../src/analysis/types.js";
+import type { SelectStatement } from "../src/cql/ast.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { IndexModel, TableModel } from "../src/schema/model.js";
 
 /** How many other tables of the keyspace are tried as a home for the query; a schema has far fewer. */
 const MAX_OTHER_TABLES = 500;
 
+/** The columns the WHERE clause binds by `=` or `IN`: only they can name a partition. */
+function boundColumns(select: SelectStatement): Set<string> {
+  const bound = new Set<string>();
+  for (const relation of select.where?.relations ?? []) {
+    if (relation.kind === "custom-index-expression" || (relation.operator !== "=" && relation.operator !== "IN")) continue;
+    if (relation.kind === "column" && !relation.key && !relation.field) bound.add(relation.column.name);
+    else if (relation.kind === "multi-column") for (const column of relation.columns) bound.add(column.name);
+  }
+  return bound;
+}
+
 /** Another table of the keyspace that answers the same SELECT from one partition (or a few), if any. */
 function tableThatServes(model: AnalysedModel, query: QueryAnalysis, table: TableModel): TableModel | undefined {
   if (!query.select) return undefined;
+  // Planned only where the query binds the whole partition key: no other table can serve it.
+  const bound = boundColumns(query.select);
   let tried = 0;
   for (const other of model.schema.tables.values()) {
     if (other === table || other.keyspace !== table.keyspace) continue;
+    if (!other.partitionKey.every((column) => bound.has(column.name))) continue;
     if (++tried > MAX_OTHER_TABLES) return undefined;
     const plan = planSelect(query.select, other, model.version);
     if (plan.verdict === "single-partition" || (plan.verdict === "multi-partition" && typeof plan.partitions === "number")) return other;
