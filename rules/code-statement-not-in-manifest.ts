@@ -1,10 +1,17 @@
 // A statement the application's code runs that the manifest does not describe: it is reviewed
 // anyway (as an implicit entry), but without a rate, so the manifest has drifted from the code.
-import type { Statement } from "../src/cql/ast.js";
+import type { QualifiedName, Statement } from "../src/cql/ast.js";
 import { parseCql } from "../src/cql/index.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
+import { findTable } from "../src/schema/resolve.js";
 
 const DML = new Set<Statement["kind"]>(["select", "insert", "update", "delete", "batch"]);
+
+/** The tables a query or write names. */
+function tablesOf(statement: Statement): QualifiedName[] {
+  if (statement.kind === "batch") return statement.statements.map((part) => part.table);
+  return statement.kind === "select" || statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement.table] : [];
+}
 
 /** A manifest entry to paste, on one line (messages are shown as one paragraph): the id, the code reference and a rate to set. */
 function pasteEntry(id: string, kind: "queries" | "writes", index: number): string {
@@ -21,6 +28,8 @@ const codeStatementNotInManifest: RuleModule = {
     messages: {
       query: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest (with its real rate): {entry}",
       write: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest (with its real rate): {entry}",
+      unplanned:
+        "{api} runs this {verb} ({id}), which the manifest does not describe. To give it a rate, add to the manifest (with its real rate): {entry}",
       other: "{api} runs this {verb} from the application's code ({id}). Only queries and writes are planned; a schema change is reviewed from the .cql files only, so keep it there as well.",
     },
     fixable: false,
@@ -38,8 +47,10 @@ const codeStatementNotInManifest: RuleModule = {
       const isDml = kind !== undefined && DML.has(kind);
       const messageId = !isDml ? "other" : kind === "select" ? "query" : "write";
       const entry = messageId === "query" ? pasteEntry(statement.id, "queries", ++queries) : messageId === "write" ? pasteEntry(statement.id, "writes", ++writes) : "";
+      // On a table the schema lacks it is not planned (code-table-not-in-schema says so): claim no review.
+      const planned = !isDml || tablesOf(parsed!).every((table) => findTable(context.model.schema, table, context.model.manifest?.keyspace) !== undefined);
       context.report({
-        messageId,
+        messageId: planned ? messageId : "unplanned",
         data: { id: statement.id, api: statement.api, verb, entry },
         file: statement.file,
         range: statement.range,

@@ -16,6 +16,17 @@ describe(RULE, () => {
     expect(truncate.message).toContain("runs this TRUNCATE from the application's code");
   });
 
+  it("claims no review for a statement on a table the schema lacks", async () => {
+    const result = await reviewWithCode({ ...APP, "schema/videos.cql": "CREATE TABLE shop.videos (video_id uuid PRIMARY KEY, title text, tags set<text>);\n", "access-patterns.yaml": "version: 1\nkeyspace: shop\n" });
+    const messages = result.findings.filter((f) => f.rule === RULE).map((f) => f.message);
+    // videos_by_user is gone from the schema: its statements are not planned
+    const onMissing = messages.filter((m) => m.includes("VideoDao.findByUser"));
+    expect(onMissing).toHaveLength(1);
+    expect(onMissing[0]).not.toContain("reviewed");
+    expect(onMissing[0]).toContain("To give it a rate, add to the manifest");
+    expect(messages.some((m) => m.includes("It is reviewed as it stands"))).toBe(true);
+  });
+
   it("leaves statements that an entry names with code: or repeats with the same cql", async () => {
     const manifest = `version: 1
 keyspace: shop
