@@ -3,10 +3,9 @@
 // created elsewhere (by the application at start-up, by another repository's migrations), so the
 // finding says what was not reviewed and how to make it reviewable, and never fails the gate.
 import type { QualifiedName } from "../src/cql/ast.js";
-import { entryKeyspace } from "../src/manifest/types.js";
 import { editDistance } from "../src/manifest/did-you-mean.js";
+import { manifestQuery, readsUnknownTable, writeStatements } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
-import { findTable } from "../src/schema/resolve.js";
 import type { SourceLocation } from "../src/findings.js";
 
 interface Use {
@@ -57,8 +56,7 @@ const codeTableNotInSchema: RuleModule = {
     const codeFiles = new Set(code.extraction.files.map((file) => file.path));
     const uses = new Map<string, { written: string; keyspace: string | undefined; name: string; list: Use[] }>();
     const note = (table: QualifiedName, keyspace: string | undefined, entry: string, location: SourceLocation) => {
-      if (findTable(model.schema, table, keyspace)) return;
-      const tableKeyspace = table.keyspace?.name ?? keyspace;
+      const tableKeyspace = table.keyspace?.name ?? keyspace ?? manifest.keyspace;
       const written = tableKeyspace ? `${tableKeyspace}.${table.name.name}` : table.name.name;
       const key = written.toLowerCase();
       let use = uses.get(key);
@@ -66,18 +64,15 @@ const codeTableNotInSchema: RuleModule = {
       use.list.push({ entry, location });
     };
     // Only entries whose text is the code's (their location is a code file): a table a manifest
-    // author wrote is held against the schema by query-invalid and the write rules.
-    for (const query of manifest.queries) {
-      if (query.form !== "cql" || !query.statement || !codeFiles.has(query.location.file)) continue;
-      note(query.statement.table, entryKeyspace(query, manifest), query.id, query.location);
+    // author wrote is held against the schema by query-invalid and the write rules. The tables
+    // are the ones the planner and the write rules could not find.
+    for (const query of model.queries) {
+      if (!query.select || !readsUnknownTable(query) || !codeFiles.has(query.location.file)) continue;
+      note(query.select.table, manifestQuery(model, query.id)?.keyspace, query.id, query.location);
     }
-    for (const write of manifest.writes) {
-      if (!codeFiles.has(write.location.file)) continue;
-      for (const { statement, location } of write.statements) {
-        if (!statement) continue;
-        const parts = statement.kind === "batch" ? statement.statements : statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement] : [];
-        for (const part of parts) note(part.table, entryKeyspace(write, manifest), write.id, location);
-      }
+    for (const write of writeStatements(model)) {
+      if (!write.write || write.table || !codeFiles.has(write.file)) continue;
+      note(write.statement.table, write.write.keyspace, write.write.id, { file: write.file, range: write.statement.range });
     }
     const hasSchema = model.schema.tables.size > 0;
     for (const [key, use] of uses) {

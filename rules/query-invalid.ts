@@ -1,6 +1,6 @@
 // A query Cassandra rejects fails on every call: the application cannot have meant it.
 import { reasonWithoutRuleCodes } from "../src/analysis/planner.js";
-import { isPlannerFailure, manifestQuery, queryEntity } from "../src/rule-engine/helpers.js";
+import { isPlannerFailure, manifestQuery, queryEntity, readsUnknownTable } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const queryInvalid: RuleModule = {
@@ -25,7 +25,7 @@ const queryInvalid: RuleModule = {
       if (written?.form === "cql" && !written.statement) continue;
       // A table missing from the schema is evidence against the manifest's author, not against
       // code: the application may create the table elsewhere (code-table-not-in-schema says so).
-      if (query.table === null && query.plan.ruleIds.includes("A10") && codeFiles.has(query.location.file)) continue;
+      if (readsUnknownTable(query) && codeFiles.has(query.location.file)) continue;
       const gist = query.plan.errorGist?.trim().replace(/\.$/, "");
       // The planner's reason ends by saying Cassandra rejects the query; the message opens with it.
       const reason = reasonWithoutRuleCodes(query.plan.reason);

@@ -207,6 +207,17 @@ export function resolveTable(model: AnalysedModel, name: QualifiedName, keyspace
 
 export type ModificationStatement = InsertStatement | UpdateStatement | DeleteStatement;
 
+/** The INSERTs, UPDATEs and DELETEs a statement makes: a batch's statements, or the statement itself. */
+export function modifications(statement: Statement): ModificationStatement[] {
+  if (statement.kind === "batch") return statement.statements;
+  return statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement] : [];
+}
+
+/** Whether Cassandra would reject the query only because its table is not in the schema the review read. */
+export function readsUnknownTable(query: QueryAnalysis): boolean {
+  return query.plan.verdict === "invalid" && query.table === null && query.plan.ruleIds.includes("A10");
+}
+
 /** One INSERT, UPDATE or DELETE the application runs: from a write path of the manifest, or seed DML in a schema file. */
 export interface WriteStatement {
   /** the manifest write path; absent for seed DML */
@@ -230,8 +241,7 @@ export function writeStatements(model: AnalysedModel): WriteStatement[] {
   const result: WriteStatement[] = [];
   const add = (statement: Statement | undefined, file: string, keyspace: string | undefined, write?: ManifestWrite) => {
     if (!statement) return;
-    const inner = statement.kind === "batch" ? statement.statements : statement.kind === "insert" || statement.kind === "update" || statement.kind === "delete" ? [statement] : [];
-    for (const s of inner) {
+    for (const s of modifications(statement)) {
       const table = resolveTable(model, s.table, keyspace);
       // Built by assignment: rules read these objects many times, and spread-built ones are slow to read.
       const entry: WriteStatement = { statement: s, file };
