@@ -7,6 +7,7 @@ import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import {
   Capture,
   nockCommandAnswer,
+  nockFailure,
   nockInstallationToken,
   nockIssueComment,
   nockReaction,
@@ -134,13 +135,7 @@ describe("/cql commands", () => {
   it("still answers when the reaction cannot be added", async () => {
     const { probot } = testProbot(fakeCore(() => []));
     nockInstallationToken(capture);
-    capture
-      .scope()
-      .post("/repos/acme-data/iot-models/issues/comments/555001/reactions")
-      .reply(function (uri, body) {
-        capture.record("POST", uri, body);
-        return [403, { message: "Resource not accessible by integration" }];
-      });
+    nockFailure(capture, "POST", "/repos/acme-data/iot-models/issues/comments/555001/reactions", { status: 403, message: "Resource not accessible by integration" });
     nockIssueComment(capture);
 
     await probot.receive(issueCommentEvent("/cql help"));

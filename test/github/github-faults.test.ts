@@ -9,6 +9,7 @@ import {
   captureEachTest,
   changedFilesOf,
   nockCreateCheckRun,
+  nockFailure,
   nockCreateReview,
   nockGraphqlFiles,
   nockIssueComment,
@@ -43,14 +44,7 @@ function nockCollection(): void {
 
 /** POST reviews answering 502 `times` times (GitHub may have acted on each). */
 function nockReviewBadGateway(times = 1): void {
-  capture
-    .scope()
-    .post(`${REPO}/pulls/17/reviews`)
-    .times(times)
-    .reply(function (uri, body) {
-      capture.record("POST", uri, body);
-      return [502, { message: "Server Error" }];
-    });
+  nockFailure(capture, "POST", `${REPO}/pulls/17/reviews`, { status: 502, message: "Server Error", times });
 }
 
 function nockListReviews(reviews: () => unknown[]): void {
@@ -106,13 +100,7 @@ describe("a review is posted once", () => {
 describe("the check run", () => {
   it("after a 502 for a run GitHub did create, the run in progress is used, not a second one", async () => {
     const { probot } = testProbot(fakeCore(unbucketedTimeSeries));
-    capture
-      .scope()
-      .post(`${REPO}/check-runs`)
-      .reply(function (uri, body) {
-        capture.record("POST", uri, body);
-        return [502, { message: "Server Error" }];
-      });
+    nockFailure(capture, "POST", `${REPO}/check-runs`, { status: 502, message: "Server Error" });
     capture
       .scope()
       .get(`${REPO}/commits/${HEAD_SHA}/check-runs`)
@@ -133,13 +121,7 @@ describe("the check run", () => {
 
   it("when it cannot be created at all, the pull request gets a comment saying so", async () => {
     const { probot, log } = testProbot(fakeCore(unbucketedTimeSeries));
-    capture
-      .scope()
-      .post(`${REPO}/check-runs`)
-      .reply(function (uri, body) {
-        capture.record("POST", uri, body);
-        return [403, { message: "Resource not accessible by integration" }];
-      });
+    nockFailure(capture, "POST", `${REPO}/check-runs`, { status: 403, message: "Resource not accessible by integration" });
     nockIssueComment(capture);
 
     await probot.receive(pullRequestEvent("opened"));
@@ -154,21 +136,8 @@ describe("the check run", () => {
   it("is completed even when the first attempts to complete it fail", async () => {
     const { probot } = testProbot(fakeCore(unbucketedTimeSeries));
     nockCreateCheckRun(capture);
-    capture
-      .scope()
-      .get(`${REPO}/pulls/17/files`)
-      .query(true)
-      .reply(function (uri) {
-        capture.record("GET", uri, undefined);
-        return [500, { message: "Server Error" }];
-      });
-    capture
-      .scope()
-      .patch(`${REPO}/check-runs/9001`)
-      .reply(function (uri, body) {
-        capture.record("PATCH", uri, body);
-        return [502, { message: "Server Error" }];
-      });
+    nockFailure(capture, "GET", `${REPO}/pulls/17/files`, { status: 500, message: "Server Error" });
+    nockFailure(capture, "PATCH", `${REPO}/check-runs/9001`, { status: 502, message: "Server Error" });
     nockUpdateCheckRun(capture);
 
     await probot.receive(pullRequestEvent("opened"));
@@ -181,14 +150,7 @@ describe("the check run", () => {
   it("a rate limit is reported as one, not as missing permissions", async () => {
     const { probot } = testProbot(fakeCore(unbucketedTimeSeries));
     nockCreateCheckRun(capture);
-    capture
-      .scope()
-      .get(`${REPO}/pulls/17/files`)
-      .query(true)
-      .reply(function (uri) {
-        capture.record("GET", uri, undefined);
-        return [403, { message: "You have exceeded a secondary rate limit." }, { "retry-after": "120" }];
-      });
+    nockFailure(capture, "GET", `${REPO}/pulls/17/files`, { status: 403, message: "You have exceeded a secondary rate limit.", headers: { "retry-after": "120" } });
     nockUpdateCheckRun(capture);
 
     await probot.receive(pullRequestEvent("opened"));

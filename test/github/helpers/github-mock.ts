@@ -84,6 +84,24 @@ export function nockInstallationToken(capture: Capture, times = 1): void {
     });
 }
 
+/**
+ * GitHub answering `method path` with an error (`times` times), the request recorded like the
+ * others. A GET matches any query string.
+ */
+export function nockFailure(
+  capture: Capture,
+  method: "GET" | "POST" | "PATCH",
+  path: string,
+  answer: { status: number; message: string; headers?: Record<string, string>; times?: number },
+): void {
+  const scope = capture.scope();
+  const interceptor = method === "GET" ? scope.get(p(capture, path)).query(true) : method === "POST" ? scope.post(p(capture, path)) : scope.patch(p(capture, path));
+  interceptor.times(answer.times ?? 1).reply(function (uri, body) {
+    capture.record(method, uri, method === "GET" ? undefined : body);
+    return [answer.status, { message: answer.message }, answer.headers ?? {}];
+  });
+}
+
 export function nockCreateCheckRun(capture: Capture, checkRunId = 9001): void {
   capture
     .scope()
