@@ -14,9 +14,17 @@ interface Use {
 }
 
 /** The schema's table of the same keyspace whose name is one or two edits away, if exactly one is. */
-function nearName(tables: Iterable<string>, keyspace: string | undefined, name: string): string | undefined {
+/**
+ * Schema names looked at in one review for near names: thousands of unknown tables against
+ * thousands of schema tables would otherwise cost millions of comparisons. Past it, no near name
+ * is offered (the message without one is still true).
+ */
+const NEAR_NAME_BUDGET = 100_000;
+
+function nearName(tables: Iterable<string>, keyspace: string | undefined, name: string, budget: { left: number }): string | undefined {
   const near: string[] = [];
   for (const qualified of tables) {
+    if (--budget.left < 0) return undefined;
     const dot = qualified.indexOf(".");
     const [tableKeyspace, tableName] = [qualified.slice(0, dot), qualified.slice(dot + 1)];
     if (keyspace !== undefined && tableKeyspace !== keyspace) continue;
@@ -75,10 +83,11 @@ const codeTableNotInSchema: RuleModule = {
       note(write.statement.table, write.write.keyspace, write.write.id, { file: write.file, range: write.statement.range });
     }
     const hasSchema = model.schema.tables.size > 0;
+    const budget = { left: NEAR_NAME_BUDGET };
     for (const [key, use] of uses) {
       // Placed at the first use in the code, wherever the entry kinds were listed.
       const first = use.list.reduce((a, b) => (compareLocations(b.location, a.location) < 0 ? b : a));
-      const near = hasSchema ? nearName(model.schema.tables.keys(), use.keyspace, use.name) : undefined;
+      const near = hasSchema ? nearName(model.schema.tables.keys(), use.keyspace, use.name, budget) : undefined;
       context.report({
         messageId: !hasSchema ? "noSchema" : near ? "near" : "missing",
         data: { entry: first.entry, table: use.written, count: use.list.length, near: near ?? null },

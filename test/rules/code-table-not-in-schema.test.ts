@@ -52,6 +52,26 @@ describe(RULE, () => {
     expect(findingsAt(result, "query-invalid")).toEqual([]);
   });
 
+  it("looks for near names within a budget: past it, the finding names none", async () => {
+    // 60 misspelt tables against 2,000 schema tables: 120,000 names to look at, over the budget.
+    // Names of eight pseudo-random letters lie far apart, so each misspelling has one near name.
+    let seed = 7;
+    const letters = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + ((seed = (seed * 48_271) % 2_147_483_647) % 26))).join("");
+    const names = Array.from({ length: 2_000 }, letters);
+    const schema = names.map((name) => `CREATE TABLE library.${name} (id text PRIMARY KEY, title text);\n`).join("");
+    const methods = names.slice(0, 60).map((name, i) => `
+    void find${i}(String id) {
+        session.execute("SELECT title FROM library.${name}s WHERE id = ?", id);
+    }
+`).join("");
+    const result = await reviewWithCode({ "schema/library.cql": schema, "src/main/java/com/example/Dao.java": dao(methods) });
+    const messages = result.findings.filter((f) => f.rule === RULE).map((f) => f.message);
+    expect(messages).toHaveLength(60);
+    const named = messages.filter((m) => m.includes("The schema has library."));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.length).toBeLessThan(60);
+  });
+
   it("says nothing when the schema defines the table, and leaves manifest entries to query-invalid", async () => {
     const result = await reviewWithCode({
       "schema/library.cql": "CREATE TABLE library.book (id_book text PRIMARY KEY, title text);\n",
