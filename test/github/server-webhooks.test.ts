@@ -1,64 +1,22 @@
 // The Probot server's webhook front end over real loopback HTTP: answers at once (202) and reviews
 // from the queue, skips pushes that are no longer the head, drops replays, limits bodies before
 // buffering them, and on shutdown gives the pull requests it did not reach a clear check run.
-import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
-import { ProbotOctokit } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/github/create-app.js";
 import { createWebhookServer } from "../../src/github/queue/webhook-server.js";
 import { startServer, type RunningServer } from "../../src/github/server.js";
-import { Redis } from "ioredis";
-import { RedisReviewQueue } from "../../src/github/queue/redis-queue.js";
-import { startRedis } from "../queue/redis-server.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { captureEachTest, nockGetPull, nockReviewOf } from "./helpers/github-mock.js";
 import { APP_ID, HEAD_SHA, OWNER, REPO, pullRequestEvent } from "./helpers/payloads.js";
 import { capturingLogger, PRIVATE_KEY, TestOctokit } from "./helpers/probot.js";
+import { deliver, portOf, post, SECRET } from "./helpers/webhook-http.js";
 
-const SECRET = "a-real-webhook-secret";
-/** Throttling on (it is what keeps its state in Redis), retries off as in the other tests. */
-const ThrottledTestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, retry: { enabled: false } }));
 const base = { "schema/000_keyspace.cql": fixture("keyspace.cql") };
 const state = { base, head: { ...base, "schema/020_readings.cql": fixture("readings-unbucketed.cql") } };
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function post(port: number, headers: Record<string, string>, body: string | Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port, method: "POST", path: "/api/github/webhooks", headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
-function deliver(port: number, delivery: { id: string; name: string; payload: unknown }, secret = SECRET): Promise<Answer> {
-  const body = JSON.stringify(delivery.payload);
-  return post(
-    port,
-    {
-      "content-type": "application/json",
-      "x-github-delivery": delivery.id,
-      "x-github-event": delivery.name,
-      "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
-    },
-    body,
-  );
-}
-
-function portOf(running: RunningServer): number {
-  return (running.server.address() as AddressInfo).port;
-}
 
 describe("Probot server: answer at once, review from the queue", () => {
   const capture = captureEachTest();
@@ -98,31 +56,6 @@ describe("Probot server: answer at once, review from the queue", () => {
       `POST /repos/${OWNER}/${REPO}/check-runs`,
     ]);
     expect(capture().bodiesOf("POST", "/check-runs")).toHaveLength(1);
-  });
-
-  it("with REDIS_URL, queues in Redis and keeps Octokit's throttling state there", async () => {
-    const redis = await startRedis();
-    try {
-      nockGetPull(capture());
-      nockReviewOf(capture(), state);
-      const server = await start({ REDIS_URL: redis.url }, ThrottledTestOctokit);
-      expect(server.queue).toBeInstanceOf(RedisReviewQueue);
-
-      expect((await deliver(portOf(server), pullRequestEvent("synchronize"))).status).toBe(202);
-      await server.queue.onIdle();
-      await server.stop();
-      running = undefined;
-
-      expect(capture().bodiesOf("POST", "/reviews")).toHaveLength(1);
-      const client = new Redis(redis.url);
-      const keys = await client.keys("*");
-      await client.quit();
-      expect(keys.some((key) => key.startsWith("cql-review:cql-review-deliveries:"))).toBe(true);
-      // Probot's Bottleneck clustering keeps its limiter state under "b_…" keys.
-      expect(keys.some((key) => key.startsWith("b_"))).toBe(true);
-    } finally {
-      await redis.stop();
-    }
   });
 
   it("says how to proxy webhooks when WEBHOOK_PROXY_URL is set without smee-client, and still serves", async () => {

@@ -1,6 +1,6 @@
 // A real redis-server (Debian's package) on a free loopback port for the shared-queue tests,
-// started by the test and stopped after it. CI installs redis-server (.ci/run); a machine without
-// it fails the test with that instruction rather than skipping it.
+// started by the test and stopped after it. `.ci/install-services` installs redis-server; a
+// machine without it fails the test with that instruction rather than skipping it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer, connect } from "node:net";
 
@@ -30,7 +30,7 @@ function accepting(port: number): Promise<boolean> {
 
 export async function startRedis(): Promise<RunningRedis> {
   if (spawnSync("redis-server", ["--version"]).error) {
-    throw new Error("redis-server is not installed: apt-get install -y redis-server (.ci/run does it in CI)");
+    throw new Error("redis-server is not installed: apt-get install -y redis-server (.ci/install-services does it)");
   }
   const port = await freePort();
   // In memory only: no RDB snapshots, no append-only file, nothing left behind.
