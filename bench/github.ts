@@ -7,8 +7,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import nock from "nock";
 import { Probot, ProbotOctokit } from "probot";
-import { realCore } from "../src/github/core.js";
-import { createApp } from "../src/github/create-app.js";
+import { realCore } from "../src/github/worker/core.js";
+import { createApp } from "../src/github/worker/create-app.js";
 
 const API = "https://api.github.com";
 const REPO = "/repos/bench/iot";

@@ -4,7 +4,7 @@
 // "not reviewed" finding) or goes over 512 MB. Run after `npm run build`: node dist/bench/limits.js
 import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { REVIEW_TIME_BUDGET_MS } from "../src/github/core.js";
+import { REVIEW_TIME_BUDGET_MS } from "../src/github/worker/core.js";
 import { renderCheckSummary } from "../src/report/markdown.js";
 import { REVIEW_LIMITS, review, type ReviewInput, type SourceFile } from "../src/review.js";
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import * as actionsCore from "@actions/core";
 import { skipGrammarValidation } from "./cql/parser.js";
 import { runAction, type ActionToolkit } from "./github/action-runner.js";
-import { realCore } from "./github/core.js";
+import { realCore } from "./github/worker/core.js";
 import { packageVersion } from "./cli.js";
 
 /** @actions/core as the runner's toolkit. Its log commands escape `%`, CR and LF, so text from a repository cannot end a command early. */

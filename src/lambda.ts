@@ -2,7 +2,7 @@
 // with the secret read once per container (Secrets Manager, SSM or the environment), drops what the
 // app does not act on, and sends the rest to the SQS FIFO review queue, answering 202 at once.
 import type { SQSClient } from "@aws-sdk/client-sqs";
-import { createLambdaHandler } from "./github/lambda-handler.js";
+import { createLambdaHandler } from "./github/intake/lambda-handler.js";
 import { cachedSecret, readSecret } from "./lambda/secrets.js";
 import { sendDelivery } from "./lambda/sqs.js";
 

@@ -1,14 +1,14 @@
 // The GitHub Action runtime: the same review use case, driven by the workflow's event file and
 // token instead of a webhook. src/action.ts binds it to the real core, @actions/core and the
 // process; tests hand a recording toolkit.
-import { answerCommand, mayRunCommands } from "./commands.js";
-import { actionOctokit } from "./action-octokit.js";
+import { answerCommand, mayRunCommands } from "./worker/commands.js";
+import { actionOctokit } from "./api/action-octokit.js";
 import { renderSarif } from "../report/sarif.js";
 import type { Review } from "../review.js";
 import type { GitHubPort, Log, ReviewCore } from "./port.js";
-import { pullRequestRef } from "./pull-request.js";
-import { reviewPullRequest, describeError } from "./review-pull-request.js";
-import { statusOf } from "./review-comments.js";
+import { pullRequestRef } from "./api/pull-request.js";
+import { reviewPullRequest, describeError } from "./worker/review-pull-request.js";
+import { statusOf } from "./api/post-once.js";
 
 /** What the Action needs from @actions/core: inputs, outputs, log commands, the job summary. */
 export interface ActionToolkit {

@@ -30,7 +30,7 @@ export interface PullRequestRef {
 
 /**
  * The pure core and its renderers, passed in (repository-settings/app style) so tests can use
- * fakes and the entry points bind the real implementations (src/github/core.ts).
+ * fakes and the entry points bind the real implementations (src/github/worker/core.ts).
  */
 export interface ReviewCore {
   review(input: ReviewInput): Review;

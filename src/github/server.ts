@@ -5,14 +5,14 @@ import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createProbot, run, type ApplicationFunction, type Logger, type Probot } from "probot";
 import { skipGrammarValidation } from "../cql/parser.js";
-import cqlReviewApp from "./app.js";
-import { CqlReviewOctokit } from "./octokit.js";
-import { installationIdOf, type QueuedDelivery } from "./queue/delivery.js";
-import { processDelivery } from "./queue/process-delivery.js";
+import cqlReviewApp from "./worker/app.js";
+import { CqlReviewOctokit } from "./api/octokit.js";
+import { installationIdOf, type QueuedDelivery } from "./delivery.js";
+import { processDelivery } from "./worker/process-delivery.js";
 import { RedisReviewQueue } from "./queue/redis-queue.js";
 import { ReviewQueue, type DeliveryQueue } from "./queue/review-queue.js";
-import { reportUnreviewedCommit, unreviewedCommitOf } from "./queue/stopped-check-run.js";
-import { createWebhookServer } from "./queue/webhook-server.js";
+import { reportUnreviewedCommit, unreviewedCommitOf } from "./api/stopped-check-run.js";
+import { createWebhookServer } from "./intake/webhook-server.js";
 import { checkServerEnvironment, effectiveEnvironment } from "./server-environment.js";
 
 /**

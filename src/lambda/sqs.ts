@@ -3,7 +3,7 @@
 // within SQS's five-minute window.
 import { createHash } from "node:crypto";
 import type { SQSClient } from "@aws-sdk/client-sqs";
-import type { QueuedDelivery, WebhookDelivery } from "../github/queue/delivery.js";
+import type { QueuedDelivery, WebhookDelivery } from "../github/delivery.js";
 
 /** SQS caps MessageGroupId and MessageDeduplicationId at 128 characters. */
 const SQS_ID_MAX = 128;

@@ -3,8 +3,8 @@
 // app id and the private key read once from Secrets Manager or SSM (secrets.ts).
 import { createProbot, type Probot } from "probot";
 import { skipGrammarValidation } from "../cql/parser.js";
-import cqlReviewApp from "../github/app.js";
-import { CqlReviewOctokit } from "../github/octokit.js";
+import cqlReviewApp from "../github/worker/app.js";
+import { CqlReviewOctokit } from "../github/api/octokit.js";
 import { cachedSecret, readSecret } from "./secrets.js";
 import { createDeadLetterHandler, createWorkerHandler } from "./worker.js";
 

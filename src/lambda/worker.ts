@@ -4,9 +4,9 @@
 // moves to the dead-letter queue, whose consumer (`createDeadLetterHandler`) marks the commit's
 // check run failed with the reason.
 import type { Probot } from "probot";
-import { installationIdOf, queuedDelivery, type WebhookDelivery } from "../github/queue/delivery.js";
-import { processDelivery } from "../github/queue/process-delivery.js";
-import { reportUnreviewedCommit, unreviewedCommitOf } from "../github/queue/stopped-check-run.js";
+import { installationIdOf, queuedDelivery, type WebhookDelivery } from "../github/delivery.js";
+import { processDelivery } from "../github/worker/process-delivery.js";
+import { reportUnreviewedCommit, unreviewedCommitOf } from "../github/api/stopped-check-run.js";
 import type { Log } from "../github/port.js";
 
 /** The parts of an SQS event record the worker reads. */

@@ -2,7 +2,7 @@
 // toolkit escapes what it writes as workflow commands.
 import nock from "nock";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { actionOctokit, retriesAllowed } from "../../src/github/action-octokit.js";
+import { actionOctokit, retriesAllowed } from "../../src/github/api/action-octokit.js";
 import { actionsToolkit } from "../../src/action.js";
 
 afterEach(() => {

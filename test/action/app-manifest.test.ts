@@ -25,7 +25,7 @@ describe("app.yml", () => {
 
   it("calls no Issues endpoint that pull_requests: write does not cover", () => {
     // Comments and reactions go to pull requests' conversation, authorised by pull_requests.
-    const sources = ["commands.ts", "review-comments.ts", "change-requests.ts", "check-run.ts", "collect.ts", "pull-request.ts", "review-pull-request.ts"].map(
+    const sources = ["worker/commands.ts", "api/review-comments.ts", "api/change-requests.ts", "api/check-run.ts", "api/stopped-check-run.ts", "api/collect.ts", "api/pull-request.ts", "worker/review-pull-request.ts"].map(
       (file) => readFileSync(new URL(`../../src/github/${file}`, import.meta.url), "utf8"),
     );
     const issueCalls = new Set(sources.flatMap((source) => [...source.matchAll(/rest\.(issues|reactions)\.(\w+)/g)].map((match) => `${match[1]}.${match[2]}`)));

@@ -92,6 +92,24 @@ describe("layers", () => {
     for (const known of KNOWN_UPWARD) expect(arrows, `${known.from} → ${known.to}`).toContainEqual({ from: known.from, to: known.to });
   });
 
+  it("inside src/github a delivery flows one way: intake → queue → worker → api", () => {
+    // port.ts and delivery.ts are the shared vocabulary of the four folders; the entry files
+    // (server.ts, action-runner.ts) wire them together and sit outside the flow.
+    const FLOW = ["intake", "queue", "worker", "api"];
+    const stageOf = (path: string) => FLOW.indexOf(/^src\/github\/([a-z]+)\//.exec(path)?.[1] ?? "");
+    const backwards = arrows
+      .filter(({ from, to }) => stageOf(from) >= 0 && to.startsWith("src/github/") && stageOf(to) !== -1 && stageOf(to) < stageOf(from))
+      .map(({ from, to }) => `${from} → ${to}`);
+    expect(backwards).toEqual([]);
+    expect(files.filter((path) => stageOf(path) >= 0).length).toBeGreaterThan(20);
+  });
+
+  it("has no import circle between two modules of src/github", () => {
+    const github = new Set(arrows.filter(({ from, to }) => from.startsWith("src/github/") && to.startsWith("src/github/")).map(({ from, to }) => `${from} ${to}`));
+    const circles = [...github].map((arrow) => arrow.split(" ")).filter(([from, to]) => github.has(`${to} ${from}`));
+    expect(circles).toEqual([]);
+  });
+
   it("the analysis does not import the config, the review, the renderers or GitHub", () => {
     const fromAnalysis = arrows.filter(({ from }) => from.startsWith("src/analysis/")).map(({ to }) => to);
     expect(fromAnalysis.filter((to) => /^src\/(config|review|report|github|rule-engine)|^rules\//.test(to))).toEqual([]);

@@ -4,9 +4,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Finding } from "../../src/findings.js";
-import { failureSummary } from "../../src/github/check-run.js";
-import { explainReply, unknownCommandReply } from "../../src/github/commands.js";
-import { changeRequestBody, fallbackBody, isOurReviewBody, REVIEW_MARKER } from "../../src/github/review-comments.js";
+import { failureSummary } from "../../src/github/api/check-run.js";
+import { explainReply, unknownCommandReply } from "../../src/github/worker/commands.js";
+import { changeRequestBody, fallbackBody } from "../../src/github/api/review-comments.js";
+import { isOurReviewBody, REVIEW_MARKER } from "../../src/github/api/review-marker.js";
 import { COMMENT_MAX_LENGTH, fingerprintMarker, readFingerprintMarker, renderFindingComment } from "../../src/report/markdown.js";
 import { escapeMarkdown, messageMarkdown } from "../../src/report/markdown-escape.js";
 import { activeParts } from "../security/markdown-inert.js";

@@ -10,7 +10,7 @@ import { LineIndex, SourceSpan } from "../../src/cql/source-span.js";
 import { loadConfig } from "../../src/config.js";
 import { explain } from "../../src/explain.js";
 import type { Finding } from "../../src/findings.js";
-import { hunkContaining, parsePatch } from "../../src/github/diff-hunks.js";
+import { hunkContaining, parsePatch } from "../../src/github/api/diff-hunks.js";
 import { loadManifest } from "../../src/manifest/load.js";
 import { wellFormed } from "../../src/report/links.js";
 import { readFingerprintMarker, renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";

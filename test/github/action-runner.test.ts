@@ -4,7 +4,7 @@ import { Octokit } from "@octokit/rest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/github/action-runner.js";
 import { recordingToolkit } from "../action/recording-toolkit.js";
-import { REVIEW_MARKER } from "../../src/github/review-comments.js";
+import { REVIEW_MARKER } from "../../src/github/api/review-marker.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { Capture, captureEachTest, nockCommandAnswer, nockReviewOf, type RepositoryState } from "./helpers/github-mock.js";

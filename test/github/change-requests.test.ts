@@ -2,8 +2,8 @@
 // the push that makes the gate pass dismisses cql-review's own change requests, and nobody else's.
 import nock from "nock";
 import { beforeEach, describe, expect, it } from "vitest";
-import { dismissalMessage } from "../../src/github/change-requests.js";
-import { REVIEW_MARKER } from "../../src/github/review-comments.js";
+import { dismissalMessage } from "../../src/github/api/change-requests.js";
+import { REVIEW_MARKER } from "../../src/github/api/review-marker.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { baseRepository, fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { Capture, captureEachTest, nockReviewOf, type RepositoryState } from "./helpers/github-mock.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";
-import { annotationOf, conclusionOf } from "../../src/github/check-run.js";
-import { describeError, withCollectionFindings } from "../../src/github/review-pull-request.js";
+import { annotationOf, conclusionOf } from "../../src/github/api/check-run.js";
+import { describeError, withCollectionFindings } from "../../src/github/worker/review-pull-request.js";
 import { DEFAULT_CONFIG } from "../../src/config.js";
 import type { Review } from "../../src/review.js";
 

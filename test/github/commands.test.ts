@@ -1,7 +1,7 @@
 // `/cql` commands end to end: 👀 at once, then one reply computed at the pull request's head.
 import nock from "nock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseCommand } from "../../src/github/commands.js";
+import { parseCommand } from "../../src/github/worker/commands.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hunkContaining, parsePatch } from "../../src/github/diff-hunks.js";
+import { hunkContaining, parsePatch } from "../../src/github/api/diff-hunks.js";
 import { unifiedPatch } from "./helpers/unified-diff.js";
 
 const PATCH = [

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/config.js";
 import type { Finding, Severity } from "../../src/findings.js";
-import { completeCheckRun, MAX_ANNOTATIONS } from "../../src/github/check-run.js";
+import { completeCheckRun, MAX_ANNOTATIONS } from "../../src/github/api/check-run.js";
 import type { GitHubPort, PullRequestRef } from "../../src/github/port.js";
 import type { Review } from "../../src/review.js";
 

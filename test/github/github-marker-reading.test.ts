@@ -1,8 +1,8 @@
 // Markers are read only where the app writes them: the body's last line, well-formed, alone.
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";
-import { isOurReviewBody, REVIEW_MARKER } from "../../src/github/review-comments.js";
-import { sameAccount } from "../../src/github/review-pull-request.js";
+import { isOurReviewBody, REVIEW_MARKER } from "../../src/github/api/review-marker.js";
+import { sameAccount } from "../../src/github/worker/review-pull-request.js";
 import { fingerprintMarker, readFingerprintMarker, renderFindingComment } from "../../src/report/markdown.js";
 
 function finding(overrides: Partial<Finding> = {}): Finding {

@@ -2,7 +2,7 @@
 // from content its own bot account authored. Other accounts' comments and reviews are never
 // minimized or dismissed, whatever markers they carry.
 import { beforeEach, describe, expect, it } from "vitest";
-import { REVIEW_MARKER } from "../../src/github/review-comments.js";
+import { REVIEW_MARKER } from "../../src/github/api/review-marker.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { baseRepository, fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { Capture, captureEachTest, nockReviewOf, type RepositoryState } from "./helpers/github-mock.js";

@@ -2,7 +2,7 @@
 // test repository of test/fixtures/github, through Probot and nock as in production.
 import nock from "nock";
 import { beforeEach, describe, expect, it } from "vitest";
-import { realCore } from "../../src/github/core.js";
+import { realCore } from "../../src/github/worker/core.js";
 import { fixture } from "./helpers/fixtures.js";
 import {
   Capture,

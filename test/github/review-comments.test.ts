@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Finding, Fix } from "../../src/findings.js";
-import type { ChangedFile } from "../../src/github/collect.js";
-import { parsePatch } from "../../src/github/diff-hunks.js";
-import { planComments, suggestedLines } from "../../src/github/review-comments.js";
+import type { ChangedFile } from "../../src/github/api/collect.js";
+import { parsePatch } from "../../src/github/api/diff-hunks.js";
+import { planComments, suggestedLines } from "../../src/github/api/review-comments.js";
 import { fakeCore } from "./helpers/fake-core.js";
 import { fixture } from "./helpers/fixtures.js";
 import { unifiedPatch } from "./helpers/unified-diff.js";

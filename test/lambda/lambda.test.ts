@@ -2,8 +2,8 @@
 // answers 202 at once.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createLambdaHandler, type HttpEvent } from "../../src/github/lambda-handler.js";
-import type { QueuedDelivery } from "../../src/github/queue/delivery.js";
+import { createLambdaHandler, type HttpEvent } from "../../src/github/intake/lambda-handler.js";
+import type { QueuedDelivery } from "../../src/github/delivery.js";
 
 const SECRET = "It's a Secret to Everybody";
 

@@ -7,7 +7,7 @@ import BottleneckLight from "bottleneck/light.js";
 import nock from "nock";
 import { createProbot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { CqlReviewOctokit } from "../../src/github/octokit.js";
+import { CqlReviewOctokit } from "../../src/github/api/octokit.js";
 
 const { privateKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,

@@ -6,7 +6,7 @@ import * as nodeFs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { main, REVIEW_TIME_BUDGET_MS as CLI_BUDGET_MS, type CliIo } from "../../src/cli.js";
-import { realCore, REVIEW_TIME_BUDGET_MS as APP_BUDGET_MS, reviewWithinBudget } from "../../src/github/core.js";
+import { realCore, REVIEW_TIME_BUDGET_MS as APP_BUDGET_MS, reviewWithinBudget } from "../../src/github/worker/core.js";
 import { captureEachTest, nockReviewOf, type Capture } from "../github/helpers/github-mock.js";
 import { pullRequestEvent } from "../github/helpers/payloads.js";
 import { testProbot } from "../github/helpers/probot.js";

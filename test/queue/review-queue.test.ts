@@ -1,8 +1,8 @@
 // The server's in-process queue: bounded concurrency, one pull request at a time, newer pushes
 // replacing queued older ones, a bounded backlog, and a drain on shutdown.
 import { describe, expect, it } from "vitest";
-import { queuedDelivery, type QueuedDelivery } from "../../src/github/queue/delivery.js";
-import { RecentIds } from "../../src/github/queue/recent-ids.js";
+import { queuedDelivery, type QueuedDelivery } from "../../src/github/delivery.js";
+import { RecentIds } from "../../src/github/intake/recent-ids.js";
 import { ReviewQueue } from "../../src/github/queue/review-queue.js";
 
 const silent = { info() {}, warn() {}, error() {} };

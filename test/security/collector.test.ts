@@ -2,8 +2,8 @@
 // empty query, and uses a partial GraphQL answer while reporting what failed.
 import { Octokit } from "@octokit/rest";
 import { describe, expect, it } from "vitest";
-import { collectPullRequest } from "../../src/github/collect.js";
-import { realCore } from "../../src/github/core.js";
+import { collectPullRequest } from "../../src/github/api/collect.js";
+import { realCore } from "../../src/github/worker/core.js";
 import { REVIEW_LIMITS } from "../../src/review.js";
 import { captureEachTest, nockGraphqlFiles, nockTree, type RepositoryState } from "../github/helpers/github-mock.js";
 import { BASE_SHA, DEFAULT_BRANCH, HEAD_SHA, OWNER, PR_NUMBER, REPO } from "../github/helpers/payloads.js";

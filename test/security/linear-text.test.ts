@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { suggestTableFor } from "../../src/analysis/suggest-table.js";
 import { parseCql } from "../../src/cql/index.js";
 import { NEAREST_LIMITS, nearestFirst, parseExplainRequest, unwrapCodeSpan } from "../../src/explain.js";
-import { parseCommand } from "../../src/github/commands.js";
+import { parseCommand } from "../../src/github/worker/commands.js";
 import type { AbstractQuery } from "../../src/manifest/types.js";
 import { neutraliseLinks } from "../../src/report/neutralise.js";
 import { review } from "../../src/review.js";

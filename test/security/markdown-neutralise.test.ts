@@ -6,10 +6,11 @@
 // mention, a reference, a commit link or an autolink. The repository text must still be there.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { failureSummary } from "../../src/github/check-run.js";
-import { explainReply, unknownCommandReply } from "../../src/github/commands.js";
-import { realCore } from "../../src/github/core.js";
-import { changeRequestBody, fallbackBody, REVIEW_MARKER, type CommentPlan } from "../../src/github/review-comments.js";
+import { failureSummary } from "../../src/github/api/check-run.js";
+import { explainReply, unknownCommandReply } from "../../src/github/worker/commands.js";
+import { realCore } from "../../src/github/worker/core.js";
+import { changeRequestBody, fallbackBody, type CommentPlan } from "../../src/github/api/review-comments.js";
+import { REVIEW_MARKER } from "../../src/github/api/review-marker.js";
 import { explain, parseExplainRequest } from "../../src/explain.js";
 import type { Finding } from "../../src/findings.js";
 import { fingerprintMarker, readFingerprintMarker, renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";

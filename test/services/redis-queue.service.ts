@@ -3,7 +3,7 @@
 // reaching another replica dropped, and a stop that lets running work finish.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queuedDelivery, type QueuedDelivery } from "../../src/github/queue/delivery.js";
+import { queuedDelivery, type QueuedDelivery } from "../../src/github/delivery.js";
 import { RedisReviewQueue } from "../../src/github/queue/redis-queue.js";
 import { startRedis, type RunningRedis } from "./redis-server.js";
 

@@ -4,7 +4,7 @@ import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApp } from "../../src/github/create-app.js";
+import { createApp } from "../../src/github/worker/create-app.js";
 import { RedisReviewQueue } from "../../src/github/queue/redis-queue.js";
 import { startServer, type RunningServer } from "../../src/github/server.js";
 import { fakeCore } from "../github/helpers/fake-core.js";

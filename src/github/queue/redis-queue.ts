@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { DelayedError, Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import type { QueuedDelivery } from "./delivery.js";
+import type { QueuedDelivery } from "../delivery.js";
 import type { DeliveryQueue, EnqueueResult, QueueLog, StoppedWork } from "./review-queue.js";
 
 const QUEUE_NAME = "cql-review-deliveries";

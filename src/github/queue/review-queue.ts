@@ -1,7 +1,7 @@
 // The Probot server's in-process queue. GitHub waits 10 s for an answer, so the server answers once
 // a delivery is verified and queued, and reviews run here: at most `concurrency` at once, deliveries
 // of one pull request one at a time and in order, and a queued push replaced by a newer one.
-import type { QueuedDelivery } from "./delivery.js";
+import type { QueuedDelivery } from "../delivery.js";
 
 export interface QueueLog {
   info(fields: object, message: string): void;

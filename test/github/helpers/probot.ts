@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Probot, ProbotOctokit } from "probot";
 import type { Logger } from "probot";
-import { createApp } from "../../../src/github/create-app.js";
+import { createApp } from "../../../src/github/worker/create-app.js";
 import type { ReviewCore } from "../../../src/github/port.js";
 import { APP_ID } from "./payloads.js";
 

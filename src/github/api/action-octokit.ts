@@ -1,7 +1,7 @@
 // The Action's GitHub client: @octokit/rest with the retry and throttling plugins, so a 502 or
 // a rate limit no longer fails the run. Built here rather than from Probot's Octokit so the
 // Action's bundle stays free of Probot. The rate-limit policy matches the App's
-// (src/github/octokit.ts): retry at most twice, and only when GitHub's wait is short.
+// (src/github/api/octokit.ts): retry at most twice, and only when GitHub's wait is short.
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";

@@ -3,7 +3,7 @@
 // on the raw body, drops what the app would not act on, and queues the rest (SQS FIFO), answering
 // 202 at once: the review runs in the worker function.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { queuedDelivery, type QueuedDelivery } from "./queue/delivery.js";
+import { queuedDelivery, type QueuedDelivery } from "../delivery.js";
 
 /** The parts of an HTTP API v2 / function URL event the handler reads. */
 export interface HttpEvent {
@@ -19,7 +19,7 @@ export interface HttpResult {
   body: string;
 }
 
-export type { WebhookDelivery } from "./queue/delivery.js";
+export type { WebhookDelivery } from "../delivery.js";
 
 /** One JSON line per entry; callers pass facts about the delivery, never bodies, headers or secrets. */
 export type JsonLog = (entry: { level: "info" | "warn" | "error"; msg: string } & Record<string, unknown>) => void;

@@ -2,15 +2,16 @@
 // as a check run and a review. Six GitHub requests for an ordinary pull request: check create,
 // listFiles, getTree, one GraphQL read, createReview, check update. The push that makes the gate
 // pass adds one request per earlier change request of ours it dismisses.
-import { compareFindings, type Finding } from "../findings.js";
-import { gateFails, unreviewedOf, type Review } from "../review.js";
-import { dismissFixedChangeRequests } from "./change-requests.js";
-import { completeCheckRun, completeStaleRuns, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "./check-run.js";
-import { collectPullRequest, type CollectedPullRequest } from "./collect.js";
-import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
-import { isRateLimited, withRetries } from "./post-once.js";
-import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
-import { minimizeResolvedComments, planComments, postReview, statusOf } from "./review-comments.js";
+import { compareFindings, type Finding } from "../../findings.js";
+import { gateFails, unreviewedOf, type Review } from "../../review.js";
+import { dismissFixedChangeRequests } from "../api/change-requests.js";
+import { completeCheckRun, completeStaleRuns, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "../api/check-run.js";
+import { collectPullRequest, type CollectedPullRequest } from "../api/collect.js";
+import { codeSpan, escapeMarkdown } from "../../report/markdown-escape.js";
+import { isRateLimited, withRetries } from "../api/post-once.js";
+import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "../port.js";
+import { statusOf } from "../api/post-once.js";
+import { minimizeResolvedComments, planComments, postReview } from "../api/review-comments.js";
 
 export interface ReviewDeps {
   github: GitHubPort;

@@ -1,10 +1,10 @@
 // The `cql-review` check run: created `in_progress` at once on the head commit, completed with
 // a conclusion by `fail_on`, every finding as an annotation, and the Markdown summary.
-import { SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
-import { codeSpan, escapeMarkdown } from "../report/markdown-escape.js";
-import type { Review } from "../review.js";
+import { SEVERITY_ORDER, type Finding, type Severity } from "../../findings.js";
+import { codeSpan, escapeMarkdown } from "../../report/markdown-escape.js";
+import type { Review } from "../../review.js";
 import { NO_AUTOMATIC_RETRY, postOnce } from "./post-once.js";
-import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type Log, type PullRequestRef, type ReviewCore } from "./port.js";
+import { CHECK_NAME, RERUN_ACTION, type GitHubPort, type Log, type PullRequestRef, type ReviewCore } from "../port.js";
 
 /** GitHub accepts at most 50 annotations per create or update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;

@@ -2,10 +2,10 @@
 // (GitHub waits 10 s and never redelivers on its own). Bodies are limited before they are buffered,
 // and a delivery id seen before is acknowledged and dropped.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { signatureMatches } from "../lambda-handler.js";
-import { HANDLED_EVENTS, queuedDelivery, type QueuedDelivery } from "./delivery.js";
+import { signatureMatches } from "./lambda-handler.js";
+import { HANDLED_EVENTS, queuedDelivery, type QueuedDelivery } from "../delivery.js";
 import { RecentIds } from "./recent-ids.js";
-import type { QueueLog } from "./review-queue.js";
+import type { QueueLog } from "../queue/review-queue.js";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;

@@ -3,13 +3,13 @@
 // head), and one GraphQL query that reads every blob we need by `object(expression: "<sha>:<path>")`
 // together with the config on the default branch, the review threads we posted before, and our
 // reviews that still request changes.
-import { isCodeFile } from "../code/read.js";
-import { DEFAULT_CONFIG, type ReviewConfig } from "../config.js";
-import { FILE_START, type Finding } from "../findings.js";
-import { REVIEW_LIMITS, type SourceFile } from "../review.js";
+import { isCodeFile } from "../../code/read.js";
+import { DEFAULT_CONFIG, type ReviewConfig } from "../../config.js";
+import { FILE_START, type Finding } from "../../findings.js";
+import { REVIEW_LIMITS, type SourceFile } from "../../review.js";
 import { parsePatch, type Hunk } from "./diff-hunks.js";
-import type { GitHubPort, PullRequestRef, ReviewCore } from "./port.js";
-import { isOurReviewBody } from "./review-comments.js";
+import type { GitHubPort, PullRequestRef, ReviewCore } from "../port.js";
+import { isOurReviewBody } from "./review-marker.js";
 
 /** Where the repository config lives, read from the default branch like Probot's `context.config`. */
 export const CONFIG_PATH = ".github/cql-review.yml";

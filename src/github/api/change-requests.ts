@@ -1,10 +1,10 @@
 // Withdrawing our own change requests once the gate passes. Under branch protection a change
 // request blocks the merge until it is dismissed, so leaving a stale one behind would block a
 // pull request that cql-review itself now accepts.
-import type { ReviewConfig } from "../config.js";
+import type { ReviewConfig } from "../../config.js";
 import type { ChangeRequest } from "./collect.js";
-import type { GitHubPort, Log, PullRequestRef } from "./port.js";
-import { statusOf } from "./review-comments.js";
+import type { GitHubPort, Log, PullRequestRef } from "../port.js";
+import { statusOf } from "./post-once.js";
 
 export interface ChangeRequestState {
   /** our change requests still in force, from the file collection's GraphQL read */

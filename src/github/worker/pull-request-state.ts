@@ -1,7 +1,7 @@
 // Before a queued push is reviewed: is its head commit still the pull request's head? A newer push
 // has its own delivery, so reviewing the older one would only post comments about to go stale.
 import type { GitHubPort } from "../port.js";
-import type { QueuedDelivery } from "./delivery.js";
+import type { QueuedDelivery } from "../delivery.js";
 
 export type Freshness = { current: true } | { current: false; reason: string };
 

@@ -2,7 +2,7 @@
 // request's head (shared by the server's queue and the Lambda worker).
 import type { Probot } from "probot";
 import type { Log } from "../port.js";
-import { installationIdOf, type QueuedDelivery } from "./delivery.js";
+import { installationIdOf, type QueuedDelivery } from "../delivery.js";
 import { deliveryIsCurrent } from "./pull-request-state.js";
 
 export type Processed = "reviewed" | "skipped";

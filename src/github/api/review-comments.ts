@@ -1,16 +1,16 @@
 // The pull-request review: which findings become inline comments, where exactly they go, their
 // `suggestion` blocks, and posting them once per fingerprint. Placement is validated against the
 // patch hunks, because GitHub rejects the whole review when a single comment misses the diff.
-import { SEVERITY_ORDER, type Finding, type Fix } from "../findings.js";
-import type { ReviewConfig } from "../config.js";
-import type { SourceFile } from "../review.js";
+import { SEVERITY_ORDER, type Finding, type Fix } from "../../findings.js";
+import type { ReviewConfig } from "../../config.js";
+import type { SourceFile } from "../../review.js";
 import type { ChangedFile, PostedComment } from "./collect.js";
-import { lastLine } from "../report/markdown.js";
-import { codeSpan, messageMarkdown } from "../report/markdown-escape.js";
-import { clipText } from "../report/truncate.js";
+import { codeSpan, messageMarkdown } from "../../report/markdown-escape.js";
+import { clipText } from "../../report/truncate.js";
 import { hunkContaining } from "./diff-hunks.js";
 import { NO_AUTOMATIC_RETRY, postOnce, statusOf } from "./post-once.js";
-import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "./port.js";
+import { REVIEW_MARKER } from "./review-marker.js";
+import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "../port.js";
 
 export interface InlineComment {
   finding: Finding;
@@ -138,17 +138,6 @@ function lineStartOffsets(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
-}
-
-/**
- * Hidden in the body of every review cql-review posts, so a later run can tell its own change
- * requests apart from other reviews of the pull request and withdraw them once the gate passes.
- */
-export const REVIEW_MARKER = "<!-- cql-review:review -->";
-
-/** Our review marker is the body's last line, alone: quoting it anywhere else does not count. */
-export function isOurReviewBody(body: string): boolean {
-  return lastLine(body) === REVIEW_MARKER;
 }
 
 export type ReviewEvent = ReviewConfig["comments"]["event"];
@@ -326,7 +315,6 @@ export async function minimizeResolvedComments(
   return resolved;
 }
 
-export { statusOf };
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;

@@ -1,7 +1,7 @@
 // Posting what must not be posted twice (a review, a check run) through an API that may answer
 // 502 after doing the work. The client's own retry is turned off for these requests; after an
 // answer that leaves it unknown whether GitHub acted, we look before sending again.
-import type { Log } from "./port.js";
+import type { Log } from "../port.js";
 
 /** Octokit request options that turn @octokit/plugin-retry off for one request. */
 export const NO_AUTOMATIC_RETRY = { request: { retries: 0 } } as const;

@@ -1,20 +1,20 @@
 // The real core and renderers, bound once for every runtime (Probot server, Lambda, Action).
-import { grammars } from "../code/grammars.js";
-import { readCode } from "../code/read.js";
-import { loadConfig } from "../config.js";
-import { explain, parseExplainRequest } from "../explain.js";
-import { matchesAny } from "../globs.js";
-import { ruleDocUrl } from "../report/links.js";
-import { messageMarkdown } from "../report/markdown-escape.js";
+import { grammars } from "../../code/grammars.js";
+import { readCode } from "../../code/read.js";
+import { loadConfig } from "../../config.js";
+import { explain, parseExplainRequest } from "../../explain.js";
+import { matchesAny } from "../../globs.js";
+import { ruleDocUrl } from "../../report/links.js";
+import { messageMarkdown } from "../../report/markdown-escape.js";
 import {
   readFingerprintMarker,
   renderCheckSummary,
   renderExplainMarkdown,
   renderFindingComment,
-} from "../report/markdown.js";
-import { review } from "../review.js";
+} from "../../report/markdown.js";
+import { review } from "../../review.js";
 import { HELP_TEXT } from "./commands.js";
-import type { ReviewCore } from "./port.js";
+import type { ReviewCore } from "../port.js";
 
 /**
  * Compute time one review may take before it stops with an `input-limit-exceeded` finding, so a

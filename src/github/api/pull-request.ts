@@ -1,6 +1,6 @@
 // Resolving the pull request(s) an event is about. Pull-request events carry everything; check
 // events list their pull requests except for forks, where only the head SHA is known.
-import type { GitHubPort, PullRequestRef } from "./port.js";
+import type { GitHubPort, PullRequestRef } from "../port.js";
 
 interface RepositoryPayload {
   name: string;

@@ -2,8 +2,8 @@
 // ignores an event. Collaborators come in as `deps`, so tests hand it fakes; app.ts binds the real ones.
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { answerCommand, mayRunCommands } from "./commands.js";
-import { CHECK_NAME, RERUN_ACTION, type PullRequestRef, type ReviewCore } from "./port.js";
-import { pullRequestRef, pullRequestsForCommit } from "./pull-request.js";
+import { CHECK_NAME, RERUN_ACTION, type PullRequestRef, type ReviewCore } from "../port.js";
+import { pullRequestRef, pullRequestsForCommit } from "../api/pull-request.js";
 import { reviewPullRequest } from "./review-pull-request.js";
 
 export interface AppDeps {

@@ -1,11 +1,11 @@
 // `/cql …` commands in pull-request comments: acknowledge with 👀 at once, then answer with
 // exactly one comment computed for the pull request's head commit.
-import { unwrapCodeSpan } from "../explain.js";
-import { codeSpan } from "../report/markdown-escape.js";
-import { clipText } from "../report/truncate.js";
-import { collectPullRequest } from "./collect.js";
-import type { GitHubPort, Log, ReviewCore } from "./port.js";
-import { fetchPullRequest } from "./pull-request.js";
+import { unwrapCodeSpan } from "../../explain.js";
+import { codeSpan } from "../../report/markdown-escape.js";
+import { clipText } from "../../report/truncate.js";
+import { collectPullRequest } from "../api/collect.js";
+import type { GitHubPort, Log, ReviewCore } from "../port.js";
+import { fetchPullRequest } from "../api/pull-request.js";
 
 export type Command =
   | { kind: "help" }
