@@ -46,6 +46,13 @@ export interface ReviewCore {
   explainMarkdown(review: Review, requestText: string): string;
 }
 
+/** A `/cql explain` command's files and question. */
+export interface ExplainRequest {
+  files: SourceFile[];
+  configFile?: SourceFile;
+  requestText: string;
+}
+
 /** The check run every runtime posts; its name is part of the contract (docs/deploy-probot.md). */
 export const CHECK_NAME = "cql-review";
 /** `identifier` of the check run's re-run button (at most 20 characters). */

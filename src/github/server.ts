@@ -5,7 +5,9 @@ import type { Server } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createProbot, run, type ApplicationFunction, type Logger, type Probot } from "probot";
 import { skipGrammarValidation } from "../cql/parser.js";
-import cqlReviewApp from "./worker/app.js";
+import cqlReviewApp, { cqlReviewAppWith } from "./worker/app.js";
+import { realCore } from "./worker/core.js";
+import { ReviewThreads } from "./worker/review-threads.js";
 import { CqlReviewOctokit } from "./api/octokit.js";
 import { installationIdOf, type QueuedDelivery } from "./delivery.js";
 import { processDelivery } from "./worker/process-delivery.js";
@@ -61,8 +63,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     defaults: { logLevel: "info" },
     overrides: { Octokit, ...(options.log ? { log: options.log } : {}) },
   });
-  await probot.load(options.app ?? cqlReviewApp);
   const log = probot.log.child({ name: "queue" });
+  // The thread answering GitHub never runs the core: reviews compute in threads with a deadline
+  // and a heap limit (worker/review-threads.ts). Tests that hand their own app run it in process.
+  const threads = options.app
+    ? undefined
+    : new ReviewThreads(realCore, {
+        ...optionalInteger("threads", environment.REVIEW_THREADS),
+        ...optionalInteger("deadlineMs", environment.REVIEW_DEADLINE_MS),
+        ...optionalInteger("memoryMb", environment.REVIEW_THREAD_MEMORY_MB),
+        log: probot.log.child({ name: "review-threads" }),
+      });
+  await probot.load(options.app ?? cqlReviewAppWith(threads));
   const runDelivery = async (delivery: QueuedDelivery) => void (await processDelivery(probot, delivery, log));
   const concurrency = positiveInteger(environment.REVIEW_CONCURRENCY, DEFAULT_CONCURRENCY);
   // With REDIS_URL, replicas share the queue (and Probot shares Octokit's throttling state there).
@@ -102,6 +114,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ...unfinished.map((delivery) => reportStopped(probot, delivery, "the server was shutting down and could not finish the review in time.", log)),
       ]);
       server.closeAllConnections();
+      await threads?.close();
       await Promise.all([...throttleConnections].map((connection) => connection.disconnect(false).catch(() => {})));
       await closed;
     })());
@@ -133,6 +146,11 @@ async function startWebhookProxy(source: string, target: string, log: Probot["lo
   } catch {
     log.warn({ source }, "WEBHOOK_PROXY_URL is set: run `npm install --save-dev smee-client` to proxy webhooks to this server");
   }
+}
+
+function optionalInteger<K extends string>(key: K, value: string | undefined): { [key in K]?: number } {
+  const parsed = positiveInteger(value, 0);
+  return parsed > 0 ? ({ [key]: parsed } as { [key in K]?: number }) : {};
 }
 
 function positiveInteger(value: string | undefined, fallback: number): number {

@@ -116,26 +116,35 @@ export function conclusionOf(review: Pick<Review, "gateFails" | "findings">): Co
   return review.findings.some((finding) => !finding.existing) ? "neutral" : "success";
 }
 
-export async function completeCheckRun(
+/** The findings annotated on the check run (the bound leaves out the least urgent), and a note on the rest. */
+function annotationsOf(findings: readonly Finding[]): { chosen: Finding[]; note: string } {
+  const annotated = findings.filter((finding) => finding.location.file !== "");
+  // New findings first, then by severity: what the bound leaves out is the least urgent.
+  const chosen = [...annotated].sort(annotationPriority).slice(0, MAX_ANNOTATIONS);
+  const notAnnotated = annotated.length - chosen.length;
+  return { chosen, note: notAnnotated > 0 ? notAnnotatedNote(notAnnotated) : "" };
+}
+
+/** Room for the rendered summary once the note on findings left unannotated is added. */
+export function summaryMaxLength(findings: readonly Finding[]): number {
+  return SUMMARY_MAX_LENGTH - annotationsOf(findings).note.length;
+}
+
+export async function completeCheckRun<R extends Pick<Review, "findings" | "gateFails" | "config">>(
   github: GitHubPort,
   pr: PullRequestRef,
   checkRunId: number,
-  review: Review,
-  core: Pick<ReviewCore, "renderCheckSummary" | "ruleDocUrl">,
+  review: R,
+  core: Pick<ReviewCore, "ruleDocUrl"> & { renderCheckSummary(review: R, options?: { maxLength?: number; shownInline?: ReadonlySet<string> }): string },
   options: CheckRunOptions = {},
   shownInline?: ReadonlySet<string>,
 ): Promise<Conclusion> {
   const conclusion = conclusionOf(review);
-  const annotated = review.findings.filter((finding) => finding.location.file !== "");
-  // New findings first, then by severity: what the bound leaves out is the least urgent.
-  const chosen = [...annotated].sort(annotationPriority).slice(0, MAX_ANNOTATIONS);
-  const notAnnotated = annotated.length - chosen.length;
-  const note = notAnnotated > 0 ? notAnnotatedNote(notAnnotated) : "";
+  const { chosen, note } = annotationsOf(review.findings);
   const output = {
     title: titleOf(review, conclusion),
     // The summary lists what the review's inline comments do not already show.
-    summary:
-      core.renderCheckSummary(review, { maxLength: SUMMARY_MAX_LENGTH - note.length, ...(shownInline ? { shownInline } : {}) }) + note,
+    summary: core.renderCheckSummary(review, { maxLength: summaryMaxLength(review.findings), ...(shownInline ? { shownInline } : {}) }) + note,
   };
   const annotations = chosen.map((finding) => annotationOf(finding, core.ruleDocUrl));
   const batches: (typeof annotations)[] = [];
@@ -217,7 +226,7 @@ function buttons(options: CheckRunOptions) {
   return options.rerunButton === false ? {} : { actions: RERUN_BUTTON };
 }
 
-function titleOf(review: Review, conclusion: Conclusion): string {
+function titleOf(review: Pick<Review, "findings" | "config">, conclusion: Conclusion): string {
   const fresh = review.findings.filter((finding) => !finding.existing);
   if (review.findings.length === 0) return "No findings";
   const counts = (["error", "warning", "info"] as const)

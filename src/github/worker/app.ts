@@ -2,6 +2,7 @@
 // wiring of create-app.ts bound to the real core.
 import type { ApplicationFunction } from "probot";
 import { realCore } from "./core.js";
+import type { ReviewIsolation } from "./analysis.js";
 import { createApp } from "./create-app.js";
 
 export { createApp } from "./create-app.js";
@@ -11,9 +12,14 @@ function appIdFromEnv(): number | undefined {
   return Number.isFinite(id) ? id : undefined;
 }
 
-const cqlReviewApp: ApplicationFunction = (app, options) => {
-  const appId = appIdFromEnv();
-  return createApp({ core: realCore, ...(appId !== undefined ? { appId } : {}) })(app, options);
-};
+/** The app on the real core; with `isolation`, reviews run there (the server's review threads). */
+export function cqlReviewAppWith(isolation?: ReviewIsolation): ApplicationFunction {
+  return (app, options) => {
+    const appId = appIdFromEnv();
+    return createApp({ core: realCore, ...(isolation ? { isolation } : {}), ...(appId !== undefined ? { appId } : {}) })(app, options);
+  };
+}
+
+const cqlReviewApp: ApplicationFunction = cqlReviewAppWith();
 
 export default cqlReviewApp;

@@ -4,7 +4,8 @@ import { unwrapCodeSpan } from "../../explain.js";
 import { codeSpan } from "../../report/markdown-escape.js";
 import { clipText } from "../../report/truncate.js";
 import { collectPullRequest } from "../api/collect.js";
-import type { GitHubPort, Log, ReviewCore } from "../port.js";
+import type { ExplainRequest, GitHubPort, Log, ReviewCore } from "../port.js";
+import type { ReviewIsolation } from "./analysis.js";
 import { fetchPullRequest } from "../api/pull-request.js";
 
 export type Command =
@@ -73,6 +74,8 @@ export interface CommandDeps {
   github: GitHubPort;
   log: Log;
   core: ReviewCore;
+  /** the server's review threads; without it the core runs on this thread */
+  isolation?: ReviewIsolation;
 }
 
 export interface CommandComment {
@@ -107,14 +110,9 @@ export async function answerCommand(deps: CommandDeps, comment: CommandComment):
     } else {
       const pr = await fetchPullRequest(github, comment.repository, comment.pullRequestNumber);
       const collected = await collectPullRequest(github, core, pr, { forReview: false });
-      // The code's statements are explained like the manifest's queries: read them as a review does.
-      const code = core.readCode ? await core.readCode(collected.files, core.loadConfig(collected.configFile).config) : undefined;
-      const review = core.review({
-        files: collected.files,
-        ...(collected.configFile ? { configFile: collected.configFile } : {}),
-        ...(code ? { code } : {}),
-      });
-      const answer = core.explainMarkdown(review, command.argument);
+      const request = { files: collected.files, ...(collected.configFile ? { configFile: collected.configFile } : {}), requestText: command.argument };
+      // The server answers in a review thread, with its deadline and memory limit (review-threads.ts).
+      const answer = deps.isolation ? await deps.isolation.explain(request) : await explainInProcess(core, request);
       await reply(explainReply(command.argument, answer, pr.headSha));
     }
   } catch (error) {
@@ -124,6 +122,18 @@ export async function answerCommand(deps: CommandDeps, comment: CommandComment):
     );
   }
   return command;
+}
+
+/** Reviews the files and answers the question, on the caller's thread. */
+export async function explainInProcess(core: ReviewCore, request: ExplainRequest): Promise<string> {
+  // The code's statements are explained like the manifest's queries: read them as a review does.
+  const code = core.readCode ? await core.readCode(request.files, core.loadConfig(request.configFile).config) : undefined;
+  const review = core.review({
+    files: request.files,
+    ...(request.configFile ? { configFile: request.configFile } : {}),
+    ...(code ? { code } : {}),
+  });
+  return core.explainMarkdown(review, request.requestText);
 }
 
 /** Longest part of a command quoted back in a reply. */

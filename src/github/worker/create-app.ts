@@ -4,10 +4,13 @@ import type { ApplicationFunction, Context, Probot } from "probot";
 import { answerCommand, mayRunCommands } from "./commands.js";
 import { CHECK_NAME, RERUN_ACTION, type PullRequestRef, type ReviewCore } from "../port.js";
 import { pullRequestRef, pullRequestsForCommit } from "../api/pull-request.js";
+import type { ReviewIsolation } from "./analysis.js";
 import { reviewPullRequest } from "./review-pull-request.js";
 
 export interface AppDeps {
   core: ReviewCore;
+  /** the server's review threads (review-threads.ts); without it the core runs on the event loop */
+  isolation?: ReviewIsolation;
   /** our GitHub App's id, to recognise our own check runs; from `APP_ID` when not given */
   appId?: number;
 }
@@ -34,7 +37,8 @@ export function createApp(deps: AppDeps): ApplicationFunction {
     // dead review left in progress: those events look for it. A new push is a new commit.
     const review = async (context: Context, pr: PullRequestRef, sameCommitAgain = true) => {
       const staleRuns = sameCommitAgain && deps.appId !== undefined ? { appId: deps.appId } : {};
-      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core, ownLogin, ...staleRuns }, pr, context.id);
+      const isolation = deps.isolation ? { isolation: deps.isolation } : {};
+      await reviewPullRequest({ github: context.octokit, log: context.log, core: deps.core, ownLogin, ...isolation, ...staleRuns }, pr, context.id);
     };
 
     app.on(
@@ -103,7 +107,7 @@ export function createApp(deps: AppDeps): ApplicationFunction {
         return;
       }
       const handled = await answerCommand(
-        { github: context.octokit, log: context.log, core: deps.core },
+        { github: context.octokit, log: context.log, core: deps.core, ...(deps.isolation ? { isolation: deps.isolation } : {}) },
         { repository, pullRequestNumber: issue.number, commentId: comment.id, body: comment.body, correlationId: context.id },
       );
       if (!handled) context.log.debug({ comment: comment.id }, "Ignored: the comment holds no /cql command");

@@ -2,8 +2,6 @@
 // as a check run and a review. Six GitHub requests for an ordinary pull request: check create,
 // listFiles, getTree, one GraphQL read, createReview, check update. The push that makes the gate
 // pass adds one request per earlier change request of ours it dismisses.
-import { compareFindings, type Finding } from "../../findings.js";
-import { gateFails, unreviewedOf, type Review } from "../../review.js";
 import { dismissFixedChangeRequests } from "../api/change-requests.js";
 import { completeCheckRun, completeStaleRuns, failCheckRun, startCheckRun, type CheckRunOptions, type Conclusion } from "../api/check-run.js";
 import { collectPullRequest, type CollectedPullRequest } from "../api/collect.js";
@@ -11,12 +9,17 @@ import { codeSpan, escapeMarkdown } from "../../report/markdown-escape.js";
 import { isRateLimited, withRetries } from "../api/post-once.js";
 import type { GitHubPort, Log, PullRequestRef, ReviewCore } from "../port.js";
 import { statusOf } from "../api/post-once.js";
-import { minimizeResolvedComments, planComments, postReview } from "../api/review-comments.js";
+import { minimizeResolvedComments, postReview } from "../api/review-comments.js";
+import { analyseInProcess, type AnalysisRequest, type ReviewIsolation } from "./analysis.js";
+
+export { withCollectionFindings } from "./collection-findings.js";
 
 export interface ReviewDeps {
   github: GitHubPort;
   log: Log;
   core: ReviewCore;
+  /** the server's review threads; without it the core runs on this thread */
+  isolation?: ReviewIsolation;
   checkRun?: CheckRunOptions;
   /**
    * This app's bot login (`name[bot]`), or undefined when it cannot be learned. Only comments and
@@ -61,48 +64,45 @@ export async function reviewPullRequest(
   }
   try {
     const collected = await ownContentOnly(deps, pr, await collectPullRequest(github, core, pr, { forReview: true }));
-    // Application code is read first: its grammars load asynchronously.
-    const codeConfig = core.readCode ? core.loadConfig(collected.configFile).config : undefined;
-    const code = codeConfig ? await core.readCode!(collected.files, codeConfig) : undefined;
-    const baseCode = codeConfig && collected.baseFiles ? await core.readCode!(collected.baseFiles, codeConfig) : undefined;
-    const review = withCollectionFindings(
-      core.review({
-        files: collected.files,
-        baseFiles: collected.baseFiles,
-        ...(collected.configFile ? { configFile: collected.configFile } : {}),
-        ...(code ? { code } : {}),
-        ...(baseCode ? { baseCode } : {}),
-      }),
-      collected.findings,
-    );
-    const plan = planComments({
-      findings: review.findings,
+    const request: AnalysisRequest = {
+      files: collected.files,
+      baseFiles: collected.baseFiles,
+      ...(collected.configFile ? { configFile: collected.configFile } : {}),
+      collectionFindings: collected.findings,
       changedFiles: collected.changedFiles,
-      headFiles: collected.files,
-      posted: collected.postedComments,
-      max: review.config.comments.max,
-      render: core.renderFindingComment,
-    });
+      postedComments: collected.postedComments,
+    };
+    // The server reviews in a thread with a deadline and a memory limit (review-threads.ts).
+    const { review, plan, renderCheckSummary, complete = true } = deps.isolation ? await deps.isolation.analyse(request) : await analyseInProcess(core, request);
     const posted = await postReview(github, log, pr, review.config, plan, {
       fails: review.gateFails,
       changesRequested: collected.changeRequests.length > 0,
     });
-    try {
-      const current = new Set(review.findings.map((finding) => finding.fingerprint));
-      const minimized = await minimizeResolvedComments(github, collected.postedComments, current);
-      if (minimized.length > 0) log.info({ pullRequest: pr.number, minimized: minimized.length }, "Marked resolved comments outdated");
-    } catch (error) {
-      // Collapsing old comments is cosmetic; the review itself must still complete.
-      log.warn({ err: error, pullRequest: pr.number }, "Could not minimize resolved comments");
+    // A stopped review found nothing either way: earlier comments and change requests stand.
+    if (complete) {
+      try {
+        const current = new Set(review.findings.map((finding) => finding.fingerprint));
+        const minimized = await minimizeResolvedComments(github, collected.postedComments, current);
+        if (minimized.length > 0) log.info({ pullRequest: pr.number, minimized: minimized.length }, "Marked resolved comments outdated");
+      } catch (error) {
+        // Collapsing old comments is cosmetic; the review itself must still complete.
+        log.warn({ err: error, pullRequest: pr.number }, "Could not minimize resolved comments");
+      }
     }
-    const dismissed = review.gateFails
-      ? []
-      : await dismissFixedChangeRequests(github, log, pr, collected, review.config.failOn);
+    const dismissed = review.gateFails || !complete ? [] : await dismissFixedChangeRequests(github, log, pr, collected, review.config.failOn);
     const shownInline = new Set([
       ...posted.posted.map((comment) => comment.finding.fingerprint),
       ...plan.alreadyPosted.map((finding) => finding.fingerprint),
     ]);
-    const conclusion = await completeCheckRun(github, pr, checkRunId, review, core, deps.checkRun, shownInline);
+    const conclusion = await completeCheckRun(
+      github,
+      pr,
+      checkRunId,
+      review,
+      { ruleDocUrl: core.ruleDocUrl, renderCheckSummary: (_review, options) => renderCheckSummary(options ?? {}) },
+      deps.checkRun,
+      shownInline,
+    );
     await completeStaleRunsQuietly(deps, pr, checkRunId);
     log.info(
       {
@@ -203,23 +203,6 @@ async function ownContentOnly<T extends Pick<CollectedPullRequest, "postedCommen
 export function sameAccount(a: string, b: string): boolean {
   const plain = (login: string) => login.toLowerCase().replace(/\[bot\]$/, "");
   return plain(a) === plain(b);
-}
-
-/**
- * Files the collector could not read are findings like any other: annotated, counted, and
- * gating when `fail_on` reaches their severity.
- */
-export function withCollectionFindings(review: Review, extra: readonly Finding[]): Review {
-  if (extra.length === 0) return review;
-  const findings = [...extra, ...review.findings].sort(compareFindings);
-  const summary = { ...review.summary };
-  for (const finding of extra) {
-    if (finding.severity === "error") summary.errors++;
-    else if (finding.severity === "warning") summary.warnings++;
-    else summary.infos++;
-  }
-  // The core's gate over the whole list: a file the collector could not read is left unreviewed too.
-  return { ...review, findings, summary, gateFails: gateFails(findings, review.config), unreviewed: unreviewedOf(findings) };
 }
 
 /** A readable sentence for the check run; GitHub errors name the request that failed. Never a credential. */

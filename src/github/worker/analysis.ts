@@ -1,0 +1,129 @@
+// What a review computes between reading the pull request from GitHub and writing back to it:
+// application code read, the core's review, the collector's own findings added, the inline
+// comments planned, and the check run's summary. Run in process (tests, the Action) or in a
+// review thread (review-threads.ts), which hands back a plain copy of the result.
+import { FILE_START, type Finding } from "../../findings.js";
+import type { Review, SourceFile } from "../../review.js";
+import { summaryMaxLength } from "../api/check-run.js";
+import type { ChangedFile, PostedComment } from "../api/collect.js";
+import { planComments, type CommentPlan } from "../api/review-comments.js";
+import type { ExplainRequest, ReviewCore } from "../port.js";
+import { withCollectionFindings } from "./collection-findings.js";
+
+export interface AnalysisRequest {
+  files: SourceFile[];
+  baseFiles: SourceFile[];
+  configFile?: SourceFile;
+  /** what the collector could not read, as findings */
+  collectionFindings: Finding[];
+  changedFiles: ChangedFile[];
+  postedComments: PostedComment[];
+}
+
+/** The part of a review the GitHub calls read. */
+export type ReviewOutcomeData = Pick<Review, "findings" | "config" | "gateFails">;
+
+export interface Analysis {
+  review: ReviewOutcomeData;
+  plan: CommentPlan;
+  /** the check run's summary: findings shown inline (by fingerprint) are left out of it */
+  renderCheckSummary(options: { maxLength?: number; shownInline?: ReadonlySet<string> }): string;
+  /** false when the review was stopped (deadline, memory): its findings say nothing about earlier ones */
+  complete?: boolean;
+}
+
+/**
+ * Where the review's computation runs when not on the caller's thread: the server's review threads
+ * (review-threads.ts), with a deadline and a memory limit. Without it, the use cases run the core
+ * in process.
+ */
+export interface ReviewIsolation {
+  analyse(request: AnalysisRequest): Promise<Analysis>;
+  /** `/cql explain`: review the files and answer the question */
+  explain(request: ExplainRequest): Promise<string>;
+}
+
+export async function analyseInProcess(core: ReviewCore, request: AnalysisRequest): Promise<Analysis> {
+  // Application code is read first: its grammars load asynchronously.
+  const codeConfig = core.readCode ? core.loadConfig(request.configFile).config : undefined;
+  const code = codeConfig ? await core.readCode!(request.files, codeConfig) : undefined;
+  const baseCode = codeConfig ? await core.readCode!(request.baseFiles, codeConfig) : undefined;
+  const review = withCollectionFindings(
+    core.review({
+      files: request.files,
+      baseFiles: request.baseFiles,
+      ...(request.configFile ? { configFile: request.configFile } : {}),
+      ...(code ? { code } : {}),
+      ...(baseCode ? { baseCode } : {}),
+    }),
+    request.collectionFindings,
+  );
+  const plan = planComments({
+    findings: review.findings,
+    changedFiles: request.changedFiles,
+    headFiles: request.files,
+    posted: request.postedComments,
+    max: review.config.comments.max,
+    render: core.renderFindingComment,
+  });
+  return { review, plan, renderCheckSummary: (options) => core.renderCheckSummary(review, options) };
+}
+
+/**
+ * An analysis as plain data, to cross a thread boundary: structured cloning drops the getters of
+ * the model's source spans, so findings travel as JSON, and the summary, which needs the whole
+ * model, is rendered before leaving, for the two ways the review can go (GitHub takes the planned
+ * inline comments, or refuses them all).
+ */
+export interface PortableAnalysis {
+  review: ReviewOutcomeData;
+  plan: CommentPlan;
+  summaries: { shownInline: string[]; text: string }[];
+}
+
+export function toPortable(analysis: Analysis): PortableAnalysis {
+  const alreadyPosted = analysis.plan.alreadyPosted.map((finding) => finding.fingerprint);
+  const allPosted = [...analysis.plan.comments.map((comment) => comment.finding.fingerprint), ...alreadyPosted];
+  const maxLength = summaryMaxLength(analysis.review.findings);
+  const summaries = [allPosted, alreadyPosted].map((shown) => ({
+    shownInline: shown,
+    text: analysis.renderCheckSummary({ maxLength, shownInline: new Set(shown) }),
+  }));
+  const plain = JSON.parse(JSON.stringify({ review: analysis.review, plan: analysis.plan })) as Pick<PortableAnalysis, "review" | "plan">;
+  return {
+    review: { findings: plain.review.findings, config: analysis.review.config, gateFails: analysis.review.gateFails },
+    plan: plain.plan,
+    summaries,
+  };
+}
+
+export function fromPortable(portable: PortableAnalysis): Analysis {
+  return {
+    review: portable.review,
+    plan: portable.plan,
+    renderCheckSummary({ shownInline }) {
+      const shown = shownInline ?? new Set<string>();
+      const same = portable.summaries.find((summary) => summary.shownInline.length === shown.size && summary.shownInline.every((fingerprint) => shown.has(fingerprint)));
+      // Otherwise the summary that leaves nothing out: a finding listed twice beats one lost.
+      return (same ?? portable.summaries.at(-1)!).text;
+    },
+  };
+}
+
+/** Why a review thread stopped before it finished: its deadline or its memory limit. */
+export type StopReason = { kind: "deadline"; deadlineMs: number } | { kind: "memory"; limitMb: number };
+
+/** The finding that takes a stopped review's place: the review as a whole was not reviewed. */
+export function stoppedReviewFinding(reason: StopReason): Finding {
+  const message =
+    reason.kind === "deadline"
+      ? `not reviewed: the review ran past its ${Math.round(reason.deadlineMs / 1000)} s deadline and was stopped. Split the change, or list large generated files under \`ignore\`.`
+      : `not reviewed: the review needed more than its ${reason.limitMb} MB of memory and was stopped. Split the change, or list large generated files under \`ignore\`.`;
+  return {
+    rule: "input-limit-exceeded",
+    severity: "warning",
+    location: { file: "", range: FILE_START },
+    message,
+    fingerprint: `input-limit-exceeded:review-${reason.kind}`,
+  };
+}
