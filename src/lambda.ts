@@ -1,12 +1,13 @@
 // AWS Lambda entry of the webhook function (template.yaml: `index.handler`): verifies each delivery
-// with the secret read once per container (Secrets Manager, SSM or the environment), drops what the
+// with the secret (Secrets Manager, SSM or the environment, cached per container and re-read on rotation), drops what the
 // app does not act on, and sends the rest to the SQS FIFO review queue, answering 202 at once.
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { createLambdaHandler } from "./github/intake/lambda-handler.js";
-import { cachedSecret, readSecret } from "./lambda/secrets.js";
+import { readSecret, rotatingSecret } from "./lambda/secrets.js";
 import { sendDelivery } from "./lambda/sqs.js";
 
-const webhookSecret = cachedSecret(() => readSecret("WEBHOOK_SECRET", process.env));
+// Cached for SECRET_CACHE_MS, read again once on a mismatch (a rotation needs no cold start).
+const webhookSecret = rotatingSecret(() => readSecret("WEBHOOK_SECRET", process.env));
 let sqs: SQSClient | undefined;
 
 export const handler = createLambdaHandler({

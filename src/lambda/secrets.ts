@@ -54,3 +54,48 @@ export function cachedSecret(read: () => Promise<string>): () => Promise<string>
     return value;
   };
 }
+
+/** How long a warm container trusts a secret it read: a rotated secret's old value works at most this long. */
+export const SECRET_CACHE_MS = 5 * 60_000;
+/** At most one extra read per this interval on signature mismatches, so forged deliveries cannot flood the store. */
+export const SECRET_REFRESH_INTERVAL_MS = 30_000;
+
+/** A secret that a rotation reaches without a cold start. */
+export interface RotatingSecret {
+  /** the cached value, read again once it is older than the cache time */
+  current(): Promise<string>;
+  /**
+   * After a signature mismatch: reads the secret again (at most once per refresh interval) and
+   * returns it when it changed, else undefined.
+   */
+  refreshed(): Promise<string | undefined>;
+}
+
+export function rotatingSecret(
+  read: () => Promise<string>,
+  options: { cacheMs?: number; refreshIntervalMs?: number; now?: () => number } = {},
+): RotatingSecret {
+  const cacheMs = options.cacheMs ?? SECRET_CACHE_MS;
+  const refreshIntervalMs = options.refreshIntervalMs ?? SECRET_REFRESH_INTERVAL_MS;
+  const now = options.now ?? Date.now;
+  let value: Promise<string> | undefined;
+  let readAt = -Infinity;
+  const load = () => {
+    readAt = now();
+    const reading = read().catch((error: unknown) => {
+      if (value === reading) value = undefined;
+      throw error;
+    });
+    value = reading;
+    return reading;
+  };
+  return {
+    current: () => (value && now() - readAt < cacheMs ? value : load()),
+    async refreshed() {
+      if (now() - readAt < refreshIntervalMs) return undefined;
+      const before = await value?.catch(() => undefined);
+      const after = await load();
+      return after !== before ? after : undefined;
+    },
+  };
+}

@@ -4,6 +4,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createLambdaHandler, type HttpEvent } from "../../src/github/intake/lambda-handler.js";
 import type { QueuedDelivery } from "../../src/github/delivery.js";
+import { rotatingSecret } from "../../src/lambda/secrets.js";
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -124,5 +125,43 @@ describe("the Lambda handler", () => {
     expect((await handler(signedEvent("pull_request", body, { secret: "development" }))).statusCode).toBe(401);
     expect(received).toHaveLength(1);
   });
-});
 
+  it("picks up a rotated secret in a warm container; the old one stops working within the cache time", async () => {
+    let stored = SECRET;
+    let reads = 0;
+    let clock = 0;
+    const secret = rotatingSecret(async () => (reads++, stored), { cacheMs: 300_000, refreshIntervalMs: 30_000, now: () => clock });
+    const { handler, received } = harness(undefined, secret);
+    expect((await handler(signedEvent("pull_request", body))).statusCode).toBe(202);
+    expect(reads).toBe(1);
+
+    clock = 60_000;
+    stored = "the rotated secret";
+    // GitHub now signs with the new secret: the mismatch reads the store again, once.
+    expect((await handler(signedEvent("pull_request", body, { secret: stored }))).statusCode).toBe(202);
+    expect(reads).toBe(2);
+    expect(received).toHaveLength(2);
+
+    // Forged deliveries cannot make it read the store on every request.
+    for (let i = 0; i < 5; i++) expect((await handler(signedEvent("pull_request", body, { secret: "guess" }))).statusCode).toBe(401);
+    expect(reads).toBe(2);
+
+    // The old secret is refused: the cache now holds the new one.
+    expect((await handler(signedEvent("pull_request", body))).statusCode).toBe(401);
+    // Past the cache time the store is read again even without a mismatch.
+    clock = 60_000 + 300_001;
+    expect((await handler(signedEvent("pull_request", body, { secret: stored }))).statusCode).toBe(202);
+    expect(reads).toBe(3);
+  });
+
+  it("an old secret read before a rotation stops working once the cache time has passed", async () => {
+    let stored = SECRET;
+    let clock = 0;
+    const secret = rotatingSecret(async () => stored, { cacheMs: 300_000, refreshIntervalMs: 30_000, now: () => clock });
+    const { handler } = harness(undefined, secret);
+    expect((await handler(signedEvent("pull_request", body))).statusCode).toBe(202);
+    stored = "the rotated secret";
+    clock = 300_001;
+    expect((await handler(signedEvent("pull_request", body))).statusCode).toBe(401);
+  });
+});

@@ -3,6 +3,7 @@
 // on the raw body, drops what the app would not act on, and queues the rest (SQS FIFO), answering
 // 202 at once: the review runs in the worker function.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { RotatingSecret } from "../../lambda/secrets.js";
 import { queuedDelivery, type QueuedDelivery } from "../delivery.js";
 
 /** The parts of an HTTP API v2 / function URL event the handler reads. */
@@ -27,8 +28,11 @@ export type JsonLog = (entry: { level: "info" | "warn" | "error"; msg: string } 
 const jsonLog: JsonLog = (entry) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
 
 export interface LambdaOptions {
-  /** the webhook secret (read once per container); undefined or a failed read is answered with 500 */
-  secret: string | undefined | (() => Promise<string | undefined>);
+  /**
+   * the webhook secret; undefined or a failed read is answered with 500. A rotating one
+   * (src/lambda/secrets.ts) is read again once on a signature mismatch, so a rotation needs no cold start.
+   */
+  secret: string | undefined | (() => Promise<string | undefined>) | RotatingSecret;
   /** queues the delivery for the worker */
   enqueue: (delivery: QueuedDelivery) => Promise<void>;
   log?: JsonLog;
@@ -43,7 +47,8 @@ export function createLambdaHandler(options: LambdaOptions): (event: HttpEvent) 
     const context = { delivery, event: name };
     let secret: string | undefined;
     try {
-      secret = typeof options.secret === "function" ? await options.secret() : options.secret;
+      secret =
+        typeof options.secret === "function" ? await options.secret() : typeof options.secret === "object" ? await options.secret.current() : options.secret;
     } catch (error) {
       log({ level: "error", msg: "Could not read the webhook secret; refusing the delivery", ...context, error: messageOf(error) });
       return respond(500, "cql-review is not configured");
@@ -61,7 +66,7 @@ export function createLambdaHandler(options: LambdaOptions): (event: HttpEvent) 
       log({ level: "warn", msg: "Rejected a delivery without a signature", ...context });
       return respond(401, "missing X-Hub-Signature-256");
     }
-    if (!signatureMatches(secret, body, signature)) {
+    if (!signatureMatches(secret, body, signature) && !(await matchesRotatedSecret(options.secret, body, signature, log, context))) {
       log({ level: "warn", msg: "Rejected a delivery with a bad signature", ...context });
       return respond(401, "signature does not match");
     }
@@ -86,6 +91,26 @@ export function createLambdaHandler(options: LambdaOptions): (event: HttpEvent) 
     log({ level: "info", msg: "Queued delivery", ...context, key: queued.key });
     return respond(202, "queued");
   };
+}
+
+/** After a mismatch, a rotating secret is read again (rate-limited there): a newly rotated secret verifies. */
+async function matchesRotatedSecret(
+  secret: LambdaOptions["secret"],
+  body: Buffer,
+  signature: string,
+  log: JsonLog,
+  context: Record<string, unknown>,
+): Promise<boolean> {
+  if (typeof secret !== "object") return false;
+  try {
+    const rotated = await secret.refreshed();
+    if (rotated === undefined || !signatureMatches(rotated, body, signature)) return false;
+    log({ level: "info", msg: "The webhook secret was rotated; verified with the new one", ...context });
+    return true;
+  } catch (error) {
+    log({ level: "error", msg: "Could not read the webhook secret again after a signature mismatch", ...context, error: messageOf(error) });
+    return false;
+  }
 }
 
 /** GitHub signs the raw body with HMAC-SHA256; compare in constant time. */
