@@ -1,6 +1,7 @@
 // The Probot server's HTTP front: verifies each delivery and queues it, answering GitHub at once
 // (GitHub waits 10 s and never redelivers on its own). Bodies are limited before they are buffered,
 // and a delivery id seen before is acknowledged and dropped.
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { signatureMatches } from "./lambda-handler.js";
 import { HANDLED_EVENTS, queuedDelivery, type QueuedDelivery } from "../delivery.js";
@@ -11,6 +12,11 @@ import type { QueueLog } from "../queue/review-queue.js";
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 /** Delivery ids remembered for replay detection (about 50 bytes each). */
 export const RECENT_DELIVERY_IDS = 50_000;
+/** Bytes of bodies not yet verified, over all requests in flight: past it, 503 (two GitHub-sized payloads and change). */
+export const MAX_UNVERIFIED_BYTES = 64 * 1024 * 1024;
+/** GitHub sends its headers and body at once; a client slower than this is cut off. */
+export const HEADERS_TIMEOUT_MS = 5_000;
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 export interface DeliverySink {
   /** queues the delivery; "full" and "stopping" are answered 503 so GitHub shows the failure */
@@ -24,11 +30,18 @@ export interface WebhookServerOptions {
   log: QueueLog & { debug(fields: object, message: string): void };
   maxBodyBytes?: number;
   recentIds?: number;
+  maxUnverifiedBytes?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export function createWebhookServer(options: WebhookServerOptions): Server {
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const seen = new RecentIds(options.recentIds ?? RECENT_DELIVERY_IDS);
+  // The same signed body under a new delivery id is the same delivery replayed.
+  const seenBodies = new RecentIds(options.recentIds ?? RECENT_DELIVERY_IDS);
+  const maxUnverifiedBytes = options.maxUnverifiedBytes ?? MAX_UNVERIFIED_BYTES;
+  const budget = { inFlight: 0 };
   const { log } = options;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -42,18 +55,23 @@ export function createWebhookServer(options: WebhookServerOptions): Server {
     if (!id || !name) return respond(response, 400, "missing X-GitHub-Delivery or X-GitHub-Event header");
     if (!signature) return respond(response, 401, "missing X-Hub-Signature-256");
     const declared = Number(request.headers["content-length"] ?? 0);
-    const body = declared > maxBodyBytes ? undefined : await readBody(request, maxBodyBytes);
-    if (body === undefined) {
-      // Answer and hang up: the rest of the body is never read.
-      response.writeHead(413, { "content-type": "application/json", connection: "close" });
-      response.end(JSON.stringify({ message: `body larger than ${maxBodyBytes} bytes` }), () => request.destroy());
-      return;
-    }
     const context = { delivery: id, event: name };
+    if (declared > maxBodyBytes) return hangUp(request, response, 413, `body larger than ${maxBodyBytes} bytes`);
+    if (budget.inFlight + declared > maxUnverifiedBytes) {
+      log.warn({ ...context, inFlight: budget.inFlight, declared }, "Refused a delivery: too many unverified bytes in flight");
+      return hangUp(request, response, 503, "too many deliveries being received; redeliver later");
+    }
+    const body = await readBody(request, maxBodyBytes, budget, maxUnverifiedBytes);
+    if (body === "too large") return hangUp(request, response, 413, `body larger than ${maxBodyBytes} bytes`);
+    if (body === "busy") {
+      log.warn({ ...context, inFlight: budget.inFlight }, "Refused a delivery: too many unverified bytes in flight");
+      return hangUp(request, response, 503, "too many deliveries being received; redeliver later");
+    }
     if (!signatureMatches(options.secret, body, signature)) {
       log.warn(context, "Rejected a delivery with a bad signature");
       return respond(response, 401, "signature does not match");
     }
+    const digest = createHash("sha256").update(body).digest("base64");
     if (name === "ping") return respond(response, 200, "pong");
     if (!HANDLED_EVENTS.has(name)) {
       log.debug(context, "Ignored an event the app does not handle");
@@ -63,11 +81,20 @@ export function createWebhookServer(options: WebhookServerOptions): Server {
       log.info(context, "Dropped a delivery already received (replay or redelivery)");
       return respond(response, 200, "already received");
     }
+    if (!seenBodies.add(digest)) {
+      seen.delete(id);
+      log.info(context, "Dropped a delivery whose signed body was already received under another id (replay)");
+      return respond(response, 200, "already received");
+    }
+    const forget = () => {
+      seen.delete(id);
+      seenBodies.delete(digest);
+    };
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      seen.delete(id);
+      forget();
       return respond(response, 400, "body is not JSON");
     }
     const queued = queuedDelivery({ id, name, payload });
@@ -77,7 +104,7 @@ export function createWebhookServer(options: WebhookServerOptions): Server {
     }
     const result = await options.sink.enqueue(queued);
     if (result === "full" || result === "stopping") {
-      seen.delete(id);
+      forget();
       log.warn({ ...context, result }, "Could not queue the delivery");
       return respond(response, 503, result === "full" ? "too many reviews waiting; redeliver later" : "shutting down; redeliver later");
     }
@@ -85,12 +112,27 @@ export function createWebhookServer(options: WebhookServerOptions): Server {
     return respond(response, 202, result);
   };
 
-  return createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      log.error({ err: error }, "Could not handle a webhook request");
-      if (!response.headersSent) respond(response, 500, "internal error");
-    });
-  });
+  const server = createServer(
+    {
+      // Slow clients are closed within seconds, not Node's default 300 s; checked every second.
+      headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+    },
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        log.error({ err: error }, "Could not handle a webhook request");
+        if (!response.headersSent) respond(response, 500, "internal error");
+      });
+    },
+  );
+  return server;
+}
+
+/** Answers and hangs up: the rest of the body is never read. */
+function hangUp(request: IncomingMessage, response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { "content-type": "application/json", connection: "close" });
+  response.end(JSON.stringify({ message }), () => request.destroy());
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
@@ -98,24 +140,42 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The body, or undefined as soon as it passes `limit` bytes (nothing more is buffered). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * The body, or why it was given up as soon as it passed `limit` bytes or the bytes of all bodies
+ * being read passed `maxInFlight` (nothing more is buffered). Its bytes count until it is read.
+ */
+function readBody(request: IncomingMessage, limit: number, budget: { inFlight: number }, maxInFlight: number): Promise<Buffer | "too large" | "busy"> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
+    let settled = false;
+    const settle = (outcome: Buffer | "too large" | "busy") => {
+      if (settled) return;
+      settled = true;
+      budget.inFlight -= length;
+      request.off("data", onData);
+      if (typeof outcome === "string") request.pause();
+      resolve(outcome);
+    };
     const onData = (chunk: Buffer) => {
       length += chunk.length;
-      if (length > limit) {
-        request.off("data", onData);
-        request.pause();
-        resolve(undefined);
-        return;
-      }
+      budget.inFlight += chunk.length;
+      if (length > limit) return settle("too large");
+      if (budget.inFlight > maxInFlight) return settle("busy");
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.once("end", () => resolve(length > limit ? undefined : Buffer.concat(chunks, length)));
-    request.once("error", reject);
+    request.once("end", () => settle(Buffer.concat(chunks, length)));
+    request.once("close", () => {
+      // A client that hangs up mid-body: its bytes no longer count.
+      if (!request.complete) settle("too large");
+    });
+    request.once("error", (error) => {
+      if (settled) return;
+      settled = true;
+      budget.inFlight -= length;
+      reject(error);
+    });
   });
 }
 
