@@ -63,7 +63,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     defaults: { logLevel: "info" },
     overrides: { Octokit, ...(options.log ? { log: options.log } : {}) },
   });
-  const log = probot.log.child({ name: "queue" });
   // The thread answering GitHub never runs the core: reviews compute in threads with a deadline
   // and a heap limit (worker/review-threads.ts). Tests that hand their own app run it in process.
   const threads = options.app
@@ -72,9 +71,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ...optionalInteger("threads", environment.REVIEW_THREADS),
         ...optionalInteger("deadlineMs", environment.REVIEW_DEADLINE_MS),
         ...optionalInteger("memoryMb", environment.REVIEW_THREAD_MEMORY_MB),
-        log: probot.log.child({ name: "review-threads" }),
+        // Probot's logger exists once the app is loaded.
+        log: { warn: (fields, message) => probot.log.warn(fields, message), error: (fields, message) => probot.log.error(fields, message) },
       });
   await probot.load(options.app ?? cqlReviewAppWith(threads));
+  const log = probot.log.child({ name: "queue" });
   const runDelivery = async (delivery: QueuedDelivery) => void (await processDelivery(probot, delivery, log));
   const concurrency = positiveInteger(environment.REVIEW_CONCURRENCY, DEFAULT_CONCURRENCY);
   // With REDIS_URL, replicas share the queue (and Probot shares Octokit's throttling state there).
