@@ -15,6 +15,8 @@ export interface QueuedDelivery extends WebhookDelivery {
   headSha?: string;
   /** a pull_request event a newer one for the same pull request makes pointless */
   coalescable: boolean;
+  /** for pull_request events: the pull request's `updated_at` (ms), to tell which of two pushes is newer */
+  updatedAt?: number;
 }
 
 /** Events the app subscribes to (app.yml); anything else is acknowledged and dropped. */
@@ -27,7 +29,7 @@ interface PayloadShape {
   action?: string;
   installation?: { id?: number };
   repository?: { full_name?: string; name?: string; owner?: { login?: string } };
-  pull_request?: { number?: number; head?: { sha?: string } };
+  pull_request?: { number?: number; head?: { sha?: string }; updated_at?: string };
   issue?: { number?: number; pull_request?: unknown };
   check_run?: { head_sha?: string; pull_requests?: { number?: number }[] };
   check_suite?: { head_sha?: string; pull_requests?: { number?: number }[] };
@@ -44,7 +46,14 @@ export function queuedDelivery(delivery: WebhookDelivery): QueuedDelivery | unde
       const number = payload.pull_request?.number;
       if (!REVIEWED_ACTIONS.has(payload.action ?? "") || number === undefined) return undefined;
       const headSha = payload.pull_request?.head?.sha;
-      return { ...delivery, key: `${repository}#${number}`, ...(headSha ? { headSha } : {}), coalescable: true };
+      const updatedAt = Date.parse(payload.pull_request?.updated_at ?? "");
+      return {
+        ...delivery,
+        key: `${repository}#${number}`,
+        ...(headSha ? { headSha } : {}),
+        coalescable: true,
+        ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
+      };
     }
     case "issue_comment": {
       if (payload.action !== "created" || !payload.issue?.pull_request || payload.issue.number === undefined) return undefined;

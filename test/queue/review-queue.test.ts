@@ -9,11 +9,15 @@ const silent = { info() {}, warn() {}, error() {} };
 /** The queue starts work after the current I/O callbacks, so deliveries are answered first. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-function push(id: string, number: number, headSha: string): QueuedDelivery {
+function push(id: string, number: number, headSha: string, updatedAt?: string): QueuedDelivery {
   return queuedDelivery({
     id,
     name: "pull_request",
-    payload: { action: "synchronize", repository: { full_name: "o/r" }, pull_request: { number, head: { sha: headSha } } },
+    payload: {
+      action: "synchronize",
+      repository: { full_name: "o/r" },
+      pull_request: { number, head: { sha: headSha }, ...(updatedAt ? { updated_at: updatedAt } : {}) },
+    },
   })!;
 }
 
@@ -76,16 +80,33 @@ describe("review queue", () => {
   it("a newer push replaces the queued older one of the same pull request", async () => {
     const runner = controlled();
     const queue = new ReviewQueue({ run: runner.run, concurrency: 1, maxWaiting: 100, log: silent });
-    expect(queue.enqueue(push("first", 1, "a".repeat(40)))).toBe("queued");
+    expect(queue.enqueue(push("first", 1, "a".repeat(40), "2026-01-01T10:00:00Z"))).toBe("queued");
     await tick();
-    expect(queue.enqueue(push("second", 1, "b".repeat(40)))).toBe("queued");
-    expect(queue.enqueue(push("third", 1, "c".repeat(40)))).toBe("replaced");
-    expect(queue.enqueue(push("other", 2, "d".repeat(40)))).toBe("queued");
+    expect(queue.enqueue(push("second", 1, "b".repeat(40), "2026-01-01T10:01:00Z"))).toBe("queued");
+    expect(queue.enqueue(push("third", 1, "c".repeat(40), "2026-01-01T10:02:00Z"))).toBe("replaced");
+    expect(queue.enqueue(push("other", 2, "d".repeat(40), "2026-01-01T10:02:00Z"))).toBe("queued");
     await runner.finish("first");
     await runner.finish("third");
     await runner.finish("other");
     await queue.onIdle();
     expect(runner.started).toEqual(["first", "third", "other"]);
+  });
+
+  it("an older push that arrives after a newer one never replaces it", async () => {
+    const runner = controlled();
+    const queue = new ReviewQueue({ run: runner.run, concurrency: 1, maxWaiting: 100, log: silent });
+    expect(queue.enqueue(push("running", 2, "0".repeat(40)))).toBe("queued");
+    await tick();
+    expect(queue.enqueue(push("newer", 1, "b".repeat(40), "2026-01-01T10:02:00Z"))).toBe("queued");
+    // GitHub delivered the older push late (a retry, a slow hop): it is dropped, not the newer one.
+    expect(queue.enqueue(push("older", 1, "a".repeat(40), "2026-01-01T10:01:00+00:00"))).toBe("replaced");
+    // Without timestamps the order is unknown: both wait, and the head check decides.
+    expect(queue.enqueue(push("unknown", 1, "c".repeat(40)))).toBe("queued");
+    await runner.finish("running");
+    await runner.finish("newer");
+    await runner.finish("unknown");
+    await queue.onIdle();
+    expect(runner.started).toEqual(["running", "newer", "unknown"]);
   });
 
   it("refuses new deliveries past its backlog bound", () => {

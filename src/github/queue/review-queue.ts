@@ -59,10 +59,17 @@ export class ReviewQueue implements DeliveryQueue {
     if (this.#stopping) return "stopping";
     let result: EnqueueResult = "queued";
     if (delivery.coalescable) {
-      // A newer push to the same pull request makes the waiting one pointless: review only the newest.
-      const before = this.#waiting.length;
-      this.#waiting = this.#waiting.filter((waiting) => !(waiting.coalescable && waiting.key === delivery.key));
-      if (this.#waiting.length < before) {
+      const samePullRequest = this.#waiting.filter((waiting) => waiting.coalescable && waiting.key === delivery.key);
+      // Deliveries can arrive out of order: an older push never replaces a newer one.
+      if (samePullRequest.some((waiting) => newer(waiting, delivery))) {
+        this.#options.log.info({ delivery: delivery.id, key: delivery.key, headSha: delivery.headSha }, "An older push arrived after a newer one; kept the newer");
+        return "replaced";
+      }
+      // A newer push makes the waiting one pointless: review only the newest. When the order is not
+      // known, both wait, and the head check before the review skips the one that is not the head.
+      const replaced = new Set(samePullRequest.filter((waiting) => newer(delivery, waiting)));
+      if (replaced.size > 0) {
+        this.#waiting = this.#waiting.filter((waiting) => !replaced.has(waiting));
         result = "replaced";
         this.#options.log.info({ delivery: delivery.id, key: delivery.key, headSha: delivery.headSha }, "A newer push replaced a queued review");
       }
@@ -140,4 +147,9 @@ export class ReviewQueue implements DeliveryQueue {
       });
     this.#running.set(task, delivery);
   }
+}
+
+/** Whether `a` is known to be a later state of the pull request than `b` (by its `updated_at`). */
+function newer(a: QueuedDelivery, b: QueuedDelivery): boolean {
+  return a.updatedAt !== undefined && b.updatedAt !== undefined && a.updatedAt > b.updatedAt;
 }
