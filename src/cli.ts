@@ -578,7 +578,7 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
       io.stdout(renderSarif(reviewed, { toolVersion: packageVersion() }));
       break;
     case "markdown":
-      io.stdout(`${renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY })}\n`);
+      io.stdout(`${renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY, standalone: true })}\n`);
       break;
     case "codeclimate":
       io.stdout(renderCodeClimate(reviewed));
