@@ -25,6 +25,7 @@ import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import { review, type Review, type SourceFile } from "./review.js";
 import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion } from "./schema/model.js";
 import { append } from "./arrays.js";
+import { changedLines, filterReview, FILTER_MODES, type FilterMode } from "./cli/filter-mode.js";
 
 export interface CliStat {
   isFile(): boolean;
@@ -112,6 +113,10 @@ Options:
   --base REF              check: compare with the same files at this git commit, branch or tag, so
                           findings already there are marked existing and only new ones fail the gate
   --fail-on LEVEL         check: ${FAIL_ON_LEVELS.join(", ")}; overrides the config's fail_on
+  --filter-mode MODE      check, with --base: which findings are shown and can fail the gate, as in
+                          reviewdog: added (on lines the change added or modified), diff_context
+                          (on lines of the diff's hunks), file (in files it changed), nofilter (all;
+                          the default)
   --stdin-filename NAME   the path the file read from - has (default: stdin.cql; a name ending in
                           .yaml or .yml is read as the manifest)
   --format FORMAT         check: ${CHECK_FORMATS.join(", ")}; explain: ${EXPLAIN_FORMATS.join(", ")} (default: text)
@@ -211,6 +216,8 @@ interface CommonOptions {
   base?: string;
   failOn?: ReviewConfig["failOn"];
   stdinFilename?: string;
+  /** check: which findings to show, by where they lie in the change against `base` */
+  filterMode?: FilterMode;
 }
 
 interface ParsedCommand {
@@ -235,6 +242,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
         format: { type: "string" },
         base: { type: "string" },
         "fail-on": { type: "string" },
+        "filter-mode": { type: "string" },
         "stdin-filename": { type: "string" },
         force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -253,7 +261,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
   if (command !== "check" && command !== "explain" && command !== "init") {
     throw new UsageError(`unknown command "${command}": use check, explain or init`);
   }
-  const checkOnly = (["base", "fail-on", "stdin-filename"] as const).filter((name) => values[name] !== undefined);
+  const checkOnly = (["base", "fail-on", "stdin-filename", "filter-mode"] as const).filter((name) => values[name] !== undefined);
   if (command !== "check" && checkOnly.length > 0) throw new UsageError(`--${checkOnly[0]} is an option of check only`);
   if (command !== "init" && values.force) throw new UsageError("--force is an option of init only");
   if (command === "init" && (values.format !== undefined || values.manifest !== undefined)) {
@@ -264,6 +272,11 @@ function parseCommandLine(argv: string[]): ParsedCommand {
   if (failOn !== undefined && !(FAIL_ON_LEVELS as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${FAIL_ON_LEVELS.join(", ")}, not "${failOn}"`);
   }
+  const filterMode = values["filter-mode"];
+  if (filterMode !== undefined && !(FILTER_MODES as readonly string[]).includes(filterMode)) {
+    throw new UsageError(`--filter-mode must be one of ${FILTER_MODES.join(", ")}, not "${filterMode}"`);
+  }
+  if (filterMode !== undefined && filterMode !== "nofilter" && values.base === undefined) throw new UsageError(`--filter-mode ${filterMode} needs --base: the change is what it filters by`);
   for (const name of ["base", "stdin-filename"] as const) {
     if (values[name] === "") throw new UsageError(`--${name} needs a value`);
   }
@@ -291,6 +304,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
       base: values.base,
       failOn: failOn as ReviewConfig["failOn"] | undefined,
       stdinFilename: values["stdin-filename"],
+      filterMode: filterMode as FilterMode | undefined,
     },
   };
 }
@@ -518,8 +532,9 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   };
 }
 
-async function runReview(io: CliIo, options: CommonOptions): Promise<Review | number> {
+async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inputs) => void): Promise<Review | number> {
   const inputs = await collectInputs(io, options);
+  read?.(inputs);
   if (inputs.files.length === 0) {
     io.stderr("cql-review: nothing could be read\n");
     return EXIT.usage;
@@ -568,8 +583,11 @@ const DEFAULT_COLUMNS = 80;
 
 async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const paths = parsed.positionals.length > 0 ? parsed.positionals : ["."];
-  const reviewed = await runReview(io, { ...parsed.options, paths });
+  let inputs: Inputs | undefined;
+  let reviewed = await runReview(io, { ...parsed.options, paths }, (read) => (inputs = read));
   if (typeof reviewed === "number") return reviewed;
+  const { filterMode } = parsed.options;
+  if (filterMode && inputs?.baseFiles) reviewed = filterReview(reviewed, filterMode, changedLines(inputs.baseFiles, inputs.files));
   switch (parsed.format) {
     case "json":
       io.stdout(renderJson(reviewed));
