@@ -94,7 +94,11 @@ class FindingCollector {
       fingerprint: `${ruleId}:${report.entity}`,
     };
     if (report.data) finding.data = report.data;
-    if (report.fix) finding.fix = { ...report.fix };
+    if (report.fix) {
+      // Safe only when the rule says its fixes are and this one did not opt out.
+      const { safe, ...fix } = report.fix;
+      finding.fix = meta?.safeFix === true && safe !== false ? { ...fix, safe: true } : fix;
+    }
     return finding;
   }
 
