@@ -22,7 +22,7 @@ const targets = {
     extension: ".mjs",
   },
   action: { entries: { index: "src/action.ts" }, outdir: "dist/action", extension: ".js" },
-  cli: { entries: { "cql-review": "src/cli/bin-entry.ts" }, outdir: "dist/cli", extension: ".mjs", grammarsFrom: "../src/code/grammars.js" },
+  cli: { entries: { "cql-review": "src/cli/bin-entry.ts" }, outdir: "dist/cli", extension: ".mjs", grammarsFrom: "../src/code/grammars.js", node: "node22.12" },
 };
 const name = process.argv[2] ?? "lambda";
 const target = targets[name];
@@ -39,7 +39,8 @@ const result = await build({
   bundle: true,
   minify: true,
   platform: "node",
-  target: "node24",
+  // The package's engines field: the CLI runs on Node 22.12 too; the Lambda and the Action on 24.
+  target: target.node ?? "node24",
   format: "esm",
   sourcemap: false,
   // Licence comments go to one file per bundle; the notices file below covers packages without any.
