@@ -26,6 +26,7 @@ export const sections: BenchSection[] = [
   { name: "github", run: async () => (await import("./github-requests.js")).benchGitHubRequests() },
   { name: "lambda", run: async () => (await import("./lambda.js")).benchLambda() },
   { name: "memory", run: async () => (await import("./memory.js")).benchMemory() },
+  { name: "cli", run: async () => (await import("./cli-start.js")).benchCliStart() },
 ];
 
 /** The rows as an aligned plain-text table. */

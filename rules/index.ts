@@ -44,7 +44,7 @@ import tableMaterializedView from "./table-materialized-view.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
 import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
-import tableTimeSeriesWithoutTtl from "./table-time-series-without-ttl.js";
+import tableTimeSeriesRetention from "./table-time-series-retention.js";
 import tableTimestampCollision from "./table-timestamp-collision.js";
 import tableTooManyClusteringColumns from "./table-too-many-clustering-columns.js";
 import tableUnboundedPartition from "./table-unbounded-partition.js";
@@ -105,7 +105,7 @@ export const rules: RuleModule[] = [
   tablePartitionTooLarge,
   tableRemovedOption,
   tableSasiIndex,
-  tableTimeSeriesWithoutTtl,
+  tableTimeSeriesRetention,
   tableTimestampCollision,
   tableTooManyClusteringColumns,
   tableUnboundedPartition,

@@ -94,6 +94,9 @@ function dropClauseFix(model: AnalysedModel, table: TableModel, existsAtBase: bo
     file: file.path,
     range: rangeBetween(file.text, range[0], range[1]),
     replacement,
+    // A table new in the change is created without the clause, nothing more. A live table keeps its
+    // layout until `ALTER TABLE … DROP COMPACT STORAGE` runs: editing the file alone would hide that.
+    safe: !existsAtBase,
   };
 }
 
@@ -110,6 +113,7 @@ const tableCompactStorage: RuleModule = {
         "{table} is declared WITH COMPACT STORAGE, the Thrift-era layout that Cassandra 4.0 removed: it must be dropped (`ALTER TABLE … DROP COMPACT STORAGE`) before any upgrade, and it forbids static columns, non-frozen collections and more than one non-key column. Drop the clause.",
     },
     fixable: true,
+    safeFix: true,
   },
   check(context) {
     const { model } = context;

@@ -4,6 +4,10 @@
 //                                            dist/lambda/worker.mjs (src/lambda/worker-entry.ts: `worker.handler`,
 //                                                                    `worker.deadLetterHandler`)
 //   node scripts/build-lambda.mjs action   → dist/action/index.js   (src/action.ts, action.yml's `main`)
+//   node scripts/build-lambda.mjs cli      → dist/cli/cql-review.mjs (src/cli/bin-entry.ts, run by bin/cql-review.js):
+//                                            one file loads in a fraction of the time of the hundreds of
+//                                            modules of dist/src; it uses dist/src/code/grammars.js and
+//                                            its grammars/ folder, so no grammar is shipped twice
 // Next to each bundle: THIRD-PARTY-NOTICES.txt, the licence of every package the bundle includes.
 import { build } from "esbuild";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,6 +22,7 @@ const targets = {
     extension: ".mjs",
   },
   action: { entries: { index: "src/action.ts" }, outdir: "dist/action", extension: ".js" },
+  cli: { entries: { "cql-review": "src/cli/bin-entry.ts" }, outdir: "dist/cli", extension: ".mjs", grammarsFrom: "../src/code/grammars.js", node: "node22.12" },
 };
 const name = process.argv[2] ?? "lambda";
 const target = targets[name];
@@ -34,7 +39,8 @@ const result = await build({
   bundle: true,
   minify: true,
   platform: "node",
-  target: "node24",
+  // The package's engines field: the CLI runs on Node 22.12 too; the Lambda and the Action on 24.
+  target: target.node ?? "node24",
   format: "esm",
   sourcemap: false,
   // Licence comments go to one file per bundle; the notices file below covers packages without any.
@@ -43,12 +49,13 @@ const result = await build({
   // Probot's CommonJS dependencies call require() for Node built-ins; ESM output needs one.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   logLevel: "warning",
+  plugins: target.grammarsFrom ? [grammarsModuleOutside(target.grammarsFrom)] : [],
 });
 
 // The tree-sitter runtime and grammars are WASM files read at run time (src/code/grammars.ts looks
 // for them in a grammars/ folder beside the bundle); their licences go into the notices too.
 const { copyGrammars } = await import("./copy-grammars.mjs");
-const grammars = copyGrammars(join(root, target.outdir, "grammars"));
+const grammars = target.grammarsFrom ? { bytes: 0, packageDirs: [] } : copyGrammars(join(root, target.outdir, "grammars"));
 writeFileSync(
   join(root, target.outdir, "THIRD-PARTY-NOTICES.txt"),
   thirdPartyNotices([...Object.keys(result.metafile.inputs), ...grammars.packageDirs.map((dir) => `${dir}/`)]),
@@ -56,7 +63,23 @@ writeFileSync(
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   process.stdout.write(`${file}: ${(output.bytes / 1024).toFixed(0)} KiB\n`);
 }
-process.stdout.write(`${target.outdir}/grammars: ${(grammars.bytes / 1024).toFixed(0)} KiB\n`);
+if (!target.grammarsFrom) process.stdout.write(`${target.outdir}/grammars: ${(grammars.bytes / 1024).toFixed(0)} KiB\n`);
+
+/**
+ * Leaves src/code/grammars.ts out of the bundle, imported from the compiled module instead, which
+ * finds the WASM files in the grammars/ folder beside it (and web-tree-sitter, loaded only when
+ * application code is read, in node_modules).
+ */
+function grammarsModuleOutside(compiledPath) {
+  return {
+    name: "grammars-outside",
+    setup(build) {
+      build.onResolve({ filter: /(^|\/)code\/grammars\.js$|^\.\/grammars\.js$/ }, (args) =>
+        resolve(args.resolveDir, args.path).endsWith(join("src", "code", "grammars.js")) ? { path: compiledPath, external: true } : undefined,
+      );
+    },
+  };
+}
 
 /** The package roots of the bundled inputs, each with its name, version, licence and licence text. */
 function thirdPartyNotices(inputs) {

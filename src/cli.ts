@@ -25,6 +25,8 @@ import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import { review, type Review, type SourceFile } from "./review.js";
 import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion } from "./schema/model.js";
 import { append } from "./arrays.js";
+import { changedLines, filterReview, FILTER_MODES, type FilterMode } from "./cli/filter-mode.js";
+import { applyFixes, fixDiff, MAX_FIX_PASSES, safeFixesByFile } from "./cli/fix.js";
 
 export interface CliStat {
   isFile(): boolean;
@@ -44,7 +46,7 @@ export interface CliFileSystem {
   stat(path: string): Promise<CliStat>;
   readdir(path: string): Promise<CliDirectoryEntry[]>;
   readFile(path: string): Promise<Buffer>;
-  /** `init` only: `exclusive` fails with EEXIST rather than replace a file */
+  /** `init` and `check --fix`: `exclusive` fails with EEXIST rather than replace a file */
   writeFile?(path: string, text: string, options: { exclusive: boolean }): Promise<void>;
 }
 
@@ -112,6 +114,13 @@ Options:
   --base REF              check: compare with the same files at this git commit, branch or tag, so
                           findings already there are marked existing and only new ones fail the gate
   --fail-on LEVEL         check: ${FAIL_ON_LEVELS.join(", ")}; overrides the config's fail_on
+  --filter-mode MODE      check, with --base: which findings are shown and can fail the gate, as in
+                          reviewdog: added (on lines the change added or modified), diff_context
+                          (on lines of the diff's hunks), file (in files it changed), nofilter (all;
+                          the default)
+  --fix                   check: apply the fixes the findings offer that their rule marks safe,
+                          rewriting the files in place (as eslint --fix), then report what is left
+  --fix-dry-run           check: print those fixes as a unified diff instead; exit 1 when there is one
   --stdin-filename NAME   the path the file read from - has (default: stdin.cql; a name ending in
                           .yaml or .yml is read as the manifest)
   --format FORMAT         check: ${CHECK_FORMATS.join(", ")}; explain: ${EXPLAIN_FORMATS.join(", ")} (default: text)
@@ -211,6 +220,10 @@ interface CommonOptions {
   base?: string;
   failOn?: ReviewConfig["failOn"];
   stdinFilename?: string;
+  /** check: which findings to show, by where they lie in the change against `base` */
+  filterMode?: FilterMode;
+  /** check: apply the safe fixes (`write`) or print them as a diff (`diff`) */
+  fix?: "write" | "diff";
 }
 
 interface ParsedCommand {
@@ -235,6 +248,9 @@ function parseCommandLine(argv: string[]): ParsedCommand {
         format: { type: "string" },
         base: { type: "string" },
         "fail-on": { type: "string" },
+        "filter-mode": { type: "string" },
+        fix: { type: "boolean" },
+        "fix-dry-run": { type: "boolean" },
         "stdin-filename": { type: "string" },
         force: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -253,7 +269,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
   if (command !== "check" && command !== "explain" && command !== "init") {
     throw new UsageError(`unknown command "${command}": use check, explain or init`);
   }
-  const checkOnly = (["base", "fail-on", "stdin-filename"] as const).filter((name) => values[name] !== undefined);
+  const checkOnly = (["base", "fail-on", "stdin-filename", "filter-mode", "fix", "fix-dry-run"] as const).filter((name) => values[name] !== undefined);
   if (command !== "check" && checkOnly.length > 0) throw new UsageError(`--${checkOnly[0]} is an option of check only`);
   if (command !== "init" && values.force) throw new UsageError("--force is an option of init only");
   if (command === "init" && (values.format !== undefined || values.manifest !== undefined)) {
@@ -264,6 +280,13 @@ function parseCommandLine(argv: string[]): ParsedCommand {
   if (failOn !== undefined && !(FAIL_ON_LEVELS as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${FAIL_ON_LEVELS.join(", ")}, not "${failOn}"`);
   }
+  const filterMode = values["filter-mode"];
+  if (filterMode !== undefined && !(FILTER_MODES as readonly string[]).includes(filterMode)) {
+    throw new UsageError(`--filter-mode must be one of ${FILTER_MODES.join(", ")}, not "${filterMode}"`);
+  }
+  if (filterMode !== undefined && filterMode !== "nofilter" && values.base === undefined) throw new UsageError(`--filter-mode ${filterMode} needs --base: the change is what it filters by`);
+  if (values.fix && values["fix-dry-run"]) throw new UsageError("--fix and --fix-dry-run: give one");
+  if ((values.fix || values["fix-dry-run"]) && rest.includes("-")) throw new UsageError(`--${values.fix ? "fix" : "fix-dry-run"} rewrites files: it cannot fix standard input`);
   for (const name of ["base", "stdin-filename"] as const) {
     if (values[name] === "") throw new UsageError(`--${name} needs a value`);
   }
@@ -291,6 +314,8 @@ function parseCommandLine(argv: string[]): ParsedCommand {
       base: values.base,
       failOn: failOn as ReviewConfig["failOn"] | undefined,
       stdinFilename: values["stdin-filename"],
+      filterMode: filterMode as FilterMode | undefined,
+      fix: values.fix ? "write" : values["fix-dry-run"] ? "diff" : undefined,
     },
   };
 }
@@ -518,8 +543,9 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   };
 }
 
-async function runReview(io: CliIo, options: CommonOptions): Promise<Review | number> {
+async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inputs) => void): Promise<Review | number> {
   const inputs = await collectInputs(io, options);
+  read?.(inputs);
   if (inputs.files.length === 0) {
     io.stderr("cql-review: nothing could be read\n");
     return EXIT.usage;
@@ -568,8 +594,24 @@ const DEFAULT_COLUMNS = 80;
 
 async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const paths = parsed.positionals.length > 0 ? parsed.positionals : ["."];
-  const reviewed = await runReview(io, { ...parsed.options, paths });
+  let inputs: Inputs | undefined;
+  let reviewed = await runReview(io, { ...parsed.options, paths }, (read) => (inputs = read));
   if (typeof reviewed === "number") return reviewed;
+  const { filterMode } = parsed.options;
+  if (filterMode && inputs?.baseFiles) reviewed = filterReview(reviewed, filterMode, changedLines(inputs.baseFiles, inputs.files));
+  if (parsed.options.fix && inputs) {
+    const fixed = await fixSafely(io, { ...parsed.options, paths }, inputs, reviewed);
+    if (typeof fixed === "number") return fixed;
+    if (parsed.options.fix === "diff") {
+      for (const file of fixed.files) io.stdout(fixDiff(file.path, file.before, file.after));
+      return fixed.files.length > 0 ? EXIT.gateFails : EXIT.ok;
+    }
+    const { writeFile } = io.fs;
+    if (!writeFile) throw new UsageError("--fix cannot write files here");
+    for (const file of fixed.files) await writeFile(file.absolute, file.after, { exclusive: false });
+    if (fixed.applied > 0) io.stderr(`cql-review: applied ${fixed.applied} fix(es) in ${fixed.files.length} file(s)\n`);
+    reviewed = fixed.review;
+  }
   switch (parsed.format) {
     case "json":
       io.stdout(renderJson(reviewed));
@@ -578,7 +620,7 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
       io.stdout(renderSarif(reviewed, { toolVersion: packageVersion() }));
       break;
     case "markdown":
-      io.stdout(`${renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY })}\n`);
+      io.stdout(`${renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY, standalone: true })}\n`);
       break;
     case "codeclimate":
       io.stdout(renderCodeClimate(reviewed));
@@ -587,6 +629,53 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
       io.stdout(renderText(reviewed, { color: useColor(io), layout: io.stdoutIsTTY ? (io.stdoutColumns || DEFAULT_COLUMNS) : "plain" }));
   }
   return reviewed.gateFails ? EXIT.gateFails : EXIT.ok;
+}
+
+/**
+ * `check --fix` / `--fix-dry-run`: applies the safe fixes of the review to the files' text in
+ * memory, reviews the fixed text again (read through the same file system, with the fixed files
+ * served from memory) and repeats while fixes apply, at most MAX_FIX_PASSES times. Returns the
+ * last review and each file's text before and after; writing them is the caller's.
+ */
+async function fixSafely(
+  io: CliIo,
+  options: CommonOptions,
+  firstInputs: Inputs,
+  firstReview: Review,
+): Promise<{ review: Review; applied: number; files: { absolute: string; path: string; before: string; after: string }[] } | number> {
+  const fixedTexts = new Map<string, string>();
+  const originals = new Map<string, { path: string; text: string }>();
+  const fixedIo: CliIo = {
+    ...io,
+    fs: { ...io.fs, readFile: async (file) => (fixedTexts.has(file) ? Buffer.from(fixedTexts.get(file)!, "utf8") : io.fs.readFile(file)) },
+  };
+  let inputs = firstInputs;
+  let review = firstReview;
+  let applied = 0;
+  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    let appliedThisPass = 0;
+    for (const [file, fixes] of safeFixesByFile(review.findings)) {
+      const absolute = path.resolve(inputs.root, file);
+      const text = fixedTexts.get(absolute) ?? inputs.files.find((candidate) => candidate.path === file)?.content;
+      if (text === undefined) continue;
+      const result = applyFixes(text, fixes);
+      if (result.applied === 0 || result.text === text) continue;
+      if (!originals.has(absolute)) originals.set(absolute, { path: file, text });
+      fixedTexts.set(absolute, result.text);
+      appliedThisPass += result.applied;
+    }
+    if (appliedThisPass === 0) break;
+    applied += appliedThisPass;
+    let next: Inputs | undefined;
+    const again = await runReview(fixedIo, options, (read) => (next = read));
+    if (typeof again === "number") return again;
+    inputs = next!;
+    review = options.filterMode && inputs.baseFiles ? filterReview(again, options.filterMode, changedLines(inputs.baseFiles, inputs.files)) : again;
+  }
+  const files = [...originals]
+    .map(([absolute, original]) => ({ absolute, path: original.path, before: original.text, after: fixedTexts.get(absolute)! }))
+    .filter((file) => file.before !== file.after);
+  return { review, applied, files };
 }
 
 /**

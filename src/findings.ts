@@ -16,6 +16,8 @@ export interface Fix {
   file: string;
   range: SourceRange;
   replacement: string;
+  /** mechanical and meaning-preserving: `check --fix` applies it (the rule's meta.safeFix, unless the fix opted out) */
+  safe?: boolean;
 }
 
 export interface Finding {

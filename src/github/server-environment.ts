@@ -1,6 +1,7 @@
 // Checks Probot does not do itself before the server starts. An unset WEBHOOK_SECRET silently
 // becomes "development" in Probot, which would accept deliveries signed with a public secret, so
 // outside an explicit development mode (NODE_ENV=development) the server needs a real secret.
+// Without credentials it serves Probot's setup pages (register the app), unless NODE_ENV=production.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
@@ -11,7 +12,7 @@ const PUBLIC_DEFAULT_SECRET = "development";
 export type ServerMode =
   /** the webhook server with its review queue */
   | "serve"
-  /** Probot's "Register GitHub App" pages (development mode only, before APP_ID exists) */
+  /** Probot's "Register GitHub App" pages (before APP_ID exists; never in production) */
   | "setup";
 
 /** Throws a startup error naming what is missing; otherwise says how to start. */
@@ -24,10 +25,11 @@ export function checkServerEnvironment(env: NodeJS.ProcessEnv): ServerMode {
   }
   const hasCredentials = Boolean(env.APP_ID) && Boolean(env.PRIVATE_KEY || env.PRIVATE_KEY_PATH);
   if (!hasCredentials) {
-    if (development) return "setup";
+    // A fresh clone's `npm start` registers the app; a production server without credentials is misconfigured.
+    if (env.NODE_ENV !== "production") return "setup";
     throw new Error(
       "APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) are not set. Set them from your GitHub App's settings, " +
-        "or start with NODE_ENV=development to register a new app from the setup page.",
+        "or start without NODE_ENV=production to register a new app from the setup page.",
     );
   }
   if (!development && (!env.WEBHOOK_SECRET || env.WEBHOOK_SECRET === PUBLIC_DEFAULT_SECRET)) {

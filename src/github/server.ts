@@ -47,7 +47,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const mode = checkServerEnvironment(environment);
   skipGrammarValidation();
   if (mode === "setup") {
-    // Development only: Probot's pages register a new app and write its credentials to .env.
+    // No credentials yet (never in production): Probot's pages register a new app and write its credentials to .env.
     await run(cqlReviewApp, { Octokit: CqlReviewOctokit });
     return undefined;
   }

@@ -282,29 +282,32 @@ function findingRow(finding: Finding, length: MessageLength): string {
  * keep their whole message; the others show their claim, because a summary of dozens of warnings
  * is read by scanning, and the reasoning is in each one's annotation and inline comment.
  */
-function findingsTable(title: string, findings: readonly Finding[], length: MessageLength): Block | undefined {
+function findingsTable(title: string, findings: readonly Finding[], length: MessageLength, standalone = false): Block | undefined {
   if (findings.length === 0) return undefined;
+  // Printed on its own (the CLI) there is no check run holding the whole findings: every message is whole.
+  if (standalone) length = "whole";
   const note = length === "claim" && findings.some((finding) => leadSentence(finding.message) !== finding.message)
     ? "\n\n_Each message's first sentence; the whole finding is in its annotation on this check run._"
     : "";
   return {
     head: `${title}${note}\n\n${tableHeader(["Severity", "Rule", "Location", "Message"])}`,
     rows: [...findings].sort(compareFindings).map((finding) => findingRow(finding, length)),
-    more: (omitted) => `_${notShown(omitted, { one: "finding", many: "findings" })}; every finding is also an annotation of this check run._`,
+    more: (omitted) =>
+      `_${notShown(omitted, { one: "finding", many: "findings" })}${standalone ? "" : "; every finding is also an annotation of this check run"}._`,
   };
 }
 
 /** The findings by what they mean for the change: failing the gate, new, already at the base (collapsed). */
-function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undefined): Block[] {
+function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undefined, standalone = false): Block[] {
   const listed = review.findings.filter((finding) => !shownInline?.has(finding.fingerprint));
   if (review.findings.length === 0) return [{ head: "No findings." }];
   const gating = listed.filter((finding) => failsGate(finding, review));
   const fresh = listed.filter((finding) => !finding.existing && !gating.includes(finding));
   const existing = listed.filter((finding) => finding.existing && !gating.includes(finding));
-  const existingTable = findingsTable("", existing, "claim");
+  const existingTable = findingsTable("", existing, "claim", standalone);
   return [
-    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating, "whole"),
-    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh, "claim"),
+    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating, "whole", standalone),
+    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh, "claim", standalone),
     existingTable && details(`${plural(existing.length, "finding", "findings")} already at the base commit (they do not fail the gate)`, { ...existingTable, head: existingTable.head!.trimStart() }),
   ].filter((block): block is Block => block !== undefined);
 }
@@ -314,6 +317,8 @@ export interface CheckSummaryOptions {
   maxLength?: number;
   /** fingerprints of findings posted as inline review comments; they are left out of the list */
   shownInline?: ReadonlySet<string>;
+  /** printed on its own (`cql-review check --format markdown`), not as a check run's summary: whole messages, no word of annotations */
+  standalone?: boolean;
 }
 
 /**
@@ -326,7 +331,7 @@ export function renderCheckSummary(review: Review, options: CheckSummaryOptions 
   const blocks = [
     verdictBlock(review, options.shownInline),
     unreviewedBlock(review),
-    ...findingsBlocks(review, options.shownInline),
+    ...findingsBlocks(review, options.shownInline, options.standalone),
     suggestedTablesBlock(review),
     queriesBlock(review),
     estimatesBlock(review),

@@ -5,6 +5,7 @@
 import { rules as registry } from "../../rules/index.js";
 import { compareFindings, FILE_START, SEVERITY_ORDER, type Finding, type Severity, type SourceLocation } from "../findings.js";
 import { closestRuleId } from "./helpers.js";
+import { canonicalRuleId } from "./rule-aliases.js";
 import type { AnalysedModel } from "./model.js";
 import { applySuppressions, collectSuppressions, SUPPRESSION_UNUSED } from "./suppression.js";
 import type { RuleContext, RuleModule, RuleReport } from "./types.js";
@@ -93,7 +94,11 @@ class FindingCollector {
       fingerprint: `${ruleId}:${report.entity}`,
     };
     if (report.data) finding.data = report.data;
-    if (report.fix) finding.fix = { ...report.fix };
+    if (report.fix) {
+      // Safe only when the rule says its fixes are and this one did not opt out.
+      const { safe, ...fix } = report.fix;
+      finding.fix = meta?.safeFix === true && safe !== false ? { ...fix, safe: true } : fix;
+    }
     return finding;
   }
 
@@ -159,9 +164,14 @@ interface SettingProblem {
 function resolveSettings(model: AnalysedModel, rulesById: ReadonlyMap<string, RuleModule>): { settings: Map<string, ResolvedRule>; problems: SettingProblem[] } {
   const settings = new Map<string, ResolvedRule>();
   const problems: SettingProblem[] = [];
-  const configured = model.config.rules;
-  for (const id of Object.keys(configured).sort()) {
-    if (rulesById.has(id)) continue;
+  // A former id configures its rule, unless the config also names the rule by its current id.
+  const configured: typeof model.config.rules = {};
+  for (const [id, setting] of Object.entries(model.config.rules)) {
+    const current = canonicalRuleId(id);
+    if (current === id || !Object.prototype.hasOwnProperty.call(model.config.rules, current)) configured[current] = setting;
+  }
+  for (const id of Object.keys(model.config.rules).sort()) {
+    if (rulesById.has(canonicalRuleId(id))) continue;
     const suggestion = closestRuleId(id, rulesById.keys());
     problems.push({ messageId: "unknownRule", ruleId: id, data: { rule: id, suggestion: suggestion ? ` (did you mean "${suggestion}"?)` : "" } });
   }

@@ -10,6 +10,7 @@ import type { Comment, SourceRange, Statement } from "../cql/ast.js";
 import type { Finding, SourceLocation } from "../findings.js";
 import type { ManifestIgnore } from "../manifest/types.js";
 import type { AnalysedModel } from "./model.js";
+import { canonicalRuleId } from "./rule-aliases.js";
 
 export type SuppressionDirective = "disable-next-line" | "disable" | "ignore";
 
@@ -61,7 +62,7 @@ export function parseDirective(text: string): ParsedDirective | undefined {
   const separator = REASON_SEPARATOR.exec(body);
   const rulesText = separator ? body.slice(0, separator.index) : body;
   const reasonText = separator ? body.slice(separator.index + separator[0].length) : "";
-  const rules = rulesText.split(/[\s,]+/).filter((id) => id.length > 0);
+  const rules = rulesText.split(/[\s,]+/).filter((id) => id.length > 0).map(canonicalRuleId);
   const reason = reasonText.replace(/\s+/g, " ").trim();
   return { verb, rules, ...(reason ? { reason } : {}) };
 }
@@ -158,7 +159,7 @@ function collectFromManifest(model: AnalysedModel, out: CollectedSuppressions): 
       const reason = entry.reason?.trim();
       out.suppressions.push({
         directive: "ignore",
-        rule: entry.rule,
+        rule: canonicalRuleId(entry.rule),
         ...(reason ? { reason } : {}),
         location: entry.location,
         scope: { kind: "entity", entity },

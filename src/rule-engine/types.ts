@@ -19,6 +19,11 @@ export interface RuleMeta {
   options?: z.ZodType;
   /** whether the rule can offer a textual fix */
   fixable: boolean;
+  /**
+   * its fixes are mechanical and keep what the model means, so `cql-review check --fix` applies
+   * them without asking (a fix may still opt out with `safe: false`); the others stay suggestions
+   */
+  safeFix?: boolean;
 }
 
 export interface RuleFix {
@@ -26,6 +31,8 @@ export interface RuleFix {
   file: string;
   range: SourceRange;
   replacement: string;
+  /** false when this fix is not safe though the rule's fixes usually are (meta.safeFix) */
+  safe?: boolean;
 }
 
 export interface RuleReport {

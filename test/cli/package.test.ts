@@ -157,3 +157,48 @@ describe("the npm package", () => {
     expect(used.stdout).toBe("function function https://raw.githubusercontent.com/cql-review/cql-review/main/schema/access-patterns.schema.json\n");
   });
 });
+
+/** Bytes of every file under a folder, as an install leaves it on disk. */
+async function folderBytes(folder: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await nodeFs.readdir(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += (await nodeFs.stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return bytes;
+}
+
+describe("a small install: the CLI and the library, without the server", () => {
+  const SERVER_PACKAGES = ["probot", "bullmq", "ioredis", "@aws-sdk", "@octokit", "@actions"];
+
+  it("installs none of the server's dependencies, and stays under 30 MB on disk", async () => {
+    const installed = await nodeFs.readdir(path.join(project, "node_modules"));
+    expect(installed.filter((name) => SERVER_PACKAGES.includes(name))).toEqual([]);
+    // 123 MB when the server's dependencies were the package's; the grammars are 7.5 MB of what is left.
+    expect(await folderBytes(path.join(project, "node_modules"))).toBeLessThan(30 * 1024 * 1024);
+  });
+
+  it("ships the CLI's bundle with the notices of what it bundles, the licence, and none of the server's code", () => {
+    const files = packed.files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "dist/cli/cql-review.mjs", "dist/cli/THIRD-PARTY-NOTICES.txt"]));
+    expect(files.filter((file) => /^dist\/src\/(github|lambda)\/|^dist\/src\/(lambda|action)\.js$/.test(file))).toEqual([]);
+  });
+
+  it("runs the shipped bundle from bin/cql-review.js, not the modules of dist/src", async () => {
+    // Without the bundle, bin/cql-review.js falls back to dist/src/cli.js: hide the modules to prove it does not need them.
+    const modules = path.join(project, "node_modules/cql-review/dist/src/cli.js");
+    await nodeFs.rename(modules, `${modules}.hidden`);
+    try {
+      const version = await exec(cli(), ["--version"], project);
+      expect(version.stderr).toBe("");
+      expect(version.code).toBe(0);
+    } finally {
+      await nodeFs.rename(`${modules}.hidden`, modules);
+    }
+  });
+
+  it("publishes cleanly: `npm publish --dry-run` warns of nothing but the missing login", async () => {
+    const { stderr } = await run("npm", ["publish", "--dry-run", "--ignore-scripts"], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
+    const warnings = stderr.split("\n").filter((line) => line.startsWith("npm warn") && !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
+  });
+});

@@ -28,9 +28,10 @@ describe("server environment", () => {
     expect(checkServerEnvironment({ ...credentials, NODE_ENV: "development" })).toBe("serve");
   });
 
-  it("offers Probot's setup pages only in development mode", () => {
+  it("offers Probot's setup pages without credentials, as `npm start` on a fresh clone, but never in production", () => {
     expect(checkServerEnvironment({ NODE_ENV: "development" })).toBe("setup");
-    expect(() => checkServerEnvironment({ WEBHOOK_SECRET: "s3cret" })).toThrow(/APP_ID and PRIVATE_KEY/);
+    expect(checkServerEnvironment({})).toBe("setup");
+    expect(() => checkServerEnvironment({ NODE_ENV: "production", WEBHOOK_SECRET: "s3cret" })).toThrow(/APP_ID and PRIVATE_KEY/);
   });
 
   it("sees the secret in .env the way Probot does", () => {

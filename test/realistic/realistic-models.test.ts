@@ -50,7 +50,7 @@ const MODELS: Record<string, ExpectedModel> = {
       // W1 claims the email with IF NOT EXISTS (right, and worth knowing the cost)
       "write-lightweight-transaction access-patterns.yaml:113",
       // latest_videos expires after a week on the default compaction: time windows advised (info)
-      "table-time-series-without-ttl schema/02_videos.cql:26",
+      "table-time-series-retention schema/02_videos.cql:26",
     ],
     queries: [
       "Q1 single-partition 1 killrvideo.users",
@@ -131,7 +131,7 @@ const MODELS: Record<string, ExpectedModel> = {
       // series of one tenant's metric: millions of rows
       "table-partition-too-large schema/02_series.cql:4",
       // "AlertEvents": TWCS with deletes instead of a TTL
-      "table-time-series-without-ttl schema/05_alerts.cql:15",
+      "table-time-series-retention schema/05_alerts.cql:15",
     ],
     queries: [
       "Q1 single-partition 1 obs.samples",
@@ -202,7 +202,7 @@ describe("what the deliberate problems say", () => {
   });
 
   it("the case-sensitive table is named as CQL must write it", () => {
-    expect(message(MODELS.observability!.directory, "table-time-series-without-ttl")).toMatch(/^"AlertEvents" uses TimeWindowCompactionStrategy/);
+    expect(message(MODELS.observability!.directory, "table-time-series-retention")).toMatch(/^"AlertEvents" uses TimeWindowCompactionStrategy/);
   });
 });
 

@@ -111,9 +111,9 @@ function adviseTimeWindows(context: RuleContext, table: TableModel, own: readonl
   });
 }
 
-const tableTimeSeriesWithoutTtl: RuleModule = {
+const tableTimeSeriesRetention: RuleModule = {
   meta: {
-    id: "table-time-series-without-ttl",
+    id: "table-time-series-retention",
     category: "table",
     defaultSeverity: "warning",
     description: "A time-series table has no TTL and no stated retention, uses time-window compaction without a TTL, or expires by TTL on the default compaction.",
@@ -169,4 +169,4 @@ const tableTimeSeriesWithoutTtl: RuleModule = {
   },
 };
 
-export default tableTimeSeriesWithoutTtl;
+export default tableTimeSeriesRetention;

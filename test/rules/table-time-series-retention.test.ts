@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import rule from "../../rules/table-time-series-without-ttl.js";
+import rule from "../../rules/table-time-series-retention.js";
 import { ruleTester } from "../rule-tester.js";
 
 const readings = (options = "") => `CREATE TABLE readings_by_sensor_day (
@@ -29,7 +29,7 @@ const schedules = `CREATE TABLE schedules_by_keyspace (
 `;
 const scheduleQuery = (cql: string) => `version: 1\nkeyspace: shop\nqueries:\n  - id: Q1\n    cql: ${cql}\n`;
 
-ruleTester.run("table-time-series-without-ttl", rule, {
+ruleTester.run("table-time-series-retention", rule, {
   valid: [
     {
       name: "a timeuuid used as an identifier in a lookup table",
