@@ -15,7 +15,7 @@ import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
-import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
+import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -123,7 +123,9 @@ class Project {
       (c) => c.file !== file || owner !== undefined,
     );
     const owned = owner ? candidates.filter((c) => c.declaration.owner === owner) : [];
-    const chosen = owned.length > 0 ? owned : this.sameDirectory(file, candidates);
+    // Go's `pkg.Name`: the package is the directory of that name.
+    const inPackage = owner && file.language === "go" ? candidates.filter((c) => c.file.path.split("/").at(-2) === owner) : [];
+    const chosen = owned.length > 0 ? owned : inPackage.length > 0 ? inPackage : this.sameDirectory(file, candidates);
     if (chosen.length === 1) return chosen[0];
     return chosen.length > 1 ? "ambiguous" : undefined;
   }
@@ -203,6 +205,15 @@ class Project {
     const found = this.resolve(file, node, { name: node.text });
     if (!found || typeof found === "string" || found.file !== file) return node;
     return this.follow(file, found.declaration.value, depth + 1);
+  }
+
+  /** Like `follow`, also through names of other files and Go's `pkg.Name`: the value's node, read in its own file. */
+  followAcross(file: ParsedFile, node: Node, depth = 0): Node {
+    const reference = node.type === "identifier" || node.type === "selector_expression" ? file.syntax.reference(node) : undefined;
+    if (!reference || depth > CODE_LIMITS.evaluationDepth) return node;
+    const found = this.resolve(file, node, reference);
+    if (!found || typeof found === "string") return node;
+    return this.followAcross(found.file, found.declaration.value, depth + 1);
   }
 
   evaluate(file: ParsedFile, node: Node, depth = 0, budget = { steps: CODE_LIMITS.evaluationSteps }): Value {
@@ -358,6 +369,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   const skipped: CodeExtraction["skipped"] = [];
   const parsed = await parseFiles(files, parserFor, skipped);
   const project = new Project(parsed);
+  const fileOfTree = new Map(parsed.map((f) => [f.tree, f]));
   const statements: CodeStatement[] = [];
   const dynamic: DynamicStatement[] = [];
   const seen = new Set<string>();
@@ -407,24 +419,29 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
     uses.sort((a, b) => a.node.startIndex - b.node.startIndex);
     if (file.gocqlx) {
+      // Table models are often declared in another package (gocqlx's schemagen writes them to
+      // one): names are followed across files, and each value is read in the file it is in.
       const context: BuilderContext = {
-        follow: (node) => project.follow(file, node),
+        follow: (node) => project.followAcross(fileOfTree.get(node.tree) ?? file, node),
         text: (node) => {
-          const value = project.evaluate(file, node);
+          const value = project.evaluate(fileOfTree.get(node.tree) ?? file, node);
           return "text" in value ? value.text : undefined;
         },
       };
       for (const node of file.tree.rootNode.descendantsOfType("call_expression")) {
         if (!node) continue;
-        const table = tableStatement(node, context);
-        const chain = table === undefined ? qbStatement(node, context) : undefined;
-        const cql = table ?? chain?.cql;
-        const at = chain?.root ?? node;
-        const key = `${file.path}:${at.startIndex}`;
-        if (cql === undefined || seen.has(key) || !isCqlStatement(cql)) continue;
-        seen.add(key);
-        const api = table !== undefined ? `gocqlx table.${(node.childForFieldName("function")?.childForFieldName("field")?.text ?? "")}` : "gocqlx qb";
-        statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
+        const found = gocqlxStatement(node, context);
+        if (!found) continue;
+        const key = `${file.path}:${found.root.startIndex}`;
+        if (seen.has(key)) continue;
+        if ("cql" in found) {
+          if (!isCqlStatement(found.cql)) continue;
+          seen.add(key);
+          statements.push({ id: nextId(file, found.root), language: file.language, cql: found.cql, file: file.path, range: rangeOf(file, found.root), api: found.api });
+        } else {
+          seen.add(key);
+          dynamic.push({ id: nextId(file, found.root), language: file.language, file: file.path, range: rangeOf(file, found.root), api: found.api, reason: found.dynamic, start: found.start });
+        }
       }
     }
     if ((file.language === "java" || file.language === "kotlin") && file.cassandra) {
