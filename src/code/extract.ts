@@ -19,7 +19,7 @@ import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
-import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
+import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
 export const CODE_LIMITS = {
@@ -361,6 +361,37 @@ function enclosingMethod(node: Node): Node | undefined {
 
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
+const COMMENT_TYPES = ["comment", "line_comment", "block_comment", "multiline_comment"];
+
+/** A comment's text without its markers: line comments, `#` and block comments. */
+function commentBody(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("/*")) return trimmed.slice(2, trimmed.endsWith("*/") ? -2 : undefined).trim();
+  if (trimmed.startsWith("//")) return trimmed.slice(2).trim();
+  if (trimmed.startsWith("#")) return trimmed.slice(1).trim();
+  return trimmed;
+}
+
+/**
+ * The `cql-review-…` comments of a code file. A `disable-next-line` applies to the statement on
+ * the next line; annotations and comments in between (`@Select` above a mapper method) are skipped.
+ */
+function codeDirectives(file: ParsedFile): CodeDirective[] {
+  const out: CodeDirective[] = [];
+  const lines = file.text.split("\n");
+  for (const node of file.tree.rootNode.descendantsOfType(COMMENT_TYPES)) {
+    if (!node) continue;
+    const text = commentBody(node.text);
+    if (!text.startsWith("cql-review-")) continue;
+    const range = rangeOf(file, node);
+    const from = range.end.line + 1;
+    let to = from;
+    while (to <= lines.length && /^\s*(@|\/\/|#|\/\*|\*|$)/.test(lines[to - 1] ?? "")) to++;
+    out.push({ file: file.path, text, range, nextLines: { from, to }, endOffset: file.text.length });
+  }
+  return out;
+}
+
 /**
  * Reads every code file (by extension; the caller has already applied the config's globs) and
  * returns the statements that reach a Cassandra driver. Pure but for the parsers it is given.
@@ -569,6 +600,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       } else dynamic.push({ id, language: file.language, file: written.path, range, api: found.api, reason: found.dynamic, start: found.start });
     }
   }
+  const directives = parsed.flatMap(codeDirectives);
   for (const file of parsed) file.tree.delete();
-  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped };
+  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped, ...(directives.length ? { directives } : {}) };
 }
