@@ -145,7 +145,8 @@ class Project {
    * that is not just a name (`Q = BASE + " IF NOT EXISTS"` is Q's line, not BASE's).
    */
   anchor(file: ParsedFile, node: Node, depth = 0): Piece {
-    const inner = file.syntax.unwrap(node) ?? file.syntax.reshape?.(node)?.inner;
+    // A template filled with constants (`fmt.Sprintf(tmpl, table)`) is written where the template is.
+    const inner = file.syntax.unwrap(node) ?? file.syntax.reshape?.(node)?.inner ?? file.syntax.formatting(node)?.template;
     if (inner) return this.anchor(file, inner, depth);
     const reference = file.syntax.reference(node);
     if (!reference || depth > CODE_LIMITS.evaluationDepth) return { file, node };
@@ -216,7 +217,38 @@ class Project {
     return this.followAcross(found.file, found.declaration.value, depth + 1);
   }
 
-  evaluate(file: ParsedFile, node: Node, depth = 0, budget = { steps: CODE_LIMITS.evaluationSteps }): Value {
+  /**
+   * Go's `fmt.Sprintf(template, a, b)` whose arguments are all constants (strings, integers): the
+   * text it makes, for the plain verbs `%s`, `%v`, `%d` and `%%`; undefined otherwise.
+   */
+  private sprintf(file: ParsedFile, node: Node, template: string, depth: number, budget: { steps: number }): { text: string; pieces: Piece[] } | undefined {
+    if (file.language !== "go" || node.childForFieldName("function")?.text !== "fmt.Sprintf") return undefined;
+    const args = (node.childForFieldName("arguments")?.namedChildren ?? []).slice(1);
+    const values: string[] = [];
+    const pieces: Piece[] = [];
+    for (const argument of args) {
+      if (!argument) return undefined;
+      const target = this.followAcross(file, argument);
+      if (target.type === "int_literal") {
+        values.push(target.text);
+        continue;
+      }
+      const value = this.evaluate(file, argument, depth + 1, budget);
+      if (!("text" in value)) return undefined;
+      values.push(value.text);
+      pieces.push(...value.pieces);
+    }
+    let next = 0;
+    let unknownVerb = false;
+    const text = template.replace(/%(.)/g, (_, verb: string) => {
+      if (verb === "%") return "%";
+      if ((verb !== "s" && verb !== "v" && verb !== "d") || next >= values.length) unknownVerb = true;
+      return values[next++] ?? "";
+    });
+    return unknownVerb || next !== values.length ? undefined : { text, pieces };
+  }
+
+  evaluate(file: ParsedFile, node: Node, depth = 0, budget: { steps: number } = { steps: CODE_LIMITS.evaluationSteps }): Value {
     if (depth > CODE_LIMITS.evaluationDepth || --budget.steps < 0) return { dynamic: "its constants nest too deeply to follow", pieces: [] };
     const { syntax } = file;
     const literal = syntax.literal(node);
@@ -240,6 +272,8 @@ class Project {
     const formatting = syntax.formatting(node);
     if (formatting) {
       const template = formatting.template ? this.evaluate(file, formatting.template, depth, budget) : undefined;
+      const filled = template && "text" in template ? this.sprintf(file, node, template.text, depth, budget) : undefined;
+      if (template && filled) return { text: filled.text, pieces: [...template.pieces, ...filled.pieces] };
       return { dynamic: formatting.reason, pieces: template?.pieces ?? [] };
     }
     const reference = syntax.reference(node);

@@ -190,3 +190,41 @@ func (c *Cache) Lookup(key string) string {
     expect(result.dynamicAt).toEqual([]);
   });
 });
+
+describe("Go statements from constants", () => {
+  it("fills an fmt.Sprintf template whose arguments are constants, and reports it at the template", async () => {
+    const result = await read({
+      "internal/store/queries.go": `package store
+
+const (
+	keyspace    = "shop"
+	ordersTable = "orders"
+	pageSize    = 100
+	templateRecent = "SELECT order_id, total FROM %s.%s " +
+		\`WHERE customer_id = ? LIMIT %d\`
+	templateByTable = "SELECT * FROM %v WHERE id = ?"
+)
+`,
+      "internal/store/orders.go": `package store
+
+import (
+	"fmt"
+
+	"github.com/gocql/gocql"
+)
+
+var recent = fmt.Sprintf(templateRecent, keyspace, ordersTable, pageSize)
+
+func (s *Store) Recent(customer string) *gocql.Iter {
+	return s.session.Query(recent, customer).Iter()
+}
+
+func (s *Store) Any(table, id string) *gocql.Iter {
+	return s.session.Query(fmt.Sprintf(templateByTable, table), id).Iter()
+}
+`,
+    });
+    expect(result.at).toEqual(["internal/store/queries.go:7 SELECT order_id, total FROM shop.orders WHERE customer_id = ? LIMIT 100"]);
+    expect(result.dynamicAt).toEqual(["internal/store/queries.go:9 built with fmt.Sprintf"]);
+  });
+});
