@@ -16,6 +16,7 @@ import { entityTables } from "./entities.js";
 import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
 import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
+import { holderName } from "./names.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -444,7 +445,10 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     idCounts.set(base, n);
     return n === 1 ? base : `${base}~${n}`;
   };
-  const nextId = (file: ParsedFile, at: Node) => nextIdFor(`${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`);
+  const nextId = (file: ParsedFile, at: Node) => {
+    const functionName = file.syntax.functionName(at);
+    return nextIdFor(`${file.path}#${holderName(at, functionName) ?? functionName ?? "(top level)"}`);
+  };
 
   // Entities first: the mapper's DAO methods and placeholders name their tables.
   const entitySource = (file: ParsedFile) => ({
