@@ -6,6 +6,7 @@ import { rules as registry } from "../../rules/index.js";
 import { compareFindings, FILE_START, SEVERITY_ORDER, type Finding, type Severity, type SourceLocation } from "../findings.js";
 import { closestRuleId } from "./helpers.js";
 import type { AnalysedModel } from "./model.js";
+import { groupSharedCauses } from "./grouping.js";
 import { applySuppressions, collectSuppressions, SUPPRESSION_UNUSED } from "./suppression.js";
 import type { RuleContext, RuleModule, RuleReport } from "./types.js";
 
@@ -250,8 +251,8 @@ export function runRules(model: AnalysedModel, options: RunRulesOptions = {}): F
   const unique = judged.length === 0 ? beforeJudges : dedupe([...beforeJudges, ...judged]);
 
   const { suppressions } = collectSuppressions(model);
-  // Suppression keeps the order, so the findings stay sorted.
-  return applySuppressions(unique, suppressions).kept;
+  // Suppression keeps the order, so the findings stay sorted; so does grouping.
+  return groupSharedCauses(applySuppressions(unique, suppressions).kept, model);
 }
 
 /** One finding per fingerprint: the first in reading order wins. */
