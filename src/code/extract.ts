@@ -17,6 +17,7 @@ import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
 import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
 import { holderName } from "./names.js";
+import { builtBatches } from "./batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -439,6 +440,8 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   const statements: CodeStatement[] = [];
   const dynamic: DynamicStatement[] = [];
   const seen = new Set<string>();
+  /** the statement each driver call runs, by `path:offset` of the call, for batches filled with them */
+  const callStatements = new Map<string, string>();
   const idCounts = new Map<string, number>();
   const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
@@ -538,6 +541,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
           const cql = file.language === "python" ? pythonPlaceholders(value.text) : api === "@Query" ? value.text.replace(/\?\d+/g, "?") : value.text;
           const at = project.anchor(file, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
+          if (api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${node.startIndex}`, cql.trim());
           if (seen.has(key)) continue;
           let filled = cql;
           if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
@@ -588,6 +592,18 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
             start: clip(startText.trim()),
           });
         }
+      }
+    }
+    if (file.language === "java" && file.cassandra) {
+      // Batches filled at run time with statements read above: one BATCH when every one is known.
+      const lookup = { statementOfCall: (call: Node) => callStatements.get(`${file.path}:${call.startIndex}`) };
+      for (const batch of builtBatches(file.tree.rootNode, lookup)) {
+        const key = `${file.path}:${batch.root.startIndex}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if ("cql" in batch) {
+          if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
+        } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
       }
     }
   }
