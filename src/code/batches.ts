@@ -10,6 +10,8 @@ const field = (node: Node, name: string) => node.childForFieldName(name) ?? unde
 export interface BatchLookup {
   /** the CQL of a driver call the reader has read (`session.prepare("…")`, `SimpleStatement.newInstance("…")`), by the call node */
   statementOfCall(call: Node): string | undefined;
+  /** the statement of a mapper DAO's method, by the DAO interface and the method */
+  daoStatement(dao: string, method: string): string | undefined;
 }
 
 export type BuiltBatch = { root: Node; cql: string } | { root: Node; dynamic: string };
@@ -56,7 +58,7 @@ function addedStatement(node: Node, root: Node, lookup: BatchLookup): string | u
     if (!object) break;
     current = object;
   }
-  if (current.type === "method_invocation" || current.type === "object_creation_expression") return lookup.statementOfCall(current);
+  if (current.type === "method_invocation" || current.type === "object_creation_expression") return lookup.statementOfCall(current) ?? daoCall(current, root, lookup);
   const name = current.type === "identifier" ? current.text : current.type === "field_access" ? field(current, "field")?.text : undefined;
   if (!name) return undefined;
   // The prepared statement's field or variable: the one prepare call assigned to it in the file.
@@ -72,6 +74,21 @@ function addedStatement(node: Node, root: Node, lookup: BatchLookup): string | u
     texts.add(text);
   }
   return texts.size === 1 ? [...texts][0] : undefined;
+}
+
+/** `userDao.saveQuery(user)`: a mapper DAO's method, the DAO found by the declared type of the field or variable. */
+function daoCall(call: Node, root: Node, lookup: BatchLookup): string | undefined {
+  const object = field(call, "object");
+  const method = field(call, "name")?.text;
+  const name = object?.type === "identifier" ? object.text : object?.type === "field_access" ? field(object, "field")?.text : undefined;
+  if (!name || !method) return undefined;
+  const types = new Set<string>();
+  for (const declaration of root.descendantsOfType(["field_declaration", "local_variable_declaration", "formal_parameter"])) {
+    if (!declaration) continue;
+    const declared = declaration.type === "formal_parameter" ? [field(declaration, "name")] : declaration.childrenForFieldName("declarator").map((d) => d && field(d, "name"));
+    if (declared.some((n) => n?.text === name)) types.add(field(declaration, "type")?.text.split(".").pop() ?? "");
+  }
+  return types.size === 1 ? lookup.daoStatement([...types][0]!, method) : undefined;
 }
 
 function batchKeyword(type: string): string {

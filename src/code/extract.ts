@@ -442,6 +442,8 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   const seen = new Set<string>();
   /** the statement each driver call runs, by `path:offset` of the call, for batches filled with them */
   const callStatements = new Map<string, string>();
+  /** the statement of each mapper DAO method, by `Dao.method` */
+  const daoMethodStatements = new Map<string, string>();
   const idCounts = new Map<string, number>();
   const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
@@ -594,18 +596,6 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
         }
       }
     }
-    if (file.language === "java" && file.cassandra) {
-      // Batches filled at run time with statements read above: one BATCH when every one is known.
-      const lookup = { statementOfCall: (call: Node) => callStatements.get(`${file.path}:${call.startIndex}`) };
-      for (const batch of builtBatches(file.tree.rootNode, lookup)) {
-        const key = `${file.path}:${batch.root.startIndex}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        if ("cql" in batch) {
-          if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
-        } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
-      }
-    }
   }
   for (const file of parsed) {
     if ((file.language !== "java" && file.language !== "kotlin") || tables.length === 0) continue;
@@ -650,8 +640,28 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       const range = rangeOf(written, found.node);
       const call = written !== file ? { call: { file: file.path, line: positionAt(file, found.daoNode.startIndex).line } } : {};
       if ("cql" in found) {
-        if (isCqlStatement(found.cql)) statements.push({ id, language: file.language, cql: found.cql, file: written.path, range, api: found.api, ...call });
+        if (isCqlStatement(found.cql)) {
+          statements.push({ id, language: file.language, cql: found.cql, file: written.path, range, api: found.api, ...call });
+          daoMethodStatements.set(`${found.dao}.${found.method}`, found.cql);
+        }
       } else dynamic.push({ id, language: file.language, file: written.path, range, api: found.api, reason: found.dynamic, start: found.start });
+    }
+  }
+  // Batches filled at run time with statements read above (driver calls, mapper DAO methods): one
+  // BATCH when every one is known.
+  for (const file of parsed) {
+    if (file.language !== "java" || !file.cassandra) continue;
+    const lookup = {
+      statementOfCall: (call: Node) => callStatements.get(`${file.path}:${call.startIndex}`),
+      daoStatement: (dao: string, method: string) => daoMethodStatements.get(`${dao}.${method}`),
+    };
+    for (const batch of builtBatches(file.tree.rootNode, lookup)) {
+      const key = `${file.path}:${batch.root.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if ("cql" in batch) {
+        if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
+      } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
     }
   }
   const directives = parsed.flatMap(codeDirectives);

@@ -4,6 +4,59 @@ import { describe, expect, it } from "vitest";
 import { extractFrom } from "./review-with-code.js";
 
 describe("batches built at run time", () => {
+  it("resolves a mapper DAO's statement added to a batch through the DAO field's type", async () => {
+    const result = await extractFrom({
+      "src/main/java/shop/Account.java": `package shop;
+
+import com.datastax.oss.driver.api.mapper.annotations.*;
+
+@Entity(defaultKeyspace = "shop")
+@CqlName("accounts")
+public class Account {
+    @PartitionKey
+    private String id;
+    private String email;
+}
+`,
+      "src/main/java/shop/AccountStore.java": `package shop;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.*;
+import com.datastax.oss.driver.api.mapper.annotations.*;
+
+public class AccountStore {
+    private final CqlSession session;
+    private final AccountDao accountDao;
+    private final PreparedStatement insertByEmailStmt;
+
+    AccountStore(CqlSession session, AccountDao accountDao) {
+        this.session = session;
+        this.accountDao = accountDao;
+        insertByEmailStmt = session.prepare("INSERT INTO accounts_by_email (email, id) VALUES (:email, :id)");
+    }
+
+    void save(Account account) {
+        BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.LOGGED);
+        batch.addStatement(accountDao.saveQuery(account));
+        batch.addStatement(insertByEmailStmt.bind());
+        session.execute(batch.build());
+    }
+}
+
+@Dao
+interface AccountDao {
+    @Insert
+    BoundStatement saveQuery(Account account);
+}
+`,
+    });
+    const batch = result.statements.find((s) => s.api === "BatchStatement");
+    expect(batch?.cql.replace(/\s+/g, " ")).toBe(
+      "BEGIN BATCH INSERT INTO shop.accounts (id, email) VALUES (:id, :email); INSERT INTO accounts_by_email (email, id) VALUES (:email, :id); APPLY BATCH",
+    );
+    expect(batch?.range.start.line).toBe(19);
+  });
+
   it("writes one BATCH of the prepared statements a driver 4 builder adds, in an if or not", async () => {
     const result = await extractFrom({
       "src/main/java/shop/AccountRepository.java": `package shop;
