@@ -58,8 +58,9 @@ function splitSubject(method: string): { head: string; rest: string } | undefine
   const verb = VERBS.find((v) => method.startsWith(v));
   if (!verb) return undefined;
   const at = method.indexOf("By", verb.length);
+  // `findAll()` declared in a repository (`Stream<Person> findAll()`): every row, as Spring Data reads a name without `By`.
+  if (at < 0) return method.slice(verb.length) === "All" ? { head: "All", rest: "" } : undefined;
   // `findAllProjectedBy()` has no criteria: it reads every row.
-  if (at < 0) return undefined;
   return { head: method.slice(verb.length, at), rest: method.slice(at + 2) };
 }
 

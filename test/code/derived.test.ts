@@ -42,6 +42,7 @@ describe("Spring Data derived query methods", () => {
     // no criteria: every row (a projection's usual name)
     ["findAllProjectedBy", "SELECT * FROM shop.videos_by_user"],
     ["countBy", "SELECT COUNT(*) FROM shop.videos_by_user"],
+    ["findAll", "SELECT * FROM shop.videos_by_user"],
     // Spring Data Cassandra writes Between as an open range, Like/StartingWith/EndingWith as LIKE
     ["findByUserIdAndAddedDateBetween", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? AND added_date < ?"],
     ["findByUserIdAndAddedDateIsBetweenOrderByAddedDateAsc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? AND added_date < ? ORDER BY added_date ASC"],
@@ -57,7 +58,7 @@ describe("Spring Data derived query methods", () => {
     expect(derivedQuery(method, videos, false)).toBe(cql);
   });
 
-  it.each(["findByUserIdOrTags", "findByUserIdNot", "findByTitleIgnoreCase", "findByTagsNotLike", "findByUserIdNotIn", "findByTagsIsNotNull", "findByNothing", "findAll", "saveByUserId"])(
+  it.each(["findByUserIdOrTags", "findByUserIdNot", "findByTitleIgnoreCase", "findByTagsNotLike", "findByUserIdNotIn", "findByTagsIsNotNull", "findByNothing", "findAllTitles", "saveByUserId"])(
     "gives nothing for %s",
     (method) => {
       expect(derivedQuery(method, videos, false)).toBeUndefined();
