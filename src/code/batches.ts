@@ -4,6 +4,7 @@
 // code may add is one the reader knows (a prepared statement's text, a SimpleStatement), the batch
 // is one BATCH of them all, at the line that creates it; when one is not, it is listed as dynamic.
 import type { Node } from "web-tree-sitter";
+import { append } from "../arrays.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
@@ -117,7 +118,7 @@ export function builtBatches(root: Node, lookup: BatchLookup): BuiltBatch[] {
         const object = field(call, "object");
         const method = field(call, "name")?.text ?? "";
         if (object?.text !== stored.variable) continue;
-        if (ADD_METHODS.has(method)) added.push(...argumentsOf(call));
+        if (ADD_METHODS.has(method)) append(added, argumentsOf(call));
         else if (method === "addAll" || method === "addStatements") {
           found.push({ root: node, dynamic: `${stored.variable}.${method}(…) adds statements chosen at run time` });
           added.length = 0;

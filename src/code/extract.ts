@@ -7,6 +7,7 @@
 // API from a file that imports a Cassandra driver, so log lines and SQL for other databases are
 // left alone.
 import type { Node, Parser, Tree } from "web-tree-sitter";
+import { append } from "../arrays.js";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
@@ -238,7 +239,7 @@ class Project {
       const value = this.evaluate(file, argument, depth + 1, budget);
       if (!("text" in value)) return undefined;
       values.push(value.text);
-      pieces.push(...value.pieces);
+      append(pieces, value.pieces);
     }
     let next = 0;
     let unknownVerb = false;

@@ -5,6 +5,7 @@
 // qb/*.go of github.com/scylladb/gocqlx). A chain with a part that is not fixed is listed with the
 // reason; a receiver that is not known to be a gocqlx table or builder gives nothing.
 import type { Node } from "web-tree-sitter";
+import { append } from "../arrays.js";
 
 export interface BuilderContext {
   /** the value a name stands for (a local, package-level or other package's declaration), or the node itself */
@@ -148,7 +149,7 @@ function columnArguments(args: Node[], context: BuilderContext): string[] | { dy
       const inner = argument.namedChildren[0];
       const list = inner ? stringList(inner, context) : undefined;
       if (!list) return { dynamic: notConstant(inner ?? argument) };
-      columns.push(...list);
+      append(columns, list);
       continue;
     }
     const text = context.text(argument);
@@ -264,7 +265,7 @@ function comparisons(args: Node[], context: BuilderContext): string[] | { dynami
       const called = inner?.type === "call_expression" ? methodOf(inner) : undefined;
       const model = called && (called.method === "PrimaryKeyCmp" || called.method === "PartKeyCmp") ? tableOf(called.operand, context) : undefined;
       if (!model) return { dynamic: notConstant(argument) };
-      out.push(...keyEq(called!.method === "PrimaryKeyCmp" ? [...model.partKey, ...model.sortKey] : model.partKey));
+      append(out, keyEq(called!.method === "PrimaryKeyCmp" ? [...model.partKey, ...model.sortKey] : model.partKey));
       continue;
     }
     const text = comparison(argument, context);
