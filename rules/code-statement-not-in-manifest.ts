@@ -5,7 +5,8 @@ import { parseCql } from "../src/cql/index.js";
 import { readsUnknownTable, writeStatements } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
-const DML = new Set<Statement["kind"]>(["select", "insert", "update", "delete", "batch"]);
+// TRUNCATE deletes a table's data: a write, never a schema change.
+const DML = new Set<Statement["kind"]>(["select", "insert", "update", "delete", "batch", "truncate"]);
 
 /** A manifest entry to paste, on one line (messages are shown as one paragraph): the id, the code reference and a rate to set. */
 function pasteEntry(id: string, kind: "queries" | "writes", index: number): string {
@@ -24,6 +25,8 @@ const codeStatementNotInManifest: RuleModule = {
       write: "{api} runs this {verb} ({id}), which the manifest does not describe. It is reviewed as it stands, without a rate; to give it one, add to the manifest (with its real rate): {entry}",
       unplanned:
         "{api} runs this {verb} ({id}), which the manifest does not describe. To give it a rate, add to the manifest (with its real rate): {entry}",
+      truncate:
+        "{api} runs this TRUNCATE ({id}), a write that deletes every row of the table on every node, which the manifest does not describe. To give it a rate, add to the manifest (with its real rate): {entry}",
       other: "{api} runs this {verb} from the application's code ({id}). Only queries and writes are planned; a schema change is reviewed from the .cql files only, so keep it there as well.",
     },
     fixable: false,
@@ -47,7 +50,7 @@ const codeStatementNotInManifest: RuleModule = {
       const entry = messageId === "query" ? pasteEntry(statement.id, "queries", ++queries) : messageId === "write" ? pasteEntry(statement.id, "writes", ++writes) : "";
       context.report({
         // On a table the schema lacks it is not planned (code-table-not-in-schema says so): claim no review.
-        messageId: isDml && unplanned.has(statement.id) ? "unplanned" : messageId,
+        messageId: kind === "truncate" ? "truncate" : isDml && unplanned.has(statement.id) ? "unplanned" : messageId,
         data: { id: statement.id, api: statement.api, verb, entry },
         file: statement.file,
         range: statement.range,

@@ -83,7 +83,7 @@ const CHECK_FORMATS = ["text", "json", "sarif", "markdown", "codeclimate"] as co
 const FAIL_ON_LEVELS = ["error", "warning", "never"] as const;
 const EXPLAIN_FORMATS = ["text", "json", "markdown"] as const;
 
-const SHORT_USAGE = `Usage: cql-review check [paths…] [--manifest FILE] [--config FILE] [--cassandra 3.11|4.0|4.1|5.0] [--base REF] [--fail-on error|warning|never] [--format text|json|sarif|markdown|codeclimate]
+const SHORT_USAGE = `Usage: cql-review check [paths…] [--manifest FILE] [--config FILE] [--cassandra 3.11|4.0|4.1|5.0] [--base REF] [--fail-on error|warning|never] [--format text|json|sarif|markdown|codeclimate] [--quiet]
        cql-review explain [paths…] [--manifest FILE] [--config FILE] [--cassandra V] (<query-id> | "SELECT …" | table <name>) [--format text|json|markdown]
        cql-review init [dir] [--force] [--cassandra V]
 Run \`cql-review --help\` for details.
@@ -124,6 +124,7 @@ Options:
   --stdin-filename NAME   the path the file read from - has (default: stdin.cql; a name ending in
                           .yaml or .yml is read as the manifest)
   --format FORMAT         check: ${CHECK_FORMATS.join(", ")}; explain: ${EXPLAIN_FORMATS.join(", ")} (default: text)
+  --quiet                 check, text format: errors and warnings only (no infos, no queries table)
   --force                 init: replace an existing access-patterns.yaml
   -h, --help              show this help
   --version               show the version
@@ -229,6 +230,8 @@ interface CommonOptions {
 interface ParsedCommand {
   command: "check" | "explain" | "init" | "help" | "version";
   force: boolean;
+  /** check --quiet: errors and warnings only */
+  quiet?: boolean;
   positionals: string[];
   format: string;
   options: Omit<CommonOptions, "paths">;
@@ -253,6 +256,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
         "fix-dry-run": { type: "boolean" },
         "stdin-filename": { type: "string" },
         force: { type: "boolean" },
+        quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -272,6 +276,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
   const checkOnly = (["base", "fail-on", "stdin-filename", "filter-mode", "fix", "fix-dry-run"] as const).filter((name) => values[name] !== undefined);
   if (command !== "check" && checkOnly.length > 0) throw new UsageError(`--${checkOnly[0]} is an option of check only`);
   if (command !== "init" && values.force) throw new UsageError("--force is an option of init only");
+  if (values.quiet && (command !== "check" || (values.format ?? "text") !== "text")) throw new UsageError("--quiet is an option of check with the text format only");
   if (command === "init" && (values.format !== undefined || values.manifest !== undefined)) {
     throw new UsageError("init writes access-patterns.yaml: --format and --manifest do not apply");
   }
@@ -307,6 +312,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
     positionals: rest,
     format,
     force: values.force ?? false,
+    quiet: values.quiet ?? false,
     options: {
       manifest: values.manifest,
       config: values.config,
@@ -626,7 +632,7 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
       io.stdout(renderCodeClimate(reviewed));
       break;
     default:
-      io.stdout(renderText(reviewed, { color: useColor(io), layout: io.stdoutIsTTY ? (io.stdoutColumns || DEFAULT_COLUMNS) : "plain" }));
+      io.stdout(renderText(reviewed, { color: useColor(io), layout: io.stdoutIsTTY ? (io.stdoutColumns || DEFAULT_COLUMNS) : "plain", quiet: parsed.quiet }));
   }
   return reviewed.gateFails ? EXIT.gateFails : EXIT.ok;
 }

@@ -11,6 +11,18 @@ const field = (node: Node, name: string) => node.childForFieldName(name) ?? unde
 
 /** Spring Data's condition keywords that CQL can express, longest first so `GreaterThanEqual` wins over `GreaterThan`. */
 const CONDITIONS: [string, (column: string) => string][] = [
+  // Spring Data Cassandra writes a Between of two values as an open range (CassandraQueryCreator).
+  ["IsBetween", (c) => `${c} > ? AND ${c} < ?`],
+  ["Between", (c) => `${c} > ? AND ${c} < ?`],
+  // Like, StartingWith and EndingWith bind the pattern with its `%`: one LIKE (a SASI or SAI index serves it).
+  ["IsStartingWith", (c) => `${c} LIKE ?`],
+  ["StartingWith", (c) => `${c} LIKE ?`],
+  ["StartsWith", (c) => `${c} LIKE ?`],
+  ["IsEndingWith", (c) => `${c} LIKE ?`],
+  ["EndingWith", (c) => `${c} LIKE ?`],
+  ["EndsWith", (c) => `${c} LIKE ?`],
+  ["IsLike", (c) => `${c} LIKE ?`],
+  ["Like", (c) => `${c} LIKE ?`],
   ["IsGreaterThanEqual", (c) => `${c} >= ?`],
   ["GreaterThanEqual", (c) => `${c} >= ?`],
   ["IsLessThanEqual", (c) => `${c} <= ?`],
@@ -37,17 +49,18 @@ const CONDITIONS: [string, (column: string) => string][] = [
 ];
 
 /** Keywords that need an operator Cassandra lacks or a server-side option the name cannot show. */
-const UNSUPPORTED = /(?:Not|IgnoreCase|Like|StartingWith|EndingWith|Null|Between|Exists|Regex|Near|Within|Empty)$/;
+const UNSUPPORTED = /(?:Not|NotIn|NotLike|IgnoreCase|Null|Exists|Regex|Near|Within|Empty)$/;
 
-const VERBS = ["find", "read", "get", "query", "search", "stream", "count"];
+const VERBS = ["find", "read", "get", "query", "search", "stream", "count", "exists"];
 
 /** The subject (`Top10`, `Distinct`, …) and the criteria of a method name: split at the first `By` after the verb. */
 function splitSubject(method: string): { head: string; rest: string } | undefined {
   const verb = VERBS.find((v) => method.startsWith(v));
   if (!verb) return undefined;
   const at = method.indexOf("By", verb.length);
+  // `findAll()` declared in a repository (`Stream<Person> findAll()`): every row, as Spring Data reads a name without `By`.
+  if (at < 0) return method.slice(verb.length) === "All" ? { head: "All", rest: "" } : undefined;
   // `findAllProjectedBy()` has no criteria: it reads every row.
-  if (at < 0) return undefined;
   return { head: method.slice(verb.length, at), rest: method.slice(at + 2) };
 }
 
@@ -111,12 +124,14 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
   }
   const limit = /(?:First|Top)(\d*)/.exec(head);
   const count = method.startsWith("count");
+  // `existsBy…` reads at most one row.
+  const exists = method.startsWith("exists");
   const from = table.keyspace ? `${table.keyspace}.${table.name}` : table.name;
   return [
     `SELECT ${count ? "COUNT(*)" : "*"} FROM ${from}`,
     conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "",
     ordering.length > 0 ? ` ORDER BY ${ordering.join(", ")}` : "",
-    limit && !count ? ` LIMIT ${limit[1] || "1"}` : "",
+    exists ? " LIMIT 1" : limit && !count ? ` LIMIT ${limit[1] || "1"}` : "",
     allowFiltering ? " ALLOW FILTERING" : "",
   ].join("");
 }

@@ -1,5 +1,5 @@
 // The statements of the application's code as manifest entries, so they are planned and checked
-// exactly like written ones: a SELECT becomes a query, an INSERT, UPDATE, DELETE or BATCH a write,
+// exactly like written ones: a SELECT becomes a query, an INSERT, UPDATE, DELETE, BATCH or TRUNCATE a write,
 // with every position on the code line. A manifest entry with `code: path#function` describes the
 // statement of that id: it lends its id, rate and ignores, and takes the CQL from the code when it
 // has none of its own.
@@ -10,7 +10,9 @@ import type { SourceLocation } from "../findings.js";
 import type { CqlQuery, Manifest, ManifestQuery, ManifestWrite } from "../manifest/types.js";
 import type { CodeExtraction, CodeStatement } from "./types.js";
 
-const WRITE_KINDS = new Set<Statement["kind"]>(["insert", "update", "delete", "batch"]);
+// TRUNCATE deletes a table's data: a write path (that the write rules, which look at INSERT, UPDATE
+// and DELETE, pass over), not a schema change.
+const WRITE_KINDS = new Set<Statement["kind"]>(["insert", "update", "delete", "batch", "truncate"]);
 
 export interface CodeModel {
   extraction: CodeExtraction;

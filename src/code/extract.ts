@@ -7,6 +7,7 @@
 // API from a file that imports a Cassandra driver, so log lines and SQL for other databases are
 // left alone.
 import type { Node, Parser, Tree } from "web-tree-sitter";
+import { append } from "../arrays.js";
 import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
@@ -15,11 +16,13 @@ import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
 import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, type InterfaceNamed } from "./mapper.js";
-import { qbStatement, tableStatement, type BuilderContext } from "./gocqlx.js";
+import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
+import { holderName } from "./names.js";
+import { builtBatches } from "./batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
-import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
+import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
 export const CODE_LIMITS = {
@@ -123,7 +126,9 @@ class Project {
       (c) => c.file !== file || owner !== undefined,
     );
     const owned = owner ? candidates.filter((c) => c.declaration.owner === owner) : [];
-    const chosen = owned.length > 0 ? owned : this.sameDirectory(file, candidates);
+    // Go's `pkg.Name`: the package is the directory of that name.
+    const inPackage = owner && file.language === "go" ? candidates.filter((c) => c.file.path.split("/").at(-2) === owner) : [];
+    const chosen = owned.length > 0 ? owned : inPackage.length > 0 ? inPackage : this.sameDirectory(file, candidates);
     if (chosen.length === 1) return chosen[0];
     return chosen.length > 1 ? "ambiguous" : undefined;
   }
@@ -143,7 +148,8 @@ class Project {
    * that is not just a name (`Q = BASE + " IF NOT EXISTS"` is Q's line, not BASE's).
    */
   anchor(file: ParsedFile, node: Node, depth = 0): Piece {
-    const inner = file.syntax.unwrap(node) ?? file.syntax.reshape?.(node)?.inner;
+    // A template filled with constants (`fmt.Sprintf(tmpl, table)`) is written where the template is.
+    const inner = file.syntax.unwrap(node) ?? file.syntax.reshape?.(node)?.inner ?? file.syntax.formatting(node)?.template;
     if (inner) return this.anchor(file, inner, depth);
     const reference = file.syntax.reference(node);
     if (!reference || depth > CODE_LIMITS.evaluationDepth) return { file, node };
@@ -205,7 +211,47 @@ class Project {
     return this.follow(file, found.declaration.value, depth + 1);
   }
 
-  evaluate(file: ParsedFile, node: Node, depth = 0, budget = { steps: CODE_LIMITS.evaluationSteps }): Value {
+  /** Like `follow`, also through names of other files and Go's `pkg.Name`: the value's node, read in its own file. */
+  followAcross(file: ParsedFile, node: Node, depth = 0): Node {
+    const reference = node.type === "identifier" || node.type === "selector_expression" ? file.syntax.reference(node) : undefined;
+    if (!reference || depth > CODE_LIMITS.evaluationDepth) return node;
+    const found = this.resolve(file, node, reference);
+    if (!found || typeof found === "string") return node;
+    return this.followAcross(found.file, found.declaration.value, depth + 1);
+  }
+
+  /**
+   * Go's `fmt.Sprintf(template, a, b)` whose arguments are all constants (strings, integers): the
+   * text it makes, for the plain verbs `%s`, `%v`, `%d` and `%%`; undefined otherwise.
+   */
+  private sprintf(file: ParsedFile, node: Node, template: string, depth: number, budget: { steps: number }): { text: string; pieces: Piece[] } | undefined {
+    if (file.language !== "go" || node.childForFieldName("function")?.text !== "fmt.Sprintf") return undefined;
+    const args = (node.childForFieldName("arguments")?.namedChildren ?? []).slice(1);
+    const values: string[] = [];
+    const pieces: Piece[] = [];
+    for (const argument of args) {
+      if (!argument) return undefined;
+      const target = this.followAcross(file, argument);
+      if (target.type === "int_literal") {
+        values.push(target.text);
+        continue;
+      }
+      const value = this.evaluate(file, argument, depth + 1, budget);
+      if (!("text" in value)) return undefined;
+      values.push(value.text);
+      append(pieces, value.pieces);
+    }
+    let next = 0;
+    let unknownVerb = false;
+    const text = template.replace(/%(.)/g, (_, verb: string) => {
+      if (verb === "%") return "%";
+      if ((verb !== "s" && verb !== "v" && verb !== "d") || next >= values.length) unknownVerb = true;
+      return values[next++] ?? "";
+    });
+    return unknownVerb || next !== values.length ? undefined : { text, pieces };
+  }
+
+  evaluate(file: ParsedFile, node: Node, depth = 0, budget: { steps: number } = { steps: CODE_LIMITS.evaluationSteps }): Value {
     if (depth > CODE_LIMITS.evaluationDepth || --budget.steps < 0) return { dynamic: "its constants nest too deeply to follow", pieces: [] };
     const { syntax } = file;
     const literal = syntax.literal(node);
@@ -229,6 +275,8 @@ class Project {
     const formatting = syntax.formatting(node);
     if (formatting) {
       const template = formatting.template ? this.evaluate(file, formatting.template, depth, budget) : undefined;
+      const filled = template && "text" in template ? this.sprintf(file, node, template.text, depth, budget) : undefined;
+      if (template && filled) return { text: filled.text, pieces: [...template.pieces, ...filled.pieces] };
       return { dynamic: formatting.reason, pieces: template?.pieces ?? [] };
     }
     const reference = syntax.reference(node);
@@ -350,6 +398,37 @@ function enclosingMethod(node: Node): Node | undefined {
 
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
+const COMMENT_TYPES = ["comment", "line_comment", "block_comment", "multiline_comment"];
+
+/** A comment's text without its markers: line comments, `#` and block comments. */
+function commentBody(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("/*")) return trimmed.slice(2, trimmed.endsWith("*/") ? -2 : undefined).trim();
+  if (trimmed.startsWith("//")) return trimmed.slice(2).trim();
+  if (trimmed.startsWith("#")) return trimmed.slice(1).trim();
+  return trimmed;
+}
+
+/**
+ * The `cql-review-…` comments of a code file. A `disable-next-line` applies to the statement on
+ * the next line; annotations and comments in between (`@Select` above a mapper method) are skipped.
+ */
+function codeDirectives(file: ParsedFile): CodeDirective[] {
+  const out: CodeDirective[] = [];
+  const lines = file.text.split("\n");
+  for (const node of file.tree.rootNode.descendantsOfType(COMMENT_TYPES)) {
+    if (!node) continue;
+    const text = commentBody(node.text);
+    if (!text.startsWith("cql-review-")) continue;
+    const range = rangeOf(file, node);
+    const from = range.end.line + 1;
+    let to = from;
+    while (to <= lines.length && /^\s*(@|\/\/|#|\/\*|\*|$)/.test(lines[to - 1] ?? "")) to++;
+    out.push({ file: file.path, text, range, nextLines: { from, to }, endOffset: file.text.length });
+  }
+  return out;
+}
+
 /**
  * Reads every code file (by extension; the caller has already applied the config's globs) and
  * returns the statements that reach a Cassandra driver. Pure but for the parsers it is given.
@@ -358,16 +437,24 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
   const skipped: CodeExtraction["skipped"] = [];
   const parsed = await parseFiles(files, parserFor, skipped);
   const project = new Project(parsed);
+  const fileOfTree = new Map(parsed.map((f) => [f.tree, f]));
   const statements: CodeStatement[] = [];
   const dynamic: DynamicStatement[] = [];
   const seen = new Set<string>();
+  /** the statement each driver call runs, by `path:offset` of the call, for batches filled with them */
+  const callStatements = new Map<string, string>();
+  /** the statement of each mapper DAO method, by `Dao.method` */
+  const daoMethodStatements = new Map<string, string>();
   const idCounts = new Map<string, number>();
   const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
     idCounts.set(base, n);
     return n === 1 ? base : `${base}~${n}`;
   };
-  const nextId = (file: ParsedFile, at: Node) => nextIdFor(`${file.path}#${file.syntax.functionName(at) ?? "(top level)"}`);
+  const nextId = (file: ParsedFile, at: Node) => {
+    const functionName = file.syntax.functionName(at);
+    return nextIdFor(`${file.path}#${holderName(at, functionName) ?? functionName ?? "(top level)"}`);
+  };
 
   // Entities first: the mapper's DAO methods and placeholders name their tables.
   const entitySource = (file: ParsedFile) => ({
@@ -407,24 +494,29 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
     uses.sort((a, b) => a.node.startIndex - b.node.startIndex);
     if (file.gocqlx) {
+      // Table models are often declared in another package (gocqlx's schemagen writes them to
+      // one): names are followed across files, and each value is read in the file it is in.
       const context: BuilderContext = {
-        follow: (node) => project.follow(file, node),
+        follow: (node) => project.followAcross(fileOfTree.get(node.tree) ?? file, node),
         text: (node) => {
-          const value = project.evaluate(file, node);
+          const value = project.evaluate(fileOfTree.get(node.tree) ?? file, node);
           return "text" in value ? value.text : undefined;
         },
       };
       for (const node of file.tree.rootNode.descendantsOfType("call_expression")) {
         if (!node) continue;
-        const table = tableStatement(node, context);
-        const chain = table === undefined ? qbStatement(node, context) : undefined;
-        const cql = table ?? chain?.cql;
-        const at = chain?.root ?? node;
-        const key = `${file.path}:${at.startIndex}`;
-        if (cql === undefined || seen.has(key) || !isCqlStatement(cql)) continue;
-        seen.add(key);
-        const api = table !== undefined ? `gocqlx table.${(node.childForFieldName("function")?.childForFieldName("field")?.text ?? "")}` : "gocqlx qb";
-        statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, at), api });
+        const found = gocqlxStatement(node, context);
+        if (!found) continue;
+        const key = `${file.path}:${found.root.startIndex}`;
+        if (seen.has(key)) continue;
+        if ("cql" in found) {
+          if (!isCqlStatement(found.cql)) continue;
+          seen.add(key);
+          statements.push({ id: nextId(file, found.root), language: file.language, cql: found.cql, file: file.path, range: rangeOf(file, found.root), api: found.api });
+        } else {
+          seen.add(key);
+          dynamic.push({ id: nextId(file, found.root), language: file.language, file: file.path, range: rangeOf(file, found.root), api: found.api, reason: found.dynamic, start: found.start });
+        }
       }
     }
     if ((file.language === "java" || file.language === "kotlin") && file.cassandra) {
@@ -452,6 +544,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
           const cql = file.language === "python" ? pythonPlaceholders(value.text) : api === "@Query" ? value.text.replace(/\?\d+/g, "?") : value.text;
           const at = project.anchor(file, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
+          if (api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${node.startIndex}`, cql.trim());
           if (seen.has(key)) continue;
           let filled = cql;
           if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
@@ -548,10 +641,31 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       const range = rangeOf(written, found.node);
       const call = written !== file ? { call: { file: file.path, line: positionAt(file, found.daoNode.startIndex).line } } : {};
       if ("cql" in found) {
-        if (isCqlStatement(found.cql)) statements.push({ id, language: file.language, cql: found.cql, file: written.path, range, api: found.api, ...call });
+        if (isCqlStatement(found.cql)) {
+          statements.push({ id, language: file.language, cql: found.cql, file: written.path, range, api: found.api, ...call });
+          daoMethodStatements.set(`${found.dao}.${found.method}`, found.cql);
+        }
       } else dynamic.push({ id, language: file.language, file: written.path, range, api: found.api, reason: found.dynamic, start: found.start });
     }
   }
+  // Batches filled at run time with statements read above (driver calls, mapper DAO methods): one
+  // BATCH when every one is known.
+  for (const file of parsed) {
+    if (file.language !== "java" || !file.cassandra) continue;
+    const lookup = {
+      statementOfCall: (call: Node) => callStatements.get(`${file.path}:${call.startIndex}`),
+      daoStatement: (dao: string, method: string) => daoMethodStatements.get(`${dao}.${method}`),
+    };
+    for (const batch of builtBatches(file.tree.rootNode, lookup)) {
+      const key = `${file.path}:${batch.root.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if ("cql" in batch) {
+        if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
+      } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
+    }
+  }
+  const directives = parsed.flatMap(codeDirectives);
   for (const file of parsed) file.tree.delete();
-  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped };
+  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped, ...(directives.length ? { directives } : {}) };
 }

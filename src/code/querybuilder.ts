@@ -140,11 +140,14 @@ const ROOTS: Record<3 | 4, Set<string>> = {
   3: new Set(["select", "insertInto", "delete", "update", "truncate"]),
 };
 
-/** Calls that finish a chain: the statement is built (driver 4) or handed on with options. */
-const TERMINALS = new Set(["build", "asCql", "builder"]);
+/**
+ * Calls that finish a chain: the statement is built (driver 4), or its text taken (driver 3's
+ * `getQueryString()`, `toString()`, e.g. `session.prepare(select.toString())`).
+ */
+const TERMINALS = new Set(["build", "asCql", "builder", "getQueryString", "toString"]);
 /** Statement options after the statement is complete: they do not change its text. */
 const OPTIONS =
-  /^(?:setConsistencyLevel|setSerialConsistencyLevel|setFetchSize|setPageSize|setIdempotent|setTimeout|setReadTimeoutMillis|setRetryPolicy|setDefaultTimestamp|setQueryTimestamp|setTracing|setRoutingKey|setKeyspace|setExecutionProfileName|setOutgoingPayload|setNode|enableTracing|disableTracing|addPositionalValues?|addNamedValue)$/;
+  /^(?:setConsistencyLevel|setSerialConsistencyLevel|setFetchSize|setPageSize|setIdempotent|setTimeout|setReadTimeoutMillis|setRetryPolicy|setForceNoValues|setDefaultTimestamp|setQueryTimestamp|setTracing|setRoutingKey|setKeyspace|setExecutionProfileName|setOutgoingPayload|setNode|enableTracing|disableTracing|addPositionalValues?|addNamedValue)$/;
 
 /** Builder methods that, called on a variable that holds a chain, extend it in a later statement. */
 const EXTENDING = new Set([

@@ -66,6 +66,20 @@ export interface CodeExtraction {
   tables: CodeTable[];
   /** files that could not be read (parse budget, grammar failure), with why; `failed` when cql-review itself failed (a grammar did not load), not a limit */
   skipped: { file: string; reason: string; failed?: true }[];
+  /** `cql-review-…` suppression comments of the code files (src/rule-engine/suppression.ts reads them) */
+  directives?: CodeDirective[];
+}
+
+/** A comment `// cql-review-disable-next-line <rule> -- reason` (`#` in Python) in application code. */
+export interface CodeDirective {
+  file: string;
+  /** the comment without its markers (line, `#` or block comment) */
+  text: string;
+  range: SourceRange;
+  /** the lines a `disable-next-line` looks at: the next line, and the annotations and comments after it up to the next other line */
+  nextLines: { from: number; to: number };
+  /** the end of the file, for `disable` (the rest of the file) */
+  endOffset: number;
 }
 
 export interface CodeFile {

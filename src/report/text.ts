@@ -16,6 +16,8 @@ export interface TextOptions {
    * CI logs): one line per finding, nothing padded, so lines stay short and greppable.
    */
   layout?: number | "plain";
+  /** `--quiet`: errors and warnings only, without the infos and the queries table (as ESLint's --quiet) */
+  quiet?: boolean;
 }
 
 /** Narrowest message column worth wrapping to: on a narrower terminal, lines run past its edge. */
@@ -176,15 +178,17 @@ function renderSummary(review: Review, paint: ReturnType<typeof painter>): strin
 
 export function renderText(review: Review, options: TextOptions): string {
   const paint = painter(options.color);
+  // Quiet leaves out the infos from the lists only: the summary still counts them.
+  const shown = options.quiet ? { ...review, findings: review.findings.filter((finding) => finding.severity !== "info") } : review;
   const lines = [
     ...renderUnreviewed(review, paint),
     ...renderFindings(
-      review.findings.filter((finding) => !finding.existing),
+      shown.findings.filter((finding) => !finding.existing),
       paint,
       options.layout,
     ),
-    ...renderExisting(review, paint, options.layout),
-    ...renderQueries(review.queries, paint),
+    ...renderExisting(shown, paint, options.layout),
+    ...(options.quiet ? [] : renderQueries(review.queries, paint)),
     renderSummary(review, paint),
   ];
   return `${lines.join("\n")}\n`;

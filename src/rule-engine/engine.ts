@@ -7,6 +7,7 @@ import { compareFindings, FILE_START, SEVERITY_ORDER, type Finding, type Severit
 import { closestRuleId } from "./helpers.js";
 import { canonicalRuleId } from "./rule-aliases.js";
 import type { AnalysedModel } from "./model.js";
+import { groupSharedCauses } from "./grouping.js";
 import { applySuppressions, collectSuppressions, SUPPRESSION_UNUSED } from "./suppression.js";
 import type { RuleContext, RuleModule, RuleReport } from "./types.js";
 
@@ -260,8 +261,8 @@ export function runRules(model: AnalysedModel, options: RunRulesOptions = {}): F
   const unique = judged.length === 0 ? beforeJudges : dedupe([...beforeJudges, ...judged]);
 
   const { suppressions } = collectSuppressions(model);
-  // Suppression keeps the order, so the findings stay sorted.
-  return applySuppressions(unique, suppressions).kept;
+  // Suppression keeps the order, so the findings stay sorted; so does grouping.
+  return groupSharedCauses(applySuppressions(unique, suppressions).kept, model);
 }
 
 /** One finding per fingerprint: the first in reading order wins. */

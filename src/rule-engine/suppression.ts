@@ -17,7 +17,9 @@ export type SuppressionDirective = "disable-next-line" | "disable" | "ignore";
 /** Where a suppression applies: a span of a schema file, or one query or write of the manifest. */
 export type SuppressionScope =
   | { kind: "span"; file: string; startOffset: number; endOffset: number }
-  | { kind: "entity"; entity: string };
+  | { kind: "entity"; entity: string }
+  /** a statement of application code: where its text is written (a constant may be in another file) */
+  | { kind: "spans"; spans: { file: string; startOffset: number; endOffset: number }[] };
 
 /** One rule id of one suppression comment or manifest `ignore` entry. */
 export interface Suppression {
@@ -169,6 +171,53 @@ function collectFromManifest(model: AnalysedModel, out: CollectedSuppressions): 
   }
 }
 
+/**
+ * `// cql-review-disable-next-line <rule> -- reason` (`#` in Python) in application code: the
+ * statement run on the next line, wherever its text is written; `disable` the rest of the file.
+ */
+function collectFromCode(model: AnalysedModel, out: CollectedSuppressions): void {
+  const extraction = model.code?.extraction;
+  if (!extraction?.directives) return;
+  const statements = [...extraction.statements, ...extraction.dynamic];
+  const occurrences = new Map<string, number>();
+  const open: Suppression[] = [];
+  for (const directive of extraction.directives) {
+    const parsed = parseDirective(directive.text);
+    if (!parsed) continue;
+    const location: SourceLocation = { file: directive.file, range: directive.range };
+    if (parsed.verb === "enable") {
+      for (const suppression of open) {
+        if (suppression.scope.kind !== "span" || suppression.scope.file !== directive.file || suppression.scope.endOffset !== directive.endOffset) continue;
+        if (parsed.rules.length === 0 || parsed.rules.includes(suppression.rule)) suppression.scope.endOffset = directive.range.start.offset;
+      }
+      continue;
+    }
+    const textKey = `${parsed.verb} ${parsed.rules.join(",")}`;
+    const n = (occurrences.get(`${directive.file}:${textKey}`) ?? 0) + 1;
+    occurrences.set(`${directive.file}:${textKey}`, n);
+    const directiveKey = `${directive.file}:${textKey}#${n}`;
+    if (parsed.rules.length === 0) {
+      out.empty.push({ directive: parsed.verb, location, directiveKey });
+      continue;
+    }
+    const { from, to } = directive.nextLines;
+    const below = statements.filter((s) => {
+      const call = "call" in s && s.call ? s.call : { file: s.file, line: s.range.start.line };
+      const onNext = (file: string, line: number) => file === directive.file && line >= from && line <= to;
+      return onNext(call.file, call.line) || onNext(s.file, s.range.start.line);
+    });
+    const scope: SuppressionScope =
+      parsed.verb === "disable-next-line"
+        ? { kind: "spans", spans: below.map((s) => ({ file: s.file, startOffset: s.range.start.offset, endOffset: s.range.end.offset })) }
+        : { kind: "span", file: directive.file, startOffset: directive.range.end.offset, endOffset: directive.endOffset };
+    for (const rule of new Set(parsed.rules)) {
+      const suppression: Suppression = { directive: parsed.verb, rule, ...(parsed.reason ? { reason: parsed.reason } : {}), location, scope, directiveKey };
+      out.suppressions.push(suppression);
+      if (parsed.verb === "disable") open.push(suppression);
+    }
+  }
+}
+
 /** Every suppression written in the schema files' comments and the manifest's `ignore` lists. */
 // The engine and the two suppression rules each ask: collect once per model (callers only read).
 const collectedByModel = new WeakMap<AnalysedModel, CollectedSuppressions>();
@@ -179,6 +228,7 @@ export function collectSuppressions(model: AnalysedModel): CollectedSuppressions
   const out: CollectedSuppressions = { suppressions: [], empty: [] };
   for (const file of model.schemaFiles) collectFromSchemaFile(file, out);
   collectFromManifest(model, out);
+  collectFromCode(model, out);
   collectedByModel.set(model, out);
   return out;
 }
@@ -189,11 +239,17 @@ function startsInside(range: SourceRange, scope: { startOffset: number; endOffse
   return scope.startOffset < scope.endOffset && start >= scope.startOffset && start < scope.endOffset;
 }
 
+/** A statement's own range: a finding at its first character or anywhere in it. */
+function startsInsideInclusive(range: SourceRange, span: { startOffset: number; endOffset: number }): boolean {
+  return range.start.offset >= span.startOffset && range.start.offset < Math.max(span.endOffset, span.startOffset + 1);
+}
+
 /** Whether the suppression silences the finding: the same rule, and the finding inside its scope. */
 export function suppresses(suppression: Suppression, finding: Finding): boolean {
   if (suppression.rule !== finding.rule) return false;
   const { scope } = suppression;
   if (scope.kind === "span") return finding.location.file === scope.file && startsInside(finding.location.range, scope);
+  if (scope.kind === "spans") return scope.spans.some((span) => finding.location.file === span.file && startsInsideInclusive(finding.location.range, span));
   const entity = findingEntity(finding);
   return entity === scope.entity || entity.startsWith(`${scope.entity}:`);
 }

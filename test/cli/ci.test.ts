@@ -100,6 +100,24 @@ describe("check --fail-on", () => {
   });
 });
 
+describe("check --quiet", () => {
+  it("prints the errors without the queries table, with the same summary and exit status", async () => {
+    const full = await runCli(["check", SHOP]);
+    const quiet = await runCli(["check", SHOP, "--quiet"]);
+    expect(full.stdout).toMatch(/^Queries$/m);
+    expect(quiet.stdout).not.toMatch(/^Queries$/m);
+    expect(quiet.stdout).toMatch(/ error {2}Cassandra rejects orders-by-status/);
+    expect(quiet.code).toBe(full.code);
+    expect(quiet.stdout.trimEnd().split("\n").at(-1)).toBe(full.stdout.trimEnd().split("\n").at(-1));
+  });
+
+  it("is refused with another format", async () => {
+    const result = await runCli(["check", SHOP, "--quiet", "--format", "json"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--quiet is an option of check with the text format only/);
+  });
+});
+
 describe("check --format codeclimate", () => {
   it("prints GitLab Code Quality issues carrying the findings' fingerprints", async () => {
     const result = await runCli(["check", SHOP, "--format", "codeclimate"]);

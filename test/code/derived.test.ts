@@ -42,11 +42,23 @@ describe("Spring Data derived query methods", () => {
     // no criteria: every row (a projection's usual name)
     ["findAllProjectedBy", "SELECT * FROM shop.videos_by_user"],
     ["countBy", "SELECT COUNT(*) FROM shop.videos_by_user"],
+    ["findAll", "SELECT * FROM shop.videos_by_user"],
+    // Spring Data Cassandra writes Between as an open range, Like/StartingWith/EndingWith as LIKE
+    ["findByUserIdAndAddedDateBetween", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? AND added_date < ?"],
+    ["findByUserIdAndAddedDateIsBetweenOrderByAddedDateAsc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? AND added_date < ? ORDER BY added_date ASC"],
+    ["findByTagsStartingWith", "SELECT * FROM shop.videos_by_user WHERE tags LIKE ?"],
+    ["findByTagsEndsWith", "SELECT * FROM shop.videos_by_user WHERE tags LIKE ?"],
+    ["findByTagsLike", "SELECT * FROM shop.videos_by_user WHERE tags LIKE ?"],
+    ["findByUserIdAndLoggedInIsTrue", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND logged_in = true"],
+    ["findByUserIdAndAddedDateLessThanEqual", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date <= ?"],
+    ["streamAllByUserId", "SELECT * FROM shop.videos_by_user WHERE user_id = ?"],
+    ["findFirst3ByUserId", "SELECT * FROM shop.videos_by_user WHERE user_id = ? LIMIT 3"],
+    ["existsByUserId", "SELECT * FROM shop.videos_by_user WHERE user_id = ? LIMIT 1"],
   ])("reads %s", (method, cql) => {
     expect(derivedQuery(method, videos, false)).toBe(cql);
   });
 
-  it.each(["findByUserIdOrTags", "findByUserIdNot", "findByTitleIgnoreCase", "findByTitleLike", "findByNothing", "findAll", "saveByUserId"])(
+  it.each(["findByUserIdOrTags", "findByUserIdNot", "findByTitleIgnoreCase", "findByTagsNotLike", "findByUserIdNotIn", "findByTagsIsNotNull", "findByNothing", "findAllTitles", "saveByUserId"])(
     "gives nothing for %s",
     (method) => {
       expect(derivedQuery(method, videos, false)).toBeUndefined();
@@ -55,6 +67,48 @@ describe("Spring Data derived query methods", () => {
 
   it("adds ALLOW FILTERING for @AllowFiltering", () => {
     expect(derivedQuery("findByTags", videos, true)).toBe("SELECT * FROM shop.videos_by_user WHERE tags = ? ALLOW FILTERING");
+  });
+
+  it("reads one SELECT per method whatever it returns: Slice, Stream, Optional, a projection interface or a DTO", async () => {
+    const extraction = await extractStatements(
+      Object.entries({
+        "src/Tables.java": SPRING_TABLES,
+        "src/VideoByUserKey.java": SPRING_KEY,
+        "src/VideoByUser.java": SPRING_ENTITY,
+        "src/TitleRow.java": "package com.example.video;\n\npublic record TitleRow(String title) {}\n",
+        "src/VideoByUserRepository.java": `package com.example.video;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.springframework.data.cassandra.repository.CassandraRepository;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Slice;
+
+public interface VideoByUserRepository extends CassandraRepository<VideoByUser, VideoByUserKey> {
+    interface TitleOnly {
+        String getTitle();
+    }
+
+    Slice<VideoByUser> findByKeyUserId(UUID userId, Pageable page);
+
+    Stream<TitleOnly> streamByKeyUserIdAndKeyAddedDateBetween(UUID userId, Instant from, Instant to);
+
+    Optional<TitleRow> findFirstByKeyUserIdOrderByKeyAddedDateDesc(UUID userId);
+
+    boolean existsByKeyUserId(UUID userId);
+}
+`,
+      }).map(([path, content]) => ({ path, content })),
+      (language) => grammars.parser(language),
+    );
+    expect(extraction.statements.map((s) => [s.range.start.line, s.cql])).toEqual([
+      [16, "SELECT * FROM shop.videos_by_user WHERE user_id = ?"],
+      [18, "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? AND added_date < ?"],
+      [20, "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC LIMIT 1"],
+      [22, "SELECT * FROM shop.videos_by_user WHERE user_id = ? LIMIT 1"],
+    ]);
   });
 
   it("finds the methods of a repository over an entity, on their names' lines", async () => {

@@ -380,9 +380,10 @@ func statements(title string) {
     expect(result.at).toEqual([
       "internal/videos/store.go:20 INSERT INTO videos_by_user (user_id,added_date,video_id,title) VALUES (?,?,?,?)",
       "internal/videos/store.go:21 SELECT video_id,title FROM videos_by_user WHERE user_id=?",
-      "internal/videos/store.go:22 SELECT video_id FROM videos_by_user WHERE user_id=? AND added_date>? LIMIT ?",
+      "internal/videos/store.go:22 SELECT video_id FROM videos_by_user WHERE user_id=? AND added_date>? LIMIT 10",
     ]);
     expect(result.statements.map((s) => s.api)).toEqual(["gocqlx table.Insert", "gocqlx table.Select", "gocqlx qb"]);
+    expect(result.dynamicAt).toEqual(["internal/videos/store.go:27 title is not a constant of the code read"]);
   });
 });
 

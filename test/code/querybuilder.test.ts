@@ -176,6 +176,51 @@ describe("DataStax QueryBuilder", () => {
     expect(dynamicAt).toEqual(["31 built across statements: insert is extended after the chain"]);
   });
 
+  it("reads driver 3 chains whose text is taken with getQueryString() or toString(), and a keyspace fixed or not", async () => {
+    const { at, dynamicAt, ids } = await read({
+      "src/main/java/com/example/legacy/Keyspaces.java": `package com.example.legacy;
+
+public final class Keyspaces {
+    public static final String ACCOUNTS = "accounts";
+}
+`,
+      "src/main/java/com/example/legacy/AccountDao.java": `package com.example.legacy;
+
+import static com.datastax.driver.core.querybuilder.QueryBuilder.*;
+
+import com.datastax.driver.core.PreparedStatement;
+import com.datastax.driver.core.Session;
+import com.datastax.driver.core.querybuilder.Select;
+
+public class AccountDao {
+    private final Session session;
+    private final String keyspace;
+    private final PreparedStatement byIdStmt;
+    private final PreparedStatement insertStmt;
+
+    AccountDao(Session session, String keyspace) {
+        this.session = session;
+        this.keyspace = keyspace;
+        Select byId = select().all().from(Keyspaces.ACCOUNTS, "users").where(eq("id", bindMarker())).limit(1);
+        byIdStmt = session.prepare(byId.toString());
+        insertStmt = session.prepare(insertInto(Keyspaces.ACCOUNTS, "users").value("id", bindMarker()).value("name", bindMarker()).getQueryString());
+    }
+
+    String byName() {
+        return select("id").from(keyspace, "users_by_name").where(eq("name", bindMarker())).getQueryString();
+    }
+}
+`,
+    });
+    expect(at).toEqual([
+      "18 QueryBuilder SELECT * FROM accounts.users WHERE id = ? LIMIT 1",
+      "20 QueryBuilder INSERT INTO accounts.users (id, name) VALUES (?, ?)",
+    ]);
+    expect(ids).toEqual(["src/main/java/com/example/legacy/AccountDao.java#AccountDao.byId", "src/main/java/com/example/legacy/AccountDao.java#AccountDao.insertStmt"]);
+    // a keyspace given to the constructor is chosen at run time
+    expect(dynamicAt).toEqual(["24 the keyspace name `keyspace` is not a constant of the code read"]);
+  });
+
   it("writes driver 3 run-time values as bind markers and keeps run-time names and fragments dynamic", async () => {
     const { at, dynamicAt } = await read({
       "src/main/java/com/example/videos/VideoDao.java": `package com.example.videos;

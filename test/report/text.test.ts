@@ -29,6 +29,14 @@ describe("renderText", () => {
     `);
   });
 
+  it("leaves out the infos and the queries table when quiet, and still counts them", () => {
+    const quiet = renderText(videoReview(), { color: false, quiet: true });
+    expect(quiet).not.toContain(" info ");
+    expect(quiet).not.toContain("Queries");
+    expect(quiet).toContain("warning  Q2 filters on title");
+    expect(quiet.trimEnd().split("\n").at(-1)).toBe(renderText(videoReview(), { color: false }).trimEnd().split("\n").at(-1));
+  });
+
   it("colours only when asked, and colour changes nothing but escape codes", () => {
     const plain = renderText(videoReview(), { color: false });
     const coloured = renderText(videoReview(), { color: true });

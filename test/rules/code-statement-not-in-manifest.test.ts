@@ -13,7 +13,11 @@ describe(RULE, () => {
     expect(first.message).toContain(`code: ${DAO}#VideoDao.findByUser`);
     expect(first.message).toContain("rate: 1/s");
     const truncate = result.findings.filter((f) => f.rule === RULE).at(-1)!;
-    expect(truncate.message).toContain("runs this TRUNCATE from the application's code");
+    // TRUNCATE deletes data: a write, with a write entry to paste, not a schema change
+    expect(truncate.message).toContain("runs this TRUNCATE");
+    expect(truncate.message).toContain("a write that deletes every row");
+    expect(truncate.message).not.toContain("schema change");
+    expect(String(truncate.data!["entry"])).toMatch(/^writes: \[\{ id: W-code-\d+, code: .*#VideoDao\.\w+, rate: 1\/s \}\]$/);
   });
 
   it("claims no review for a statement on a table the schema lacks", async () => {
@@ -51,6 +55,13 @@ writes:
     expect(again.findings.filter((f) => f.rule === "manifest-invalid")).toEqual([]);
     expect(findingsAt(again, RULE)).not.toContain(`${RULE} ${QUERIES}:6`);
     expect(again.manifest!.queries.map((q) => [q.id, q.ratePerSecond])).toContainEqual(["Q-code-1", 1]);
+  });
+
+  it("takes a pasted write entry for a TRUNCATE", async () => {
+    const truncate = (await reviewWithCode({ ...APP, "access-patterns.yaml": "version: 1\nkeyspace: shop\n" })).findings.filter((f) => f.rule === RULE).at(-1)!;
+    const again = await reviewWithCode({ ...APP, "access-patterns.yaml": `version: 1\nkeyspace: shop\n${String(truncate.data!["entry"])}\n` });
+    expect(again.findings.filter((f) => f.rule === "manifest-invalid" || f.rule === "manifest-code-unresolved")).toEqual([]);
+    expect(findingsAt(again, RULE)).not.toContain(`${RULE} ${DAO}:31`);
   });
 
   it("says nothing when code reading is off", async () => {
