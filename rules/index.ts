@@ -29,6 +29,7 @@ import queryNeedsAllowFiltering from "./query-needs-allow-filtering.js";
 import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
 import queryRowsRead from "./query-rows-read.js";
+import queryTombstones from "./query-tombstones.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
@@ -90,6 +91,7 @@ export const rules: RuleModule[] = [
   queryNeedsMultipleTables,
   queryOrderAgainstClustering,
   queryRowsRead,
+  queryTombstones,
   queryTooManyPartitions,
   queryUnserved,
   schemaInvalid,
