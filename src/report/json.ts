@@ -53,7 +53,9 @@ export interface JsonQuery {
   /** the planner's rule codes behind the verdict: machine facts, kept out of the sentences */
   ruleIds: string[];
   /** rows read per call and per second, from the manifest's figures; absent when they do not allow an estimate */
-  rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null };
+  rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null; returned?: number };
+  /** tombstones one call walks per partition read (average and worst partitions), from the write paths' rates and gc_grace_seconds; absent when they do not allow an estimate */
+  tombstonesPerRead?: { perRead: number; worstPerRead: number; gcGraceSeconds: number; region: "partition" | "queue" };
 }
 
 export interface JsonReport {
@@ -145,6 +147,17 @@ function queryToJson(query: QueryAnalysis): JsonQuery {
             perCall: Math.round(query.plan.rowsEstimate.perCall),
             worstPerCall: Math.round(query.plan.rowsEstimate.worstPerCall),
             perSecond: query.plan.rowsEstimate.perSecond === undefined ? null : finiteOrNull(query.plan.rowsEstimate.perSecond),
+            ...(query.plan.rowsEstimate.returned === undefined ? {} : { returned: query.plan.rowsEstimate.returned }),
+          },
+        }
+      : {}),
+    ...(query.plan.tombstonesEstimate
+      ? {
+          tombstonesPerRead: {
+            perRead: query.plan.tombstonesEstimate.perRead,
+            worstPerRead: query.plan.tombstonesEstimate.worstPerRead,
+            gcGraceSeconds: query.plan.tombstonesEstimate.gcGraceSeconds,
+            region: query.plan.tombstonesEstimate.region,
           },
         }
       : {}),
