@@ -73,15 +73,15 @@ const queryRowsRead: RuleModule<Options> = {
           table: tableLabel(model, query.table),
           about: rows.slice || skewed ? "up to" : "about",
           perCall: formatCount(scanned),
-          partitionsRead: skewed ? ` on its largest partitions (about ${formatCount(Math.round(rows.perCall))} on average)` : "",
+          partitionsRead: skewed ? " on its largest partitions" : "",
           returned: returnedText(rows),
-          basis: rows.basis,
+          basis: skewed ? `about ${formatCount(Math.round(rows.perCall))} on average; ${rows.basis}` : rows.basis,
           because: BECAUSE[rows.because] ?? "",
           perSecond:
             rows.perSecond !== undefined && query.ratePerSecond !== undefined
               ? ` At its rate that is ${rows.slice ? "up to" : "about"} ${formatCount(Math.round(rows.perSecond))} rows a second${overSecond ? ` (threshold ${formatCount(options.maxRowsPerSecond)})` : ""}.`
               : "",
-          advice: skewed && overCall && rows.perCall < options.maxRowsPerCall ? `${SKEW_ADVICE} ${ADVICE[rows.because] ?? ""}` : (ADVICE[rows.because] ?? ""),
+          advice: skewed && overCall && rows.perCall < options.maxRowsPerCall && rows.because === "unbounded" ? SKEW_ADVICE : (ADVICE[rows.because] ?? ""),
         },
         file: query.location.file,
         range: query.location.range,

@@ -59,7 +59,8 @@ export function estimateRowsRead(query: QueryAnalysis, estimate: PartitionEstima
     // Without figures from the manifest, the estimator's defaults are a guess: say nothing.
     if (!estimate || (estimate.basis !== "manifest" && estimate.basis !== "growth-retention" && estimate.basis !== "growth-ttl")) return undefined;
     perCall = partitions * estimate.average.rows;
-    worstPerCall = partitions * estimate.worst.rows;
+    // One call meets the worst partition, not all of them at once: the rest are average.
+    worstPerCall = (partitions - 1) * estimate.average.rows + estimate.worst.rows;
     const source = estimate.basis === "manifest" ? "the manifest's rows per partition" : estimate.basis === "growth-ttl" ? "the manifest's growth over the TTL" : "the manifest's growth over the retention";
     const each = `${estimate.average.rows.toLocaleString("en-US")} rows, worst ${estimate.worst.rows.toLocaleString("en-US")}`;
     basis = `${partitions === 1 ? "one partition" : `${partitions.toLocaleString("en-US")} partitions`} of ${each}, from ${source}`;

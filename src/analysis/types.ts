@@ -50,7 +50,7 @@ export interface QueryPlan {
 export interface RowsReadEstimate {
   /** rows read per call, on average partitions */
   perCall: number;
-  /** rows read per call when the partitions read are the worst the manifest states */
+  /** rows read per call when one of the partitions read is the worst the manifest states (the others average) */
   worstPerCall: number;
   /** perCall × the query's rate, when the manifest states one */
   perSecond?: number;
