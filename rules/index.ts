@@ -40,6 +40,7 @@ import tableCounterAsIdentifier from "./table-counter-as-identifier.js";
 import tableGuardrailExceeded from "./table-guardrail-exceeded.js";
 import tableHotPartitionKey from "./table-hot-partition-key.js";
 import tableIndexCardinality from "./table-index-cardinality.js";
+import tableLargeCell from "./table-large-cell.js";
 import tableLargeCollection from "./table-large-collection.js";
 import tableMaterializedView from "./table-materialized-view.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
@@ -102,6 +103,7 @@ export const rules: RuleModule[] = [
   tableGuardrailExceeded,
   tableHotPartitionKey,
   tableIndexCardinality,
+  tableLargeCell,
   tableLargeCollection,
   tableMaterializedView,
   tablePartitionTooLarge,

@@ -159,6 +159,17 @@ export interface BucketSuggestion {
   explanation: string;
 }
 
+/** One column's cell, sized from the manifest (cells.ts). */
+export interface CellSize {
+  column: string;
+  /** `frozen`: a frozen collection, UDT or tuple, one cell rewritten whole; `value`: a plain value; `collection`: a non-frozen collection (a cell per element; bytes are the whole collection) */
+  kind: "frozen" | "value" | "collection";
+  bytes: number;
+  /** for collections sized by `items`: the items and bytes per item (key and value) */
+  items?: number;
+  itemBytes?: number;
+}
+
 export interface PartitionEstimate {
   table: string;
   basis: EstimateBasis;
@@ -181,4 +192,6 @@ export interface PartitionEstimate {
   defaultedColumns: string[];
   /** what the engine-aware bytes assume (version, storage layout, timestamp widths), to label them */
   engineNote?: string;
+  /** the cells whose size the manifest states, largest first (cells.ts) */
+  cells?: CellSize[];
 }

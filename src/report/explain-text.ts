@@ -65,6 +65,8 @@ function estimateLines(table: string, estimate: PartitionEstimate | undefined, p
     lines.push(`  ${paint("unbounded", "red")}: partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}`);
   }
   if (estimate.bucket) lines.push(`  bucket suggestion: ${terminalSafe(estimate.bucket.explanation)}`);
+  const cell = estimate.cells?.find((c) => c.kind !== "collection");
+  if (cell) lines.push(`  largest cell: ${terminalSafe(cell.column)}, ${formatBytes(cell.bytes)}${cell.kind === "frozen" ? " (frozen: rewritten whole by every change)" : ""}`);
   return lines;
 }
 

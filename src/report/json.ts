@@ -26,6 +26,8 @@ export interface JsonEstimate {
   engineBytes: number | null;
   basis: PartitionEstimate["basis"];
   unbounded: boolean;
+  /** the cells whose size the manifest states, largest first: one value each (a non-frozen collection: the whole collection) */
+  cells?: { column: string; kind: "frozen" | "value" | "collection"; bytes: number; items?: number }[];
 }
 
 export interface JsonTable {
@@ -97,6 +99,9 @@ export function estimateToJson(estimate: PartitionEstimate | undefined): JsonEst
     engineBytes: finiteOrNull(estimate.worst.engineBytes),
     basis: estimate.basis,
     unbounded: estimate.unbounded,
+    ...(estimate.cells
+      ? { cells: estimate.cells.map((cell) => ({ column: cell.column, kind: cell.kind, bytes: cell.bytes, ...(cell.items === undefined ? {} : { items: cell.items }) })) }
+      : {}),
   };
 }
 

@@ -252,3 +252,17 @@ describe("explain: read-cost figures", () => {
     expect(filtering).toMatch(/rows per call +100 \(worst 500\), returns at most 10/);
   });
 });
+
+describe("explain: cell sizes", () => {
+  it("shows the largest cell of a table, sized from the manifest", () => {
+    const reviewed = review({
+      files: [
+        { path: "schema/docs.cql", content: "CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\nCREATE TABLE shop.documents (doc_id uuid PRIMARY KEY, labels frozen<map<text, text>>);\n" },
+        { path: "access-patterns.yaml", content: "version: 1\nkeyspace: shop\ntables:\n  documents:\n    partitions: 1_000\n    columns: { labels: { items: 20_000, key_bytes: 20, value_bytes: 80 } }\n" },
+      ],
+    });
+    const text = renderExplainText(expectKind(explain(reviewed, { kind: "table", name: "documents" }), "table"), { color: false });
+    expect(text).toMatch(/largest cell: labels, 2\.2 MB \(frozen: rewritten whole by every change\)/);
+    expect(JSON.parse(renderExplainJson(explain(reviewed, { kind: "table", name: "documents" })))).toBeTruthy();
+  });
+});

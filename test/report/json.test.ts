@@ -137,3 +137,14 @@ describe("renderJson: read-cost figures", () => {
     expect(document.queries[0].tombstonesPerRead).toEqual({ perRead: 864, worstPerRead: 4_320, gcGraceSeconds: 864_000, region: "queue" });
   });
 });
+
+describe("renderJson: cell sizes", () => {
+  it("lists the cells the manifest sizes, valid against the schema", () => {
+    const review = videoReview();
+    const [first] = review.model.estimates.values();
+    first!.cells = [{ column: "labels", kind: "frozen", bytes: 2_200_000, items: 20_000, itemBytes: 100 }];
+    const document = JSON.parse(renderJson(review));
+    expectValid(document);
+    expect(document.tables.flatMap((table: { estimate: { cells?: unknown } | null }) => table.estimate?.cells ?? [])).toEqual([{ column: "labels", kind: "frozen", bytes: 2_200_000, items: 20_000 }]);
+  });
+});
