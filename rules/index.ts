@@ -29,6 +29,7 @@ import queryNeedsAllowFiltering from "./query-needs-allow-filtering.js";
 import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
 import queryRowsRead from "./query-rows-read.js";
+import queryTombstones from "./query-tombstones.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
@@ -39,6 +40,7 @@ import tableCounterAsIdentifier from "./table-counter-as-identifier.js";
 import tableGuardrailExceeded from "./table-guardrail-exceeded.js";
 import tableHotPartitionKey from "./table-hot-partition-key.js";
 import tableIndexCardinality from "./table-index-cardinality.js";
+import tableLargeCell from "./table-large-cell.js";
 import tableLargeCollection from "./table-large-collection.js";
 import tableMaterializedView from "./table-materialized-view.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
@@ -90,6 +92,7 @@ export const rules: RuleModule[] = [
   queryNeedsMultipleTables,
   queryOrderAgainstClustering,
   queryRowsRead,
+  queryTombstones,
   queryTooManyPartitions,
   queryUnserved,
   schemaInvalid,
@@ -100,6 +103,7 @@ export const rules: RuleModule[] = [
   tableGuardrailExceeded,
   tableHotPartitionKey,
   tableIndexCardinality,
+  tableLargeCell,
   tableLargeCollection,
   tableMaterializedView,
   tablePartitionTooLarge,

@@ -4,6 +4,7 @@
 import * as z from "zod";
 import { formatCount } from "../src/analysis/estimator-text.js";
 import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
+import type { RowsReadEstimate } from "../src/analysis/types.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
 const optionsSchema = z
@@ -28,6 +29,14 @@ const ADVICE: Record<string, string> = {
   unbounded: "Add a LIMIT and page, or narrow the clustering range.",
 };
 
+const SKEW_ADVICE = "Only the largest partitions are this large: cap what one call returns (LIMIT, and page with the driver's fetch size), or keep values that most rows share out of the partition key, since a bucket cannot split a key every row lands in.";
+
+/** What the call returns of what it scans: all of it, at most its LIMIT, or an unknown part. */
+function returnedText(rows: RowsReadEstimate): string {
+  if (rows.returned === undefined) return rows.because === "unbounded" ? " and returns them all" : "";
+  return rows.returned === 1 ? " to return one" : ` to return at most ${formatCount(rows.returned)}`;
+}
+
 const queryRowsRead: RuleModule<Options> = {
   meta: {
     id: "query-rows-read",
@@ -35,7 +44,7 @@ const queryRowsRead: RuleModule<Options> = {
     defaultSeverity: "warning",
     description: "The query reads many rows per call or per second, by the manifest's rows per partition and rate.",
     messages: {
-      many: "{query} reads {about} {perCall} rows of {table} per call{worst} ({basis}): {because}.{perSecond} {advice}",
+      many: "{query} reads {about} {perCall} rows of {table} per call{partitionsRead}{returned} ({basis}): {because}.{perSecond} {advice}",
     },
     options: optionsSchema,
     fixable: false,
@@ -49,9 +58,12 @@ const queryRowsRead: RuleModule<Options> = {
       // Rows the caller asked for (a LIMIT it returns) are the answer, not waste; a slice with no
       // LIMIT may be any part of the partition, too weak a figure to warn on.
       if (rows.because === "limit" || (rows.because === "unbounded" && rows.slice)) continue;
-      const overCall = rows.perCall >= options.maxRowsPerCall;
+      // Judged on the worst partition the read can hit: an average hides the key that fails.
+      const scanned = Math.round(rows.worstPerCall);
+      const skewed = scanned > rows.perCall;
+      const overCall = scanned >= options.maxRowsPerCall;
       // Rows a read returns are the workload itself; only rows it reads and throws away (filtering,
-      // aggregation) count against the rate.
+      // aggregation) count against the rate, and the rate is spread over average partitions.
       const overSecond = rows.because !== "unbounded" && rows.perSecond !== undefined && rows.perSecond >= options.maxRowsPerSecond;
       if (!overCall && !overSecond) continue;
       context.report({
@@ -59,16 +71,17 @@ const queryRowsRead: RuleModule<Options> = {
         data: {
           query: query.id,
           table: tableLabel(model, query.table),
-          about: rows.slice ? "up to" : "about",
-          perCall: formatCount(Math.round(rows.perCall)),
-          worst: rows.worstPerCall > rows.perCall ? `, up to ${formatCount(Math.round(rows.worstPerCall))} on the largest partitions` : "",
-          basis: rows.basis,
+          about: rows.slice || skewed ? "up to" : "about",
+          perCall: formatCount(scanned),
+          partitionsRead: skewed ? " on its largest partitions" : "",
+          returned: returnedText(rows),
+          basis: skewed ? `about ${formatCount(Math.round(rows.perCall))} on average; ${rows.basis}` : rows.basis,
           because: BECAUSE[rows.because] ?? "",
           perSecond:
             rows.perSecond !== undefined && query.ratePerSecond !== undefined
               ? ` At its rate that is ${rows.slice ? "up to" : "about"} ${formatCount(Math.round(rows.perSecond))} rows a second${overSecond ? ` (threshold ${formatCount(options.maxRowsPerSecond)})` : ""}.`
               : "",
-          advice: ADVICE[rows.because] ?? "",
+          advice: skewed && overCall && rows.perCall < options.maxRowsPerCall && rows.because === "unbounded" ? SKEW_ADVICE : (ADVICE[rows.because] ?? ""),
         },
         file: query.location.file,
         range: query.location.range,

@@ -3,6 +3,7 @@
 // as options, mirroring its cluster's cassandra.yaml, so the refusal shows up in review, not in a deploy.
 import * as z from "zod";
 import type { SourceLocation } from "../src/findings.js";
+import { formatCount } from "../src/analysis/estimator-text.js";
 import { tableLabel } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 
@@ -24,10 +25,27 @@ const optionsSchema = z
     fields_per_udt_fail_threshold: threshold,
     vector_dimensions_warn_threshold: threshold,
     vector_dimensions_fail_threshold: threshold,
+    // Value sizes, measured from the manifest's column sizes (bytes, or items).
+    collection_size_warn_threshold: threshold,
+    collection_size_fail_threshold: threshold,
+    items_per_collection_warn_threshold: threshold,
+    items_per_collection_fail_threshold: threshold,
+    column_value_size_warn_threshold: threshold,
+    column_value_size_fail_threshold: threshold,
   })
   .strict();
 type Options = z.infer<typeof optionsSchema>;
-type Guardrail = "keyspaces" | "tables" | "columns_per_table" | "secondary_indexes_per_table" | "materialized_views_per_table" | "fields_per_udt" | "vector_dimensions";
+type Guardrail =
+  | "keyspaces"
+  | "tables"
+  | "columns_per_table"
+  | "secondary_indexes_per_table"
+  | "materialized_views_per_table"
+  | "fields_per_udt"
+  | "vector_dimensions"
+  | "collection_size"
+  | "items_per_collection"
+  | "column_value_size";
 
 interface Measured {
   guardrail: Guardrail;
@@ -74,6 +92,20 @@ const tableGuardrailExceeded: RuleModule<Options> = {
         const view = model.schema.tables.get(name);
         if (view) measured.push({ guardrail: "materialized_views_per_table", what: `${tableLabel(model, name)} is view number ${n + 1} on ${label}`, value: n + 1, location: view.source, entity: `table:${name}`, since: "4.1" });
       });
+      // Sizes the manifest states (estimator's cells): what one write of the whole value carries.
+      for (const cell of model.estimates.get(table.qualifiedName)?.cells ?? []) {
+        const column = table.columns.find((c) => c.name === cell.column);
+        if (!column) continue;
+        const at = { location: column.source, entity: `column:${table.qualifiedName}.${column.name}` };
+        const name = `\`${column.name}\` of ${label}`;
+        if (cell.kind !== "value" && cell.items !== undefined) {
+          measured.push({ guardrail: "items_per_collection", what: `${name} holds ${formatCount(cell.items)} items by the manifest`, value: cell.items, ...at, since: "4.1" });
+          measured.push({ guardrail: "collection_size", what: `${name} holds about ${formatCount(cell.bytes)} bytes by the manifest`, value: cell.bytes, ...at, since: "4.1" });
+        }
+        if (cell.kind !== "collection") {
+          measured.push({ guardrail: "column_value_size", what: `${name} is a value of about ${formatCount(cell.bytes)} bytes by the manifest`, value: cell.bytes, ...at, since: "5.0" });
+        }
+      }
       for (const column of table.columns) {
         if (column.type.kind !== "vector") continue;
         measured.push({ guardrail: "vector_dimensions", what: `\`${column.name}\` of ${label} has ${column.type.dimension} dimensions`, value: column.type.dimension, location: column.source, entity: `column:${table.qualifiedName}.${column.name}`, since: "5.0" });

@@ -1,5 +1,5 @@
 // Writes that delete: a literal null in an INSERT or UPDATE writes a tombstone for that cell, and
-// setting a whole non-frozen collection first deletes what it held (a range tombstone). At a high
+// setting or inserting a whole non-frozen collection first deletes what it held (a collection tombstone). At a high
 // rate they pile up in the partitions reads must scan.
 import { formatCount } from "../src/analysis/estimator-text.js";
 import type { Term } from "../src/cql/ast.js";
@@ -17,6 +17,8 @@ const writeTombstones: RuleModule = {
     messages: {
       nulls:
         "{write} writes null to {columns} of {table}: each null is a tombstone, not an empty cell{rate}. Reads scan tombstones until gc_grace_seconds (10 days by default) and compaction drop them; a read meeting more than tombstone_warn_threshold (1,000) logs a warning, more than tombstone_failure_threshold (100,000) fails with TombstoneOverwhelmingException. Leave the column out of the statement (or bind it unset) instead of writing null.",
+      insertCollection:
+        "{write} inserts the non-frozen {collections} {columns} of {table}: an INSERT first deletes what a collection held, one collection tombstone per collection and row written, even on a new row{rate}. It is stored and merged with the row on every read until compaction drops it after gc_grace_seconds, though it is not counted against tombstone_warn_threshold. Declare the collection frozen if it is always written whole, or write its elements with `UPDATE … SET c = c + ?`, which deletes nothing.",
       overwrite:
         "{write} sets the whole non-frozen collection {columns} of {table}: Cassandra first deletes what it held, one range tombstone per collection and write{rate}. Add or remove elements (`+`/`-`) instead, or declare the collection frozen if it is always written whole.",
     },
@@ -36,11 +38,13 @@ const writeTombstones: RuleModule = {
         const column = table.columns.find((c) => c.name === name);
         return column !== undefined && isNonFrozenCollection(column.type);
       };
+      const inserted: string[] = [];
       if (statement.kind === "insert") {
-        // An INSERT of a collection writes a range tombstone too, but a new row's is the norm (and
-        // mostly harmless with TTL data): only UPDATE … SET c = … of an existing row is reported.
+        // An INSERT of a non-frozen collection deletes the collection first (Cassandra cannot tell
+        // a new row from an existing one), so every INSERT of it writes a collection tombstone.
         statement.columns.forEach((column, index) => {
           if (isNull(statement.values[index])) nulls.push(column.name);
+          else if (isCollection(column.name)) inserted.push(column.name);
         });
       } else {
         for (const assignment of statement.assignments) {
@@ -51,7 +55,7 @@ const writeTombstones: RuleModule = {
       }
       const rate = path.ratePerSecond;
       const perSecond = (cells: number) =>
-        rate === undefined || !Number.isFinite(rate) ? "" : `; at ${formatCount(Number((rate * cells).toPrecision(2)))} tombstones a second from this write path`;
+        rate === undefined || !Number.isFinite(rate) || rate * cells < 1 ? "" : `; at ${formatCount(Number((rate * cells).toPrecision(2)))} tombstones a second from this write path`;
       const code = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
       const label = tableLabel(model, table.qualifiedName);
       if (nulls.length > 0) {
@@ -61,6 +65,17 @@ const writeTombstones: RuleModule = {
           file: write.file,
           range: statement.range,
           entity: entity(`${writeEntity(path.id)}:null-tombstones:${table.qualifiedName}`),
+        });
+      }
+      if (inserted.length > 0) {
+        context.report({
+          messageId: "insertCollection",
+          data: { write: path.id, collections: inserted.length === 1 ? "collection" : "collections", columns: code(inserted), table: label, rate: perSecond(inserted.length) },
+          file: write.file,
+          range: statement.range,
+          entity: entity(`${writeEntity(path.id)}:insert-collection-tombstones:${table.qualifiedName}`),
+          // Not counted by the read thresholds, and often accepted: a note, not a warning.
+          severityCap: "info",
         });
       }
       if (overwritten.length > 0) {

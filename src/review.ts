@@ -3,6 +3,7 @@
 import { estimateTables } from "./analysis/estimator.js";
 import { append } from "./arrays.js";
 import { attachRowsEstimates } from "./analysis/estimator-rows.js";
+import { attachTombstoneEstimates } from "./analysis/estimator-tombstones.js";
 import { analyseQuery, countQueryPlans, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
 import type { CodeExtraction } from "./code/types.js";
@@ -335,6 +336,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
   attachRowsEstimates(queries, estimates, manifest);
+  attachTombstoneEstimates(queries, built.schema, manifest, estimates);
   sizeSuggestedTables(queries, manifest, built.schema, { version, limits: config.limits, keyspace });
 
   const code = withCode?.code;

@@ -3,6 +3,7 @@
 // without LIMIT, an aggregate), and the rate multiplies them.
 import type { SelectStatement, Term } from "../cql/ast.js";
 import type { Manifest } from "../manifest/types.js";
+import { integerLiteral } from "./planner-terms.js";
 import type { PartitionEstimate, QueryAnalysis, RowsReadEstimate } from "./types.js";
 
 const AGGREGATES = new Set(["count", "sum", "avg", "min", "max"]);
@@ -18,6 +19,14 @@ function whyMany(select: SelectStatement, allowFiltering: boolean): RowsReadEsti
   if (allowFiltering) return "filtering";
   if (!select.limit) return "unbounded";
   return "limit";
+}
+
+/** Rows a filtering or aggregating call returns at most, when the statement says: fewer than it scans. */
+function rowsReturned(select: SelectStatement, because: RowsReadEstimate["because"]): number | undefined {
+  if (because === "aggregate" && select.groupBy.length === 0) return 1;
+  if (because !== "filtering") return undefined;
+  const limit = integerLiteral(select.limit);
+  return limit !== null && limit > 0 ? limit : undefined;
 }
 
 /** Whether the WHERE clause restricts a clustering column (a slice of the partition, of unknown size). */
@@ -50,12 +59,15 @@ export function estimateRowsRead(query: QueryAnalysis, estimate: PartitionEstima
     // Without figures from the manifest, the estimator's defaults are a guess: say nothing.
     if (!estimate || (estimate.basis !== "manifest" && estimate.basis !== "growth-retention" && estimate.basis !== "growth-ttl")) return undefined;
     perCall = partitions * estimate.average.rows;
-    worstPerCall = partitions * estimate.worst.rows;
+    // One call meets the worst partition, not all of them at once: the rest are average.
+    worstPerCall = (partitions - 1) * estimate.average.rows + estimate.worst.rows;
     const source = estimate.basis === "manifest" ? "the manifest's rows per partition" : estimate.basis === "growth-ttl" ? "the manifest's growth over the TTL" : "the manifest's growth over the retention";
     const each = `${estimate.average.rows.toLocaleString("en-US")} rows, worst ${estimate.worst.rows.toLocaleString("en-US")}`;
     basis = `${partitions === 1 ? "one partition" : `${partitions.toLocaleString("en-US")} partitions`} of ${each}, from ${source}`;
   }
   const result: RowsReadEstimate = { perCall, worstPerCall, because, basis, slice: plan.rowsRead === null && restrictsClustering(query) };
+  const returned = rowsReturned(select, because);
+  if (returned !== undefined && returned < worstPerCall) result.returned = returned;
   if (query.ratePerSecond !== undefined && Number.isFinite(query.ratePerSecond)) result.perSecond = perCall * query.ratePerSecond;
   return result;
 }

@@ -11,6 +11,7 @@ import type { SelectStatement } from "../cql/ast.js";
 import { quoteName } from "../cql/print.js";
 import type { ColumnSize, Manifest, TableVolume } from "../manifest/types.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
+import { statedCells } from "./cells.js";
 import { HARD_CELL_LIMIT, suggestBucket, suggestSplitWithoutRate, type BucketRead } from "./buckets.js";
 import { describeEngineEstimate, enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
@@ -117,6 +118,8 @@ export function estimatePartition(table: TableModel, volume: TableVolume | undef
     defaultedColumns: sized.defaultedColumns,
     engineNote: describeEngineEstimate(engineTable, context.version),
   };
+  const cells = statedCells(table, volume);
+  if (cells.length > 0) estimate.cells = cells;
   if (counts.unbounded && counts.rate) {
     estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
     estimate.crossesAfterSeconds = crossingSeconds(sized, counts.rate, counts.startRows, limits);

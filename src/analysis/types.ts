@@ -41,6 +41,8 @@ export interface QueryPlan {
   notes: string[];
   /** rows read per call and per second, set after estimation when the manifest's figures allow */
   rowsEstimate?: RowsReadEstimate;
+  /** tombstones one call walks per partition read, set after estimation when the write paths and figures allow */
+  tombstonesEstimate?: TombstonesEstimate;
   steps: PlanStep[];
 }
 
@@ -48,16 +50,44 @@ export interface QueryPlan {
 export interface RowsReadEstimate {
   /** rows read per call, on average partitions */
   perCall: number;
-  /** rows read per call when the partitions read are the worst the manifest states */
+  /** rows read per call when one of the partitions read is the worst the manifest states (the others average) */
   worstPerCall: number;
   /** perCall × the query's rate, when the manifest states one */
   perSecond?: number;
+  /**
+   * rows one call returns at most, when fewer than it scans and known (a literal LIMIT on a
+   * filtering or aggregating read; 1 for an aggregate without GROUP BY)
+   */
+  returned?: number;
   /** what makes the read as large as it is */
   because: "aggregate" | "filtering" | "unbounded" | "limit";
   /** the query reads a slice of each partition (a clustering restriction): the figures are an upper bound */
   slice: boolean;
   /** where the figure comes from, in words */
   basis: string;
+}
+
+/** One kind of tombstone a write path leaves where a read walks (estimator-tombstones.ts). */
+export interface TombstoneSource {
+  /** the manifest write path that writes them */
+  write: string;
+  kind: "row-delete" | "range-delete" | "cell-delete" | "null" | "ttl-expiry";
+  /** tombstones a read of an average partition meets from this source */
+  perRead: number;
+  /** tombstones a read of the worst partition meets from this source */
+  worstPerRead: number;
+}
+
+/** Tombstones a read walks per partition, younger than gc_grace_seconds (the ones Cassandra counts). */
+export interface TombstonesEstimate {
+  /** on an average partition */
+  perRead: number;
+  /** on the worst partition the manifest states */
+  worstPerRead: number;
+  gcGraceSeconds: number;
+  /** `partition`: the read walks the whole partition; `queue`: it reads from the start, past the deleted rows */
+  region: "partition" | "queue";
+  sources: TombstoneSource[];
 }
 
 /** A table that can serve an abstract query, with the plan it would get. */
@@ -129,6 +159,17 @@ export interface BucketSuggestion {
   explanation: string;
 }
 
+/** One column's cell, sized from the manifest (cells.ts). */
+export interface CellSize {
+  column: string;
+  /** `frozen`: a frozen collection, UDT or tuple, one cell rewritten whole; `value`: a plain value; `collection`: a non-frozen collection (a cell per element; bytes are the whole collection) */
+  kind: "frozen" | "value" | "collection";
+  bytes: number;
+  /** for collections sized by `items`: the items and bytes per item (key and value) */
+  items?: number;
+  itemBytes?: number;
+}
+
 export interface PartitionEstimate {
   table: string;
   basis: EstimateBasis;
@@ -151,4 +192,6 @@ export interface PartitionEstimate {
   defaultedColumns: string[];
   /** what the engine-aware bytes assume (version, storage layout, timestamp widths), to label them */
   engineNote?: string;
+  /** the cells whose size the manifest states, largest first (cells.ts) */
+  cells?: CellSize[];
 }

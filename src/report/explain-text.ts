@@ -13,6 +13,11 @@ function facts(rows: [string, string | undefined][]): string[] {
   return columns(rows.filter((row): row is [string, string] => row[1] !== undefined));
 }
 
+function tombstonesText(estimate: NonNullable<QueryPlan["tombstonesEstimate"]>): string {
+  const where = estimate.region === "queue" ? "from the start, past deleted rows" : "whole partition";
+  return `${formatCount(estimate.perRead)} (worst ${formatCount(estimate.worstPerRead)}; ${where}; gc_grace_seconds ${formatCount(estimate.gcGraceSeconds)})`;
+}
+
 /** The answer: the verdict and why, then the figures that follow from it. */
 function answerLines(plan: QueryPlan): string[] {
   return facts([
@@ -21,8 +26,10 @@ function answerLines(plan: QueryPlan): string[] {
     ["partitions", formatPartitions(plan.partitions)],
     ["rows read", plan.rowsRead === null ? undefined : formatCount(plan.rowsRead)],
     // The estimate from the manifest's figures (estimator-rows.ts), when they allow one.
-    ["rows per call", plan.rowsEstimate && `${plan.rowsEstimate.slice ? "up to " : ""}${formatCount(Math.round(plan.rowsEstimate.perCall))} (worst ${formatCount(Math.round(plan.rowsEstimate.worstPerCall))})`],
+    ["rows per call", plan.rowsEstimate && `${plan.rowsEstimate.slice ? "up to " : ""}${formatCount(Math.round(plan.rowsEstimate.perCall))} (worst ${formatCount(Math.round(plan.rowsEstimate.worstPerCall))})${plan.rowsEstimate.returned === undefined ? "" : `, returns at most ${formatCount(plan.rowsEstimate.returned)}`}`],
     ["rows a second", plan.rowsEstimate?.perSecond === undefined ? undefined : formatCount(Math.round(plan.rowsEstimate.perSecond))],
+    // Tombstones walked per partition read (estimator-tombstones.ts), when the write paths allow.
+    ["tombstones a read", plan.tombstonesEstimate && tombstonesText(plan.tombstonesEstimate)],
     ["direction", plan.direction ?? undefined],
     ["index", plan.index === undefined ? undefined : terminalSafe(plan.index)],
   ]);
@@ -58,6 +65,8 @@ function estimateLines(table: string, estimate: PartitionEstimate | undefined, p
     lines.push(`  ${paint("unbounded", "red")}: partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}`);
   }
   if (estimate.bucket) lines.push(`  bucket suggestion: ${terminalSafe(estimate.bucket.explanation)}`);
+  const cell = estimate.cells?.find((c) => c.kind !== "collection");
+  if (cell) lines.push(`  largest cell: ${terminalSafe(cell.column)}, ${formatBytes(cell.bytes)}${cell.kind === "frozen" ? " (frozen: rewritten whole by every change)" : ""}`);
   return lines;
 }
 

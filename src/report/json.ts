@@ -26,6 +26,8 @@ export interface JsonEstimate {
   engineBytes: number | null;
   basis: PartitionEstimate["basis"];
   unbounded: boolean;
+  /** the cells whose size the manifest states, largest first: one value each (a non-frozen collection: the whole collection) */
+  cells?: { column: string; kind: "frozen" | "value" | "collection"; bytes: number; items?: number }[];
 }
 
 export interface JsonTable {
@@ -53,7 +55,9 @@ export interface JsonQuery {
   /** the planner's rule codes behind the verdict: machine facts, kept out of the sentences */
   ruleIds: string[];
   /** rows read per call and per second, from the manifest's figures; absent when they do not allow an estimate */
-  rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null };
+  rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null; returned?: number };
+  /** tombstones one call walks per partition read (average and worst partitions), from the write paths' rates and gc_grace_seconds; absent when they do not allow an estimate */
+  tombstonesPerRead?: { perRead: number; worstPerRead: number; gcGraceSeconds: number; region: "partition" | "queue" };
 }
 
 export interface JsonReport {
@@ -95,6 +99,9 @@ export function estimateToJson(estimate: PartitionEstimate | undefined): JsonEst
     engineBytes: finiteOrNull(estimate.worst.engineBytes),
     basis: estimate.basis,
     unbounded: estimate.unbounded,
+    ...(estimate.cells
+      ? { cells: estimate.cells.map((cell) => ({ column: cell.column, kind: cell.kind, bytes: cell.bytes, ...(cell.items === undefined ? {} : { items: cell.items }) })) }
+      : {}),
   };
 }
 
@@ -145,6 +152,17 @@ function queryToJson(query: QueryAnalysis): JsonQuery {
             perCall: Math.round(query.plan.rowsEstimate.perCall),
             worstPerCall: Math.round(query.plan.rowsEstimate.worstPerCall),
             perSecond: query.plan.rowsEstimate.perSecond === undefined ? null : finiteOrNull(query.plan.rowsEstimate.perSecond),
+            ...(query.plan.rowsEstimate.returned === undefined ? {} : { returned: query.plan.rowsEstimate.returned }),
+          },
+        }
+      : {}),
+    ...(query.plan.tombstonesEstimate
+      ? {
+          tombstonesPerRead: {
+            perRead: query.plan.tombstonesEstimate.perRead,
+            worstPerRead: query.plan.tombstonesEstimate.worstPerRead,
+            gcGraceSeconds: query.plan.tombstonesEstimate.gcGraceSeconds,
+            region: query.plan.tombstonesEstimate.region,
           },
         }
       : {}),

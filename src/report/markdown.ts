@@ -347,6 +347,8 @@ export function renderCheckSummary(review: Review, options: CheckSummaryOptions 
 function answerBlock(plan: QueryPlan, servedBy: string): Block {
   const figures = [`**partitions read:** ${escapeMarkdown(formatPartitions(plan.partitions))}`];
   if (plan.rowsRead !== null) figures.push(`**rows read:** ${formatCount(plan.rowsRead)}`);
+  if (plan.rowsEstimate) figures.push(`**rows per call:** ${formatCount(Math.round(plan.rowsEstimate.perCall))} (worst ${formatCount(Math.round(plan.rowsEstimate.worstPerCall))})`);
+  if (plan.tombstonesEstimate) figures.push(`**tombstones a read:** ${formatCount(plan.tombstonesEstimate.perRead)} (worst ${formatCount(plan.tombstonesEstimate.worstPerRead)})`);
   if (plan.direction) figures.push(`**direction:** ${plan.direction}`);
   if (plan.index) figures.push(`**index:** ${codeSpan(plan.index)}`);
   const reason = messageMarkdown(withoutRuleCodes(plan.reason));

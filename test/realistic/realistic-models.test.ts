@@ -49,6 +49,8 @@ const MODELS: Record<string, ExpectedModel> = {
       "table-unbounded-partition schema/04_ratings_tags.cql:20",
       // W1 claims the email with IF NOT EXISTS (right, and worth knowing the cost)
       "write-lightweight-transaction access-patterns.yaml:113",
+      // W2 inserts the non-frozen set videos.tags: a collection tombstone per video (info)
+      "write-tombstones access-patterns.yaml:119",
       // latest_videos expires after a week on the default compaction: time windows advised (info)
       "table-time-series-retention schema/02_videos.cql:26",
     ],
@@ -73,6 +75,8 @@ const MODELS: Record<string, ExpectedModel> = {
     findings: [
       // W1's counter increment is retried by the application (`retried: true`)
       "write-non-idempotent-retried access-patterns.yaml:101",
+      // Q9 filters the largest conversation's day (20,000 messages) by sender
+      "query-rows-read access-patterns.yaml:83",
       // Q6 reads the presence of a bound list of users: one partition per key (IN ?)
       "query-too-many-partitions access-patterns.yaml:70",
       // W4 claims the handle with IF NOT EXISTS
@@ -102,6 +106,8 @@ const MODELS: Record<string, ExpectedModel> = {
     findings: [
       // Q9 filters every order on status
       "query-allow-filtering-scan access-patterns.yaml:93",
+      // W9 inserts the non-frozen attributes and image_urls: collection tombstones (info)
+      "write-tombstones access-patterns.yaml:146",
       // W4 reserves stock with a compare-and-set
       "write-lightweight-transaction access-patterns.yaml:123",
       // W5 restocks the same rows without a condition
@@ -128,6 +134,8 @@ const MODELS: Record<string, ExpectedModel> = {
     findings: [
       // Q8: SAI lookup by tag with no partition key
       "query-index-without-partition-key access-patterns.yaml:74",
+      // W2 inserts the non-frozen series.tags: a collection tombstone per series row (info)
+      "write-tombstones access-patterns.yaml:89",
       // series of one tenant's metric: millions of rows
       "table-partition-too-large schema/02_series.cql:4",
       // "AlertEvents": TWCS with deletes instead of a TTL

@@ -217,3 +217,52 @@ describe("explain speaks in words", () => {
     }
   });
 });
+
+describe("explain: read-cost figures", () => {
+  it("shows the rows a call scans and the tombstones it walks", () => {
+    const reviewed = review({
+      files: [
+        { path: "schema/jobs.cql", content: "CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\nCREATE TABLE shop.jobs_by_queue (queue text, job_id timeuuid, worker text, PRIMARY KEY ((queue), job_id));\n" },
+        {
+          path: "access-patterns.yaml",
+          content: [
+            "version: 1",
+            "keyspace: shop",
+            "tables:",
+            "  jobs_by_queue: { partitions: 10, rows_per_partition: { avg: 100, max: 500 } }",
+            "queries:",
+            "  - id: next-jobs",
+            "    cql: SELECT job_id FROM jobs_by_queue WHERE queue = ? LIMIT 50",
+            "    rate: 20/s",
+            "  - id: jobs-of-worker",
+            "    cql: SELECT job_id FROM jobs_by_queue WHERE queue = ? AND worker = ? LIMIT 10 ALLOW FILTERING",
+            "    rate: 1/s",
+            "writes:",
+            "  - id: ack",
+            "    cql: DELETE FROM jobs_by_queue WHERE queue = ? AND job_id = ?",
+            "    rate: 0.01/s",
+            "",
+          ].join("\n"),
+        },
+      ],
+    });
+    const queue = renderExplainText(expectKind(explain(reviewed, { kind: "query", id: "next-jobs" }), "query"), { color: false });
+    expect(queue).toMatch(/tombstones a read +864 \(worst 4,320; from the start, past deleted rows; gc_grace_seconds 864,000\)/);
+    const filtering = renderExplainText(expectKind(explain(reviewed, { kind: "query", id: "jobs-of-worker" }), "query"), { color: false });
+    expect(filtering).toMatch(/rows per call +100 \(worst 500\), returns at most 10/);
+  });
+});
+
+describe("explain: cell sizes", () => {
+  it("shows the largest cell of a table, sized from the manifest", () => {
+    const reviewed = review({
+      files: [
+        { path: "schema/docs.cql", content: "CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\nCREATE TABLE shop.documents (doc_id uuid PRIMARY KEY, labels frozen<map<text, text>>);\n" },
+        { path: "access-patterns.yaml", content: "version: 1\nkeyspace: shop\ntables:\n  documents:\n    partitions: 1_000\n    columns: { labels: { items: 20_000, key_bytes: 20, value_bytes: 80 } }\n" },
+      ],
+    });
+    const text = renderExplainText(expectKind(explain(reviewed, { kind: "table", name: "documents" }), "table"), { color: false });
+    expect(text).toMatch(/largest cell: labels, 2\.2 MB \(frozen: rewritten whole by every change\)/);
+    expect(JSON.parse(renderExplainJson(explain(reviewed, { kind: "table", name: "documents" })))).toBeTruthy();
+  });
+});

@@ -124,3 +124,27 @@ describe("renderJson (docs/cli.md, --format json)", () => {
     expect(validate(extra)).toBe(false);
   });
 });
+
+describe("renderJson: read-cost figures", () => {
+  it("adds the rows a call returns and the tombstones a read walks, valid against the schema", () => {
+    const review = videoReview();
+    const query = review.model.queries[0]!;
+    query.plan.rowsEstimate = { perCall: 20_000, worstPerCall: 60_000, perSecond: 200_000, because: "filtering", slice: false, basis: "one partition", returned: 20 };
+    query.plan.tombstonesEstimate = { perRead: 864, worstPerRead: 4_320, gcGraceSeconds: 864_000, region: "queue", sources: [{ write: "ack", kind: "row-delete", perRead: 864, worstPerRead: 4_320 }] };
+    const document = JSON.parse(renderJson(review));
+    expectValid(document);
+    expect(document.queries[0].rowsRead).toEqual({ perCall: 20_000, worstPerCall: 60_000, perSecond: 200_000, returned: 20 });
+    expect(document.queries[0].tombstonesPerRead).toEqual({ perRead: 864, worstPerRead: 4_320, gcGraceSeconds: 864_000, region: "queue" });
+  });
+});
+
+describe("renderJson: cell sizes", () => {
+  it("lists the cells the manifest sizes, valid against the schema", () => {
+    const review = videoReview();
+    const [first] = review.model.estimates.values();
+    first!.cells = [{ column: "labels", kind: "frozen", bytes: 2_200_000, items: 20_000, itemBytes: 100 }];
+    const document = JSON.parse(renderJson(review));
+    expectValid(document);
+    expect(document.tables.flatMap((table: { estimate: { cells?: unknown } | null }) => table.estimate?.cells ?? [])).toEqual([{ column: "labels", kind: "frozen", bytes: 2_200_000, items: 20_000 }]);
+  });
+});

@@ -54,13 +54,13 @@ ruleTester.run("query-rows-read", rule, {
       name: "ALLOW FILTERING inside a 20,000-row partition",
       cql: schema,
       manifest: manifest("SELECT task_id, worker FROM tasks_by_batch WHERE batch_id = ? AND state = 1 ALLOW FILTERING @ 10/s"),
-      findings: [{ messageId: "many", line: 11, data: { query: "Q1", table: "tasks_by_batch", perCall: "20,000" } }],
+      findings: [{ messageId: "many", line: 11, data: { query: "Q1", table: "tasks_by_batch", about: "up to", perCall: "60,000" } }],
     },
     {
       name: "a whole 20,000-row partition with no LIMIT",
       cql: schema,
       manifest: manifest("SELECT task_id, state FROM tasks_by_batch WHERE batch_id = ? @ 1/s"),
-      findings: [{ messageId: "many", line: 11, data: { about: "about", perCall: "20,000" } }],
+      findings: [{ messageId: "many", line: 11, data: { about: "up to", perCall: "60,000" } }],
     },
     {
       name: "an aggregate over a time range: up to the whole partition",
@@ -87,6 +87,26 @@ describe("query-rows-read", () => {
   it("puts the estimate in the plan", () => {
     const { model } = runRule(rule, { cql: schema, manifest: manifest("SELECT task_id FROM tasks_by_batch WHERE batch_id = ? AND state = 1 ALLOW FILTERING @ 10/s") });
     expect(model.queries[0]?.plan.rowsEstimate).toMatchObject({ perCall: 20_000, worstPerCall: 60_000, perSecond: 200_000, because: "filtering" });
+  });
+
+  it("judges a read on the worst partition it can hit, not the average", () => {
+    // Five rows on average, but a few values are shared by most rows: their partitions are huge.
+    const cql = "CREATE TABLE docs_by_tag (tag text, doc_id uuid, PRIMARY KEY ((tag), doc_id));\n";
+    const yaml = "version: 1\nkeyspace: shop\ntables:\n  docs_by_tag:\n    partitions: 100_000\n    rows_per_partition: { avg: 5, max: 400_000 }\nqueries:\n  - id: docs-of-tag\n    cql: SELECT doc_id FROM docs_by_tag WHERE tag = ?\n    rate: 20/s\n";
+    const [finding] = runRule(rule, { cql, manifest: yaml }).findings;
+    expect(finding?.message).toMatch(/^docs-of-tag reads up to 400,000 rows of docs_by_tag per call on its largest partitions and returns them all \(about 5 on average; one partition/);
+    expect(finding?.message).toMatch(/Only the largest partitions are this large/);
+  });
+
+  it("says how many rows a filtering read scans to return its LIMIT", () => {
+    const [finding] = runRule(rule, { cql: schema, manifest: manifest("SELECT task_id FROM tasks_by_batch WHERE batch_id = ? AND worker = 'w1' LIMIT 20 ALLOW FILTERING @ 10/s") }).findings;
+    expect(finding?.message).toMatch(/reads up to 60,000 rows of tasks_by_batch per call on its largest partitions to return at most 20 \(about 20,000 on average; /);
+  });
+
+  it("stays silent on a skewed table when even the worst partition is small", () => {
+    const cql = "CREATE TABLE docs_by_tag (tag text, doc_id uuid, PRIMARY KEY ((tag), doc_id));\n";
+    const yaml = "version: 1\nkeyspace: shop\ntables:\n  docs_by_tag:\n    rows_per_partition: { avg: 5, max: 2_000 }\nqueries:\n  - id: docs-of-tag\n    cql: SELECT doc_id FROM docs_by_tag WHERE tag = ?\n    rate: 20/s\n";
+    expect(runRule(rule, { cql, manifest: yaml }).findings).toEqual([]);
   });
 
   it("takes its thresholds from the options", () => {

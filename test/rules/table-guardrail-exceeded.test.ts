@@ -62,5 +62,15 @@ ruleTester.run("table-guardrail-exceeded", rule, {
       config: guardrails({ tables_fail_threshold: 1 }),
       findings: [{ messageId: "fail", line: 19, data: { what: "orders is table number 2" } }],
     },
+    {
+      name: "collection and value sizes stated in the manifest",
+      cql: "CREATE TABLE profiles (id uuid PRIMARY KEY, prefs map<text, text>, avatar blob, notes text);\n",
+      manifest: "version: 1\nkeyspace: shop\ncassandra: '5.0'\ntables:\n  profiles:\n    partitions: 1_000\n    columns: { prefs: { items: 500, key_bytes: 10, value_bytes: 20 }, avatar: 2_000_000 }\n",
+      config: guardrails({ items_per_collection_warn_threshold: 100, collection_size_fail_threshold: 1_000_000, column_value_size_warn_threshold: 1_048_576 }),
+      findings: [
+        { messageId: "warn", line: 1, data: { guardrail: "items_per_collection", what: "`prefs` of profiles holds 500 items by the manifest" } },
+        { messageId: "warn", line: 1, data: { guardrail: "column_value_size", what: "`avatar` of profiles is a value of about 2,000,000 bytes by the manifest" } },
+      ],
+    },
   ],
 });

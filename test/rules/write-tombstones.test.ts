@@ -18,7 +18,7 @@ const write = (cql: string, rate = "1000/s") => `version: 1\nkeyspace: shop\nwri
 ruleTester.run("write-tombstones", rule, {
   valid: [
     { name: "only the columns with a value", cql: schema, manifest: write("INSERT INTO device_state (device_id, key, long_v) VALUES (?, ?, ?)") },
-    { name: "a new row's collection (INSERT) is the norm", cql: schema, manifest: write("INSERT INTO device_state (device_id, key, labels) VALUES (?, ?, ?)") },
+    { name: "a frozen collection inserted whole", cql: schema, manifest: write("INSERT INTO device_state (device_id, key, history) VALUES (?, ?, ?)") },
     { name: "adding to a set", cql: schema, manifest: write("UPDATE device_state SET labels = labels + {'hot'} WHERE device_id = ? AND key = ?") },
     { name: "a frozen collection written whole", cql: schema, manifest: write("UPDATE device_state SET history = ? WHERE device_id = ? AND key = ?") },
   ],
@@ -36,6 +36,12 @@ ruleTester.run("write-tombstones", rule, {
       findings: [{ messageId: "nulls", line: 7, data: { columns: "`str_v`" } }],
     },
     {
+      name: "an INSERT of a non-frozen collection deletes it first, even on a new row",
+      cql: schema,
+      manifest: write("INSERT INTO device_state (device_id, key, labels) VALUES (?, ?, ?)", "300/s"),
+      findings: [{ messageId: "insertCollection", line: 7, data: { columns: "`labels`", rate: "; at 300 tombstones a second from this write path" } }],
+    },
+    {
       name: "a non-frozen set overwritten",
       cql: schema,
       manifest: write("UPDATE device_state SET labels = {'hot', 'new'} WHERE device_id = ? AND key = ?"),
@@ -49,5 +55,6 @@ describe("write-tombstones severities", () => {
     const severity = (cql: string) => runRule(rule, { cql: schema, manifest: write(cql) }).findings.map((f) => f.severity);
     expect(severity("INSERT INTO device_state (device_id, key, str_v) VALUES (?, ?, null)")).toEqual(["warning"]);
     expect(severity("UPDATE device_state SET labels = ? WHERE device_id = ? AND key = ?")).toEqual(["info"]);
+    expect(severity("INSERT INTO device_state (device_id, key, labels) VALUES (?, ?, ?)")).toEqual(["info"]);
   });
 });
