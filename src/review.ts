@@ -48,6 +48,8 @@ export interface ReviewInput {
    */
   code?: CodeExtraction;
   baseCode?: CodeExtraction;
+  /** files the shell left unread on purpose (the CLI: a symbolic link out of the reviewed directory), each not reviewed */
+  notRead?: { file: string; reason: string }[];
 }
 
 export interface ReviewedFile {
@@ -264,6 +266,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   const withCode = input.code ? mergeCodeIntoManifest(input.code, written) : undefined;
   const manifest = withCode ? withCode.manifest : written;
   for (const skipped of input.code?.skipped ?? []) inputFindings.push(unreadCodeFinding(skipped));
+  for (const unread of input.notRead ?? []) inputFindings.push(limitFinding(unread.file, `${unread.file} was not read: ${unread.reason}; it was not reviewed.`, `not-read:${unread.file}`));
 
   const schemaFiles: ParsedSchemaFile[] = [];
   let statements = 0;
