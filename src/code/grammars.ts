@@ -107,9 +107,9 @@ export function createGrammars(): Grammars {
 
   function guarded(parser: TreeSitterParser, owner: Instance): TreeSitterParser {
     const parse = parser.parse.bind(parser);
-    parser.parse = (...args: Parameters<TreeSitterParser["parse"]>) => {
+    parser.parse = (input, oldTree, options) => {
       try {
-        return parse(...args);
+        return parse(input, oldTree, options);
       } catch (error) {
         if (breaksTheModule(error)) owner.broken = true;
         throw error;
