@@ -37,6 +37,12 @@ export function copyGrammars(folder, { runtime = true } = {}) {
     const packageDir = module === RUNTIME[0] ? dirname(require.resolve(module)) : dirname(require.resolve(`${module}/package.json`));
     copyFileSync(join(packageDir, file), join(folder, file));
     bytes += statSync(join(folder, file)).size;
+    // Bundles import web-tree-sitter's ES module from here (as .mjs, whatever the bundle's package type), so that
+    // src/code/grammars.ts can load a fresh instance of it after a WebAssembly abort.
+    if (module === RUNTIME[0]) {
+      copyFileSync(join(packageDir, "web-tree-sitter.js"), join(folder, "web-tree-sitter.mjs"));
+      bytes += statSync(join(folder, "web-tree-sitter.mjs")).size;
+    }
     packageDirs.add(packageDir);
   }
   writeFileSync(join(folder, NOTICES_FILE), notices([...packageDirs]));

@@ -3,7 +3,7 @@
 // touches the machine (files, the terminal, the environment) comes in through `CliIo`, so tests
 // drive `main` without child processes.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { constants as fsConstants, readFileSync } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,9 +46,28 @@ export interface CliFileSystem {
   stat(path: string): Promise<CliStat>;
   readdir(path: string): Promise<CliDirectoryEntry[]>;
   readFile(path: string): Promise<Buffer>;
-  /** `init` and `check --fix`: `exclusive` fails with EEXIST rather than replace a file */
+  /** `init` and `check --fix`: `exclusive` fails with EEXIST rather than replace a file; never writes through a symbolic link */
   writeFile?(path: string, text: string, options: { exclusive: boolean }): Promise<void>;
+  /** the path with every symbolic link resolved: files leading out of the reviewed root are not read */
+  realpath?(path: string): Promise<string>;
 }
+
+/** node:fs/promises, writing with O_NOFOLLOW: a link put where the file goes is refused (ELOOP), not followed. */
+export const nodeFileSystem: CliFileSystem = {
+  stat: (file) => nodeFs.stat(file),
+  readdir: (directory) => nodeFs.readdir(directory, { withFileTypes: true }),
+  readFile: (file) => nodeFs.readFile(file),
+  writeFile: async (file, text, { exclusive }) => {
+    const { O_WRONLY, O_CREAT, O_TRUNC, O_EXCL, O_NOFOLLOW } = fsConstants;
+    const handle = await nodeFs.open(file, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC) | (O_NOFOLLOW ?? 0));
+    try {
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
+  },
+  realpath: (file) => nodeFs.realpath(file),
+};
 
 export interface CliIo {
   stdout(text: string): void;
@@ -179,12 +198,7 @@ function defaultIo(): CliIo {
     git: runGit,
     env: process.env,
     cwd: process.cwd(),
-    fs: {
-      stat: (file) => nodeFs.stat(file),
-      readdir: (directory) => nodeFs.readdir(directory, { withFileTypes: true }),
-      readFile: (file) => nodeFs.readFile(file),
-      writeFile: (file, text, { exclusive }) => nodeFs.writeFile(file, text, { flag: exclusive ? "wx" : "w" }),
-    },
+    fs: nodeFileSystem,
   };
 }
 
@@ -359,6 +373,7 @@ function describeError(error: unknown): string {
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "ENOENT") return "no such file or directory";
   if (code === "EISDIR") return "is a directory";
+  if (code === "ELOOP") return "it is a symbolic link, which is not written through";
   return (error as Error).message ?? String(error);
 }
 
@@ -373,6 +388,8 @@ interface Inputs {
   root: string;
   /** files that should have been read but could not be */
   unreadable: number;
+  /** files not read on purpose (a symbolic link out of the root), listed as not reviewed */
+  notRead: { file: string; reason: string }[];
 }
 
 /** The default name of the file read from `-`. */
@@ -448,8 +465,23 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   const relativeToRoot = (absolute: string) => toPosix(path.relative(root, absolute));
 
   let unreadable = 0;
+  const notRead: Inputs["notRead"] = [];
+  // A symbolic link (or a path through one) that leads out of the root is not read: its target is
+  // not the repository's, and its text must not reach a report.
+  const realRoot = io.fs.realpath ? await io.fs.realpath(root).catch(() => root) : root;
+  const leadsOutside = async (absolute: string) => {
+    if (!io.fs.realpath) return false;
+    const real = await io.fs.realpath(absolute).catch(() => undefined);
+    return real !== undefined && !isInside(realRoot, real);
+  };
   const readText = async (absolute: string, size?: number): Promise<string | undefined> => {
     const shown = toPosix(path.relative(io.cwd, absolute)) || ".";
+    if (await leadsOutside(absolute)) {
+      unreadable++;
+      notRead.push({ file: relativeToRoot(absolute), reason: "it is a symbolic link to a file outside the reviewed directory" });
+      warn(`${shown}: not read, it is a symbolic link to a file outside ${toPosix(path.relative(io.cwd, root)) || "."}`);
+      return undefined;
+    }
     if (size !== undefined && size > READ_LIMIT_BYTES) {
       unreadable++;
       warn(`${shown}: skipped, ${(size / 1024 / 1024).toFixed(1)} MiB is over the ${READ_LIMIT_BYTES / 1024 / 1024} MiB read limit`);
@@ -546,6 +578,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     root,
     manifestPath: explicitManifest ? relativeToRoot(explicitManifest) : stdinIsManifest && stdin ? relativeToRoot(stdin.absolute) : undefined,
     unreadable,
+    notRead,
   };
 }
 
@@ -577,6 +610,7 @@ async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inpu
     cassandra: options.cassandra,
     failOn: options.failOn,
     pastDeadline: () => now() > deadline,
+    notRead: inputs.notRead,
   });
 }
 
@@ -751,6 +785,15 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
     throw new InputError(`${shownTarget} exists; it is kept (pass --force to replace it with a new draft)`);
   }
   if (!io.fs.writeFile) throw new UsageError("init cannot write files here");
+  // A link where the draft goes is written through only when it stays inside the directory.
+  let writeTo = target;
+  if (io.fs.realpath && (await statOrUndefined(io, target))) {
+    const [realTarget, realDirectory] = await Promise.all([io.fs.realpath(target), io.fs.realpath(directory)]);
+    if (!isInside(realDirectory, realTarget)) {
+      throw new InputError(`${shownTarget} is a symbolic link to a file outside ${written}; init does not write through it (remove the link to write a new draft)`);
+    }
+    writeTo = realTarget;
+  }
 
   const inputs = await collectInputs(io, { ...parsed.options, paths: [written] });
   const schemaFiles = inputs.files.filter((file) => matchesAny(file.path, inputs.config.schema));
@@ -770,7 +813,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   if (draft === undefined) throw new InputError(`no CREATE TABLE in ${schemaFiles.map((file) => file.path).join(", ")}: nothing to draft from`);
 
   try {
-    await io.fs.writeFile(target, draft, { exclusive: !parsed.force });
+    await io.fs.writeFile(writeTo, draft, { exclusive: !parsed.force });
   } catch (error) {
     throw new InputError(`${shownTarget}: cannot be written (${(error as NodeJS.ErrnoException).code === "EEXIST" ? "it exists; pass --force to replace it" : describeError(error)})`);
   }

@@ -49,6 +49,8 @@ export interface ReviewInput {
    */
   code?: CodeExtraction;
   baseCode?: CodeExtraction;
+  /** files the shell left unread on purpose (the CLI: a symbolic link out of the reviewed directory), each not reviewed */
+  notRead?: { file: string; reason: string }[];
 }
 
 export interface ReviewedFile {
@@ -265,29 +267,39 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   const withCode = input.code ? mergeCodeIntoManifest(input.code, written) : undefined;
   const manifest = withCode ? withCode.manifest : written;
   for (const skipped of input.code?.skipped ?? []) inputFindings.push(unreadCodeFinding(skipped));
+  for (const unread of input.notRead ?? []) inputFindings.push(limitFinding(unread.file, `${unread.file} was not read: ${unread.reason}; it was not reviewed.`, `not-read:${unread.file}`));
 
   const schemaFiles: ParsedSchemaFile[] = [];
   let statements = 0;
   for (const [index, file] of selected.schema.entries()) {
     if (pastDeadline()) return stop(atFile(file.path), `before parsing ${file.path}${andLater(selected.schema.length - index - 1, "schema file", "schema files")}`);
-    const parse = parseCql(file.content);
+    // Broken statements count against both limits: a file of 100,000 `SELECT ;` is 100,000 diagnostics.
+    // A file left out still cost its parse: the statements met count, so the parses of one review stay bounded.
+    const remaining = Math.max(0, REVIEW_LIMITS.statementsPerReview - statements);
+    const parse = parseCql(file.content, { maxStatements: Math.min(REVIEW_LIMITS.statementsPerFile, remaining) + 1 });
+    statements += parse.attempted ?? 0;
+    if (parse.stopped && remaining >= REVIEW_LIMITS.statementsPerFile) {
+      inputFindings.push(
+        limitFinding(file.path, `${file.path} has more than ${REVIEW_LIMITS.statementsPerFile} statements (broken ones included), over the limit per file; it was not reviewed.`, `statements:${file.path}`),
+      );
+      continue;
+    }
     if (parse.statements.length > REVIEW_LIMITS.statementsPerFile) {
       inputFindings.push(
         limitFinding(file.path, `${file.path} has ${parse.statements.length} statements, over the limit of ${REVIEW_LIMITS.statementsPerFile} per file; it was not reviewed.`, `statements:${file.path}`),
       );
       continue;
     }
-    if (statements + parse.statements.length > REVIEW_LIMITS.statementsPerReview) {
+    if (parse.stopped || statements > REVIEW_LIMITS.statementsPerReview) {
       inputFindings.push(
         limitFinding(
           file.path,
-          `${file.path} would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements, the limit per review; it was not reviewed.`,
+          `${file.path} would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements (broken ones included), the limit per review; it was not reviewed.`,
           `review-statements:${file.path}`,
         ),
       );
       continue;
     }
-    statements += parse.statements.length;
     // The n-th occurrence of a message keeps its fingerprint when unrelated lines move.
     const occurrences = new Map<string, number>();
     for (const diagnostic of parse.diagnostics) {

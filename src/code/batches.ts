@@ -5,6 +5,7 @@
 // is one BATCH of them all, at the line that creates it; when one is not, it is listed as dynamic.
 import type { Node } from "web-tree-sitter";
 import { append } from "../arrays.js";
+import { parentOf } from "./tree-index.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
@@ -40,13 +41,13 @@ function batchCreation(node: Node): { type: string; initial: Node[] } | undefine
 
 /** The variable a creation is stored in, and the block its later uses are in. */
 function storedIn(creation: Node): { variable: string; scope: Node } | undefined {
-  const holder = creation.parent;
+  const holder = parentOf(creation);
   let variable: string | undefined;
   if (holder?.type === "variable_declarator" && field(holder, "value")?.id === creation.id) variable = field(holder, "name")?.text;
   else if (holder?.type === "assignment_expression" && field(holder, "right")?.id === creation.id) variable = field(holder, "left")?.text;
   if (!variable) return undefined;
-  let scope: Node | null = holder!;
-  while (scope && scope.type !== "block" && scope.type !== "constructor_body") scope = scope.parent;
+  let scope: Node | undefined = holder;
+  while (scope && scope.type !== "block" && scope.type !== "constructor_body") scope = parentOf(scope);
   return scope ? { variable, scope } : undefined;
 }
 

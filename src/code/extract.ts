@@ -22,14 +22,25 @@ import { builtBatches } from "./batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
+import { enclosingOf, indexTree } from "./tree-index.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
 export const CODE_LIMITS = {
   /** bytes of one code file */
   fileBytes: 512 * 1024,
-  /** code files in one review */
+  /** code files in one review (paths: a content met again at another path is read once) */
   files: 5_000,
+  /** bytes of the code files read in one review, each content counted once */
+  bytesPerReview: 8 * 1024 * 1024,
+  /** statements and dynamic statements read from code in one review (a copy of a file counts its statements again) */
+  statementsPerReview: 10_000,
+  /** syntax nodes of one code file (tree-sitter's, named or not) */
+  nodesPerFile: 400_000,
+  /** syntax nodes of the code files read in one review */
+  nodesPerReview: 2_000_000,
+  /** nesting of one code file's syntax tree */
+  treeDepth: 1_000,
   /** constants of constants followed for one statement */
   evaluationDepth: 24,
   /** syntax nodes visited for one statement (long `+` chains, many constants) */
@@ -48,8 +59,11 @@ interface ParsedFile {
   lineStarts: number[];
   lines: LineIndex;
   declarations: Declaration[];
+  /** the declarations by scope and name (`scopeKey`) */
+  declared: Map<string, Declaration[]>;
   reassigned: Set<string>;
-  reassignments: Reassignment[];
+  /** the reassignments by scope and name (`scopeKey`) */
+  reassignedBy: Map<string, Reassignment[]>;
   cassandra: boolean;
   /** imports gocqlx: its table models and qb chains are read too */
   gocqlx: boolean;
@@ -110,13 +124,13 @@ class Project {
   /** What a name means where it is used: a local of an enclosing function, of the file, of the owner class, then of the project. */
   resolve(file: ParsedFile, at: Node, reference: { name: string; owner?: string }): { file: ParsedFile; declaration: Declaration } | "ambiguous" | "reassigned" | undefined {
     if (!reference.owner) {
-      for (let scope: Node | null = at.parent; scope; scope = scope.parent) {
-        if (!file.syntax.functionTypes.includes(scope.type)) continue;
-        const local = file.declarations.filter((d) => d.scope?.id === scope!.id && d.name === reference.name);
+      // Through the enclosing functions only (remembered per tree), and each one's declarations by name.
+      for (let scope = enclosingOf(at, file.syntax.functionTypes); scope; scope = enclosingOf(scope, file.syntax.functionTypes)) {
+        const local = file.declared.get(scopeKey(reference.name, scope)) ?? [];
         if (local.length > 1 || (local.length === 1 && file.reassigned.has(scopeKey(reference.name, scope)))) return "reassigned";
         if (local.length === 1) return { file, declaration: local[0]! };
       }
-      const own = file.declarations.filter((d) => !d.scope && d.name === reference.name);
+      const own = file.declared.get(scopeKey(reference.name, undefined)) ?? [];
       if (own.length === 1) return file.reassigned.has(scopeKey(reference.name, undefined)) ? "reassigned" : { file, declaration: own[0]! };
       if (own.length > 1) return "ambiguous";
     }
@@ -165,10 +179,9 @@ class Project {
   alternatives(file: ParsedFile, at: Node): Node[] | undefined {
     const reference = file.syntax.reference(at);
     if (!reference || reference.owner) return undefined;
-    for (let scope: Node | null = at.parent; scope; scope = scope.parent) {
-      if (!file.syntax.functionTypes.includes(scope.type)) continue;
-      const declared = file.declarations.filter((d) => d.scope?.id === scope!.id && d.name === reference.name).map((d) => d.value);
-      const assigned = file.reassignments.filter((r) => r.scope?.id === scope!.id && r.name === reference.name);
+    for (let scope = enclosingOf(at, file.syntax.functionTypes); scope; scope = enclosingOf(scope, file.syntax.functionTypes)) {
+      const declared = (file.declared.get(scopeKey(reference.name, scope)) ?? []).map((d) => d.value);
+      const assigned = file.reassignedBy.get(scopeKey(reference.name, scope)) ?? [];
       if (declared.length + assigned.length === 0) continue;
       if (assigned.some((r) => !r.value) || declared.length + assigned.length < 2) return undefined;
       return [...declared, ...assigned.map((r) => r.value!)];
@@ -317,19 +330,52 @@ export function isCqlStatement(text: string): boolean {
   return parse.statements.length === 1 && !parse.diagnostics.some((d) => d.severity === "error");
 }
 
-async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: CodeExtraction["skipped"]): Promise<ParsedFile[]> {
+/** Paths whose content is the same as an earlier path's (one git blob at many paths): read once, at the first. */
+type Copies = Map<string, string[]>;
+
+async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: CodeExtraction["skipped"], copies: Copies): Promise<ParsedFile[]> {
   const parsed: ParsedFile[] = [];
   const parsers = new Map<CodeLanguage, Parser | { failed: string }>();
+  /** the first path of each content read, or why that content was not read */
+  const firstOf = new Map<string, { path: string } | { skipped: CodeExtraction["skipped"][number] }>();
+  let paths = 0;
+  let bytes = 0;
+  let nodes = 0;
+  const parserFailures = new Map<CodeLanguage, number>();
   for (const source of files) {
     const language = languageOf(source.path);
     const syntax = language && SYNTAX[language];
     if (!language || !syntax) continue;
-    if (parsed.length >= CODE_LIMITS.files) {
+    if (paths >= CODE_LIMITS.files) {
       skipped.push({ file: source.path, reason: `more than ${CODE_LIMITS.files} code files in one review` });
       continue;
     }
+    paths++;
+    // The same content at another path: its statements are the first path's, at this path.
+    const first = firstOf.get(source.content);
+    if (first && "path" in first) {
+      copies.set(first.path, [...(copies.get(first.path) ?? []), source.path]);
+      continue;
+    }
+    if (first) {
+      skipped.push({ ...first.skipped, file: source.path });
+      continue;
+    }
+    const skip = (reason: string, failed?: true) => {
+      const entry = { file: source.path, reason, ...(failed ? { failed } : {}) };
+      skipped.push(entry);
+      firstOf.set(source.content, { skipped: entry });
+    };
     if (source.content.length > CODE_LIMITS.fileBytes) {
-      skipped.push({ file: source.path, reason: `${source.content.length} bytes, over the ${CODE_LIMITS.fileBytes}-byte limit per code file` });
+      skip(`${source.content.length} bytes, over the ${CODE_LIMITS.fileBytes}-byte limit per code file`);
+      continue;
+    }
+    if (bytes + source.content.length > CODE_LIMITS.bytesPerReview) {
+      skip(`the code files before it already hold ${bytes} bytes, and with its ${source.content.length} they would be over the ${CODE_LIMITS.bytesPerReview}-byte limit per review`);
+      continue;
+    }
+    if (nodes >= CODE_LIMITS.nodesPerReview) {
+      skip(`the code files before it already hold ${nodes} syntax nodes, the limit per review`);
       continue;
     }
     if (!parsers.has(language)) {
@@ -342,17 +388,43 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
     const parser = parsers.get(language)!;
     // Every file of a language without its grammar is listed, not only the first.
     if ("failed" in parser) {
-      skipped.push({ file: source.path, reason: parser.failed, failed: true });
+      skip(parser.failed, true);
       continue;
     }
-    const tree = parser.parse(source.content);
+    let tree: Tree | null;
+    try {
+      tree = parser.parse(source.content);
+    } catch (error) {
+      // A parser that failed (a WebAssembly abort) is not used again: the next file asks for a
+      // fresh one (grammars.ts loads a new instance), once; after a second failure the language is given up.
+      const failures = (parserFailures.get(language) ?? 0) + 1;
+      parserFailures.set(language, failures);
+      const reason = `tree-sitter failed on it (${error instanceof Error ? error.message : String(error)})`;
+      if (failures >= 2) parsers.set(language, { failed: `the ${language} parser failed twice in this review` });
+      else parsers.delete(language);
+      skip(reason, true);
+      continue;
+    }
+    bytes += source.content.length;
     if (!tree) {
-      skipped.push({ file: source.path, reason: "tree-sitter could not parse it" });
+      skip("tree-sitter could not parse it");
       continue;
     }
+    // One walk records every node's parent, and stops at the limits on nodes and nesting.
+    const index = indexTree(tree, Math.min(CODE_LIMITS.nodesPerFile, CODE_LIMITS.nodesPerReview - nodes), CODE_LIMITS.treeDepth);
+    if ("over" in index) {
+      tree.delete();
+      if (index.over === "depth") skip(`its syntax nests more than ${CODE_LIMITS.treeDepth} deep, over the limit per code file`);
+      else if (CODE_LIMITS.nodesPerReview - nodes < CODE_LIMITS.nodesPerFile) skip(`with the code files before it, it would be over the limit of ${CODE_LIMITS.nodesPerReview} syntax nodes per review`);
+      else skip(`more than ${CODE_LIMITS.nodesPerFile} syntax nodes, over the limit per code file`);
+      continue;
+    }
+    nodes += index.nodes;
+    firstOf.set(source.content, { path: source.path });
     const root = tree.rootNode;
     const imports = syntax.imports(root);
     const lineStarts = lineStartsOf(source.content);
+    const declarations = syntax.declarations(root);
     const reassignments = syntax.reassigned(root);
     parsed.push({
       path: source.path,
@@ -362,9 +434,10 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
       text: source.content,
       lineStarts,
       lines: new LineIndex(lineStarts),
-      declarations: syntax.declarations(root),
+      declarations,
+      declared: groupBy(declarations, (d) => scopeKey(d.name, d.scope)),
       reassigned: new Set(reassignments.map((r) => scopeKey(r.name, r.scope))),
-      reassignments,
+      reassignedBy: groupBy(reassignments, (r) => scopeKey(r.name, r.scope)),
       cassandra: imports.some(mentionsCassandraDriver),
       otherDatabase: imports.some(mentionsOtherDatabase),
       staticOwners: staticImports(imports),
@@ -375,6 +448,17 @@ async function parseFiles(files: CodeFile[], parserFor: ParserFor, skipped: Code
   const goDriverDirectories = new Set(parsed.filter((f) => f.language === "go" && f.cassandra).map((f) => directoryOf(f.path)));
   for (const file of parsed) if (file.language === "go" && goDriverDirectories.has(directoryOf(file.path))) file.cassandra = true;
   return parsed;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 /** Java's `import static a.b.Owner.NAME;` as NAME → Owner (split on words, no backtracking pattern). */
@@ -392,8 +476,7 @@ function staticImports(imports: string[]): Map<string, string> {
 
 /** The method an annotation (or any node) belongs to. */
 function enclosingMethod(node: Node): Node | undefined {
-  for (let parent: Node | null = node.parent; parent; parent = parent.parent) if (parent.type === "method_declaration") return parent;
-  return undefined;
+  return enclosingOf(node, ["method_declaration"]);
 }
 
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
@@ -435,7 +518,67 @@ function codeDirectives(file: ParsedFile): CodeDirective[] {
  */
 export async function extractStatements(files: CodeFile[], parserFor: ParserFor): Promise<CodeExtraction> {
   const skipped: CodeExtraction["skipped"] = [];
-  const parsed = await parseFiles(files, parserFor, skipped);
+  const copies: Copies = new Map();
+  const parsed = await parseFiles(files, parserFor, skipped, copies);
+  let read: Read;
+  let firstDirectives: CodeDirective[];
+  try {
+    read = readParsed(parsed);
+    firstDirectives = parsed.flatMap(codeDirectives);
+  } finally {
+    // The trees live in WebAssembly memory, which only they free.
+    for (const file of parsed) file.tree.delete();
+  }
+  const result = withCopies(read, copies, skipped);
+  const notRead = new Set(skipped.map((s) => s.file));
+  const paths = parsed.flatMap((f) => [f.path, ...(copies.get(f.path) ?? [])].filter((path) => !notRead.has(path)).map((path) => ({ path, language: f.language })));
+  // A copy's suppression comments are the same text at the same place: they hold at every path.
+  const directives = firstDirectives.flatMap((directive) =>
+    [directive.file, ...(copies.get(directive.file) ?? [])].filter((path) => !notRead.has(path)).map((file) => ({ ...directive, file })),
+  );
+  return { files: paths, ...result, skipped, ...(directives.length ? { directives } : {}) };
+}
+
+type Read = Pick<CodeExtraction, "statements" | "dynamic" | "tables">;
+type Located = { file: string; id?: string; call?: { file: string; line: number } };
+
+/**
+ * What was read at a content's first path, at each other path with that content too: the
+ * statements, dynamic statements and tables it runs or defines itself (a statement it holds for a
+ * call in another file stays once, with the first path). Copies cost no parse but their statements
+ * cost the review: a copy that would take the review past the statements limit is listed instead.
+ */
+function withCopies(read: Read, copies: Copies, skipped: CodeExtraction["skipped"]): Read {
+  if (copies.size === 0) return read;
+  const own = (item: Located) => item.id === undefined || item.id.startsWith(`${item.file}#`);
+  const perFile = new Map<string, number>();
+  for (const item of [...read.statements, ...read.dynamic]) if (own(item)) perFile.set(item.file, (perFile.get(item.file) ?? 0) + 1);
+  let total = read.statements.length + read.dynamic.length;
+  const accepted = new Map<string, string[]>();
+  for (const [first, paths] of copies) {
+    const each = perFile.get(first) ?? 0;
+    for (const path of paths) {
+      if (total + each > CODE_LIMITS.statementsPerReview) {
+        skipped.push({ file: path, reason: `it is a copy of ${first}, whose ${each} statements would take the review past the limit of ${CODE_LIMITS.statementsPerReview} statements read from code` });
+        continue;
+      }
+      total += each;
+      accepted.set(first, [...(accepted.get(first) ?? []), path]);
+    }
+  }
+  const at = <T extends Located>(item: T, from: string, to: string): T => ({
+    ...item,
+    file: to,
+    ...(item.id?.startsWith(`${from}#`) ? { id: `${to}${item.id.slice(from.length)}` } : {}),
+    ...(item.call ? { call: { ...item.call, file: item.call.file === from ? to : item.call.file } } : {}),
+  });
+  const copied = <T extends Located>(items: T[]) =>
+    items.flatMap((item) => [item, ...(own(item) ? (accepted.get(item.file) ?? []) : []).map((path) => at(item, item.file, path))]);
+  return { statements: copied(read.statements), dynamic: copied(read.dynamic), tables: copied(read.tables) };
+}
+
+/** The statements, dynamic statements and tables of the parsed files. */
+function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "dynamic" | "tables"> {
   const project = new Project(parsed);
   const fileOfTree = new Map(parsed.map((f) => [f.tree, f]));
   const statements: CodeStatement[] = [];
@@ -665,7 +808,5 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
       } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
     }
   }
-  const directives = parsed.flatMap(codeDirectives);
-  for (const file of parsed) file.tree.delete();
-  return { files: parsed.map((f) => ({ path: f.path, language: f.language })), statements, dynamic, tables, skipped, ...(directives.length ? { directives } : {}) };
+  return { statements, dynamic, tables };
 }

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Language as TreeSitterLanguage, Parser as TreeSitterParser } from "web-tree-sitter";
 import type { CodeLanguage } from "./types.js";
 
@@ -47,30 +47,97 @@ export interface Grammars {
   parser(language: CodeLanguage): Promise<TreeSitterParser>;
 }
 
-let runtime: Promise<typeof import("web-tree-sitter")> | undefined;
-const languages = new Map<CodeLanguage, Promise<TreeSitterLanguage>>();
+type Runtime = typeof import("web-tree-sitter");
 
-async function loadRuntime(): Promise<typeof import("web-tree-sitter")> {
-  const module = await import("web-tree-sitter");
-  const wasmBinary = readFileSync(grammarPath(RUNTIME));
-  await module.Parser.init({ wasmBinary });
-  return module;
+/** One instance of web-tree-sitter's WebAssembly module, and the grammars loaded into it. */
+interface Instance {
+  module: Runtime;
+  languages: Map<CodeLanguage, Promise<TreeSitterLanguage>>;
+  /** set once the module aborted or trapped: it is never used again */
+  broken: boolean;
 }
 
-/** The process-wide grammar cache (grammars are immutable once loaded). */
-export const grammars: Grammars = {
-  async parser(language) {
-    runtime ??= loadRuntime();
-    const module = await runtime;
-    let loaded = languages.get(language);
-    if (!loaded) {
-      const files = GRAMMAR_FILES[language];
-      if (!files) throw new Error(`no grammar is shipped for ${language}`);
-      loaded = module.Language.load(readFileSync(grammarPath(files)));
-      languages.set(language, loaded);
+/**
+ * web-tree-sitter's JavaScript, in the bundle's `grammars/` folder (as .mjs) or in its package.
+ * It is imported by URL, not bundled: its WebAssembly instance is a module-level singleton, so
+ * a fresh instance takes a fresh copy of the module (the URL's query makes it one).
+ */
+function runtimeScript(): string {
+  const bundled = join(here, "grammars", "web-tree-sitter.mjs");
+  // The package's ES module, beside the CommonJS one that require resolves to.
+  return existsSync(bundled) ? bundled : join(dirname(requireHere.resolve(RUNTIME.module)), "web-tree-sitter.js");
+}
+
+/** Whether an error means the WebAssembly module can no longer be trusted (an abort, a trap, memory exhausted). */
+function breaksTheModule(error: unknown): boolean {
+  return error instanceof Error && (error.name === "RuntimeError" || (error instanceof RangeError && /memory/i.test(error.message)));
+}
+
+/**
+ * Grammars loaded into one instance of the runtime at a time. When that instance aborts (out of
+ * WebAssembly memory) or traps, it is thrown away with its grammars, and the next `parser` call
+ * loads a fresh one: a hostile file breaks its own review, never a later one. A grammar that
+ * failed to load is not remembered either, so the next review tries again.
+ */
+export function createGrammars(): Grammars {
+  let current: Promise<Instance> | undefined;
+  let loads = 0;
+
+  async function load(): Promise<Instance> {
+    const script = `${pathToFileURL(runtimeScript()).href}?instance=${++loads}`;
+    const module = (await import(script)) as Runtime;
+    const instance: Instance = { module, languages: new Map(), broken: false };
+    const wasmBinary = readFileSync(grammarPath(RUNTIME));
+    await module.Parser.init({ wasmBinary, onAbort: () => (instance.broken = true) });
+    return instance;
+  }
+
+  async function instance(): Promise<Instance> {
+    const loading = (current ??= load());
+    try {
+      const loaded = await loading;
+      if (!loaded.broken) return loaded;
+    } catch (error) {
+      if (current === loading) current = undefined;
+      throw error;
     }
-    const parser = new module.Parser();
-    parser.setLanguage(await loaded);
+    if (current === loading) current = undefined;
+    return instance();
+  }
+
+  function guarded(parser: TreeSitterParser, owner: Instance): TreeSitterParser {
+    const parse = parser.parse.bind(parser);
+    parser.parse = (input, oldTree, options) => {
+      try {
+        return parse(input, oldTree, options);
+      } catch (error) {
+        if (breaksTheModule(error)) owner.broken = true;
+        throw error;
+      }
+    };
     return parser;
-  },
-};
+  }
+
+  return {
+    async parser(language) {
+      const owner = await instance();
+      let loaded = owner.languages.get(language);
+      if (!loaded) {
+        const files = GRAMMAR_FILES[language];
+        if (!files) throw new Error(`no grammar is shipped for ${language}`);
+        loaded = owner.module.Language.load(readFileSync(grammarPath(files)));
+        owner.languages.set(language, loaded);
+        loaded.catch((error: unknown) => {
+          if (owner.languages.get(language) === loaded) owner.languages.delete(language);
+          if (breaksTheModule(error)) owner.broken = true;
+        });
+      }
+      const parser = new owner.module.Parser();
+      parser.setLanguage(await loaded);
+      return guarded(parser, owner);
+    },
+  };
+}
+
+/** The process-wide grammars (grammars are immutable once loaded). */
+export const grammars: Grammars = createGrammars();

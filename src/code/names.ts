@@ -3,6 +3,7 @@
 // (`UserRepository.findOneByResetKeyStmt`), not by the constructor (`UserRepository.UserRepository~7`);
 // elsewhere the function that runs it names it, as before.
 import type { Node } from "web-tree-sitter";
+import { parentOf } from "./tree-index.js";
 
 /** Nodes a call's value passes through on its way to the name it is assigned to. */
 const PASS_THROUGH = new Set([
@@ -26,7 +27,7 @@ const field = (node: Node, name: string) => node.childForFieldName(name) ?? unde
 
 /** Whether the code around `node` runs once to set things up: a constructor, an initializer, a field's declaration, the top level. */
 function inSetupCode(node: Node): boolean {
-  for (let parent = node.parent; parent; parent = parent.parent) {
+  for (let parent = parentOf(node); parent; parent = parentOf(parent)) {
     if (SETUP_FUNCTIONS.has(parent.type)) return true;
     if (!FUNCTIONS.has(parent.type)) continue;
     const name = field(parent, "name")?.text;
@@ -50,8 +51,9 @@ function targetName(node: Node | undefined): string | undefined {
 /** The name a call's result is stored under (`stmt = session.prepare(…)`, `PreparedStatement stmt = …`), or undefined. */
 function holderOf(call: Node): string | undefined {
   let node = call;
-  for (let depth = 0; depth < 12 && node.parent; depth++) {
-    const parent = node.parent;
+  for (let depth = 0; depth < 12; depth++) {
+    const parent = parentOf(node);
+    if (!parent) break;
     switch (parent.type) {
       case "assignment_expression":
       case "assignment":

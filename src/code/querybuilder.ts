@@ -6,6 +6,7 @@
 // columns are restricted and how). A chain with a name, a raw fragment or a method this reader
 // does not know, or one that later statements extend, is listed as not analysed with the reason.
 import type { Node } from "web-tree-sitter";
+import { parentOf } from "./tree-index.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
@@ -45,7 +46,7 @@ export const JAVA_CALLS: CallShape = {
   receiver: (call) => field(call, "object"),
   args: (call) => (field(call, "arguments")?.namedChildren ?? []).filter((n): n is Node => n !== null && !n.type.includes("comment")),
   outer(call) {
-    const parent = call.parent;
+    const parent = parentOf(call);
     return parent?.type === "method_invocation" && field(parent, "object")?.id === call.id ? parent : undefined;
   },
   plainLiteral(node) {
@@ -54,7 +55,7 @@ export const JAVA_CALLS: CallShape = {
     return undefined;
   },
   storedIn(outermost) {
-    const holder = outermost.parent;
+    const holder = parentOf(outermost);
     if (holder?.type === "variable_declarator") {
       const variable = field(holder, "name")?.text;
       return variable ? { variable, holder } : undefined;
@@ -97,8 +98,8 @@ export const KOTLIN_CALLS: CallShape = {
     });
   },
   outer(call) {
-    const navigation = call.parent;
-    const outer = navigation?.parent;
+    const navigation = parentOf(call);
+    const outer = navigation && parentOf(navigation);
     return navigation?.type === "navigation_expression" && navigation.namedChildren[0]?.id === call.id && outer?.type === "call_expression" && outer.namedChildren[0]?.id === navigation.id
       ? outer
       : undefined;
@@ -109,7 +110,7 @@ export const KOTLIN_CALLS: CallShape = {
     return undefined;
   },
   storedIn(outermost) {
-    const holder = outermost.parent;
+    const holder = parentOf(outermost);
     if (holder?.type === "property_declaration") {
       const variable = holder.namedChildren.find((c) => c?.type === "variable_declaration")?.namedChildren.find((c) => c?.type === "identifier")?.text;
       return variable ? { variable, holder } : undefined;
@@ -347,9 +348,9 @@ interface Parts {
 function stepsOf(outermost: Node, shape: CallShape): { method: string; call: Node }[] {
   const steps: { method: string; call: Node }[] = [];
   for (let current: Node | undefined = outermost; current && shape.method(current) !== undefined; current = shape.receiver(current)) {
-    steps.unshift({ method: shape.method(current)!, call: current });
+    steps.push({ method: shape.method(current)!, call: current });
   }
-  return steps;
+  return steps.reverse();
 }
 
 function written(parts: Parts): string {
@@ -505,32 +506,83 @@ function read(steps: { method: string; call: Node }[], version: 3 | 4, context: 
   return parts;
 }
 
+/** How the uses of one variable in one block go on, from each use to the block's end. */
+interface UsesFrom {
+  /** the uses' start offsets, in source order */
+  starts: number[];
+  /** whether a use at this index or later extends the chain */
+  extendedFrom: boolean[];
+  /** whether a use at this index or later is neither an extension nor a terminal call */
+  elsewhereFrom: boolean[];
+}
+
+/**
+ * The uses of each variable in each block, worked out once per block and variable: a file with
+ * thousands of chains stored in one variable is read in one pass, not once per chain.
+ */
+type UsesCache = Map<number, Map<string, UsesFrom>>;
+
+function usesIn(scope: Node, variable: string, shape: CallShape, cache: UsesCache): UsesFrom {
+  let byName = cache.get(scope.id);
+  if (!byName) {
+    byName = new Map();
+    cache.set(scope.id, byName);
+    const references = new Map<string, Node[]>();
+    for (const reference of scope.descendantsOfType(["identifier", "simple_identifier"])) {
+      if (!reference) continue;
+      const list = references.get(reference.text) ?? [];
+      list.push(reference);
+      references.set(reference.text, list);
+    }
+    for (const [name, list] of references) {
+      const extendedFrom = new Array<boolean>(list.length + 1).fill(false);
+      const elsewhereFrom = new Array<boolean>(list.length + 1).fill(false);
+      for (let i = list.length - 1; i >= 0; i--) {
+        const call = callOn(list[i]!, shape);
+        const method = call ? shape.method(call) : undefined;
+        extendedFrom[i] = extendedFrom[i + 1]! || (method !== undefined && EXTENDING.has(method));
+        elsewhereFrom[i] = elsewhereFrom[i + 1]! || method === undefined || !TERMINALS.has(method);
+      }
+      byName.set(name, { starts: list.map((r) => r.startIndex), extendedFrom, elsewhereFrom });
+    }
+  }
+  return byName.get(variable) ?? { starts: [], extendedFrom: [false], elsewhereFrom: [false] };
+}
+
+/** The index of the first of `starts` (ascending) at or after `offset`. */
+function firstAtOrAfter(starts: number[], offset: number): number {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (starts[middle]! < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
  * How a chain stored in a variable is used: extended by a later statement (`select =
  * select.whereColumn(…)`, `insert.value(…)` in a loop), only finished (`select.build()`), or
  * handed elsewhere (passed to a method that may extend it).
  */
-function laterUse(outermost: Node, shape: CallShape): { variable: string; use: "extended" | "finished" | "elsewhere" } | undefined {
+function laterUse(outermost: Node, shape: CallShape, cache: UsesCache): { variable: string; use: "extended" | "finished" | "elsewhere" } | undefined {
   const stored = shape.storedIn(outermost);
   if (!stored) return undefined;
   const { variable, holder } = stored;
-  let scope: Node | null = holder;
-  while (scope && !shape.blocks.includes(scope.type)) scope = scope.parent;
-  let use: "extended" | "finished" | "elsewhere" = "finished";
-  for (const reference of scope?.descendantsOfType(["identifier", "simple_identifier"]) ?? []) {
-    // Uses after the chain, within the block that declares or assigns the variable.
-    if (!reference || reference.text !== variable || reference.startIndex < holder.endIndex) continue;
-    const call = callOn(reference, shape);
-    const method = call ? shape.method(call) : undefined;
-    if (method !== undefined && EXTENDING.has(method)) return { variable, use: "extended" };
-    if (method === undefined || !TERMINALS.has(method)) use = "elsewhere";
-  }
-  return { variable, use };
+  let scope: Node | undefined = holder;
+  while (scope && !shape.blocks.includes(scope.type)) scope = parentOf(scope);
+  if (!scope) return { variable, use: "finished" };
+  // Uses after the chain, within the block that declares or assigns the variable.
+  const uses = usesIn(scope, variable, shape, cache);
+  const first = firstAtOrAfter(uses.starts, holder.endIndex);
+  if (uses.extendedFrom[first]) return { variable, use: "extended" };
+  return { variable, use: uses.elsewhereFrom[first] ? "elsewhere" : "finished" };
 }
 
 /** The call made on `reference` (`reference.build()`), if it is the receiver of one. */
 function callOn(reference: Node, shape: CallShape): Node | undefined {
-  for (let node: Node | null = reference.parent; node && node.startIndex === reference.startIndex; node = node.parent) {
+  for (let node = parentOf(reference); node && node.startIndex === reference.startIndex; node = parentOf(node)) {
     if (shape.method(node) !== undefined) return shape.receiver(node)?.id === reference.id ? node : undefined;
   }
   return undefined;
@@ -554,6 +606,7 @@ export function builtStatements(root: Node, imports: string[], context: QueryBui
   };
   const reading: Reading = { ...context, isBuilderCall };
   const found: BuiltStatement[] = [];
+  const uses: UsesCache = new Map();
   for (const call of root.descendantsOfType(shape.callType)) {
     const method = call ? shape.method(call) : undefined;
     if (!call || !method || !ROOTS[version].has(method)) continue;
@@ -567,7 +620,7 @@ export function builtStatements(root: Node, imports: string[], context: QueryBui
     const end = steps.findIndex((s, i) => i > 0 && (TERMINALS.has(s.method) || OPTIONS.test(s.method)));
     const chain = end < 0 ? steps : steps.slice(0, end);
     const start = `${chain[0]!.method === "selectFrom" || chain[0]!.method === "select" ? "SELECT" : chain[0]!.method.replace(/Into|From/, "").toUpperCase()} …`;
-    const later = laterUse(outermost, shape);
+    const later = laterUse(outermost, shape, uses);
     if (later?.use === "extended") {
       found.push({ root: call, dynamic: `built across statements: ${later.variable} is extended after the chain`, start });
       continue;

@@ -2,6 +2,7 @@
 // string literals (and their value), which join strings, which declare a constant, which call a
 // function, and how a function is named. Everything else is shared (extract.ts).
 import type { Node } from "web-tree-sitter";
+import { ancestorsOf, enclosingOf, parentOf } from "./tree-index.js";
 import type { CodeLanguage } from "./types.js";
 
 /** A call: the called name, what it is called on (source text), its positional and named arguments. */
@@ -77,16 +78,9 @@ function namedArgs(list: Node | undefined, positional: string[], keyword: string
   return { args, named };
 }
 
-function ancestors(node: Node): Node[] {
-  const out: Node[] = [];
-  for (let parent = node.parent; parent; parent = parent.parent) out.push(parent);
-  return out;
-}
-
-function enclosing(node: Node, types: string[]): Node | undefined {
-  for (let parent = node.parent; parent; parent = parent.parent) if (types.includes(parent.type)) return parent;
-  return undefined;
-}
+// Climbing goes through the tree's index (tree-index.ts): tree-sitter's own `parent` searches from the root.
+const ancestors = ancestorsOf;
+const enclosing = enclosingOf;
 
 /** Java and Kotlin escapes, Go's interpreted strings, Python's and JavaScript's: the common C-like set. */
 function unescape(body: string): string {
@@ -198,8 +192,9 @@ const java: Syntax = {
     return collectDeclarations(root, ["field_declaration", "constant_declaration", "local_variable_declaration"], (node) => {
       const scope = enclosing(node, JAVA_FUNCTIONS);
       const owner = enclosing(node, JAVA_CLASSES);
-      return node.descendantsOfType("variable_declarator").flatMap((declarator) => {
-        if (!declarator || declarator.parent?.id !== node.id) return [];
+      // The declaration's own declarators, its direct children (a lambda in a value declares its own).
+      return node.namedChildren.flatMap((declarator) => {
+        if (declarator?.type !== "variable_declarator") return [];
         const name = field(declarator, "name")?.text;
         const value = field(declarator, "value");
         return name && value ? [{ name, value, scope, owner: owner ? field(owner, "name")?.text : undefined }] : [];
@@ -485,8 +480,8 @@ const javascript: Syntax = {
         const owner = parent.type === "method_definition" ? enclosing(parent, ["class_declaration", "class"]) : undefined;
         return [owner ? field(owner, "name")?.text : undefined, name].filter(Boolean).join(".") || undefined;
       }
-      if ((parent.type === "arrow_function" || parent.type === "function_expression") && parent.parent?.type === "variable_declarator")
-        return field(parent.parent, "name")?.text;
+      if ((parent.type === "arrow_function" || parent.type === "function_expression") && parentOf(parent)?.type === "variable_declarator")
+        return field(parentOf(parent)!, "name")?.text;
     }
     return undefined;
   },
@@ -574,7 +569,7 @@ function kotlinArguments(node: Node): { args: Node[]; named: Map<string, Node> }
 
 /** The name of a class, object or companion object that holds a declaration (a companion's is its class's). */
 function kotlinOwner(node: Node): string | undefined {
-  for (let parent = node.parent; parent; parent = parent.parent) {
+  for (let parent = parentOf(node); parent; parent = parentOf(parent)) {
     if (KOTLIN_FUNCTIONS.includes(parent.type)) return undefined;
     if (KOTLIN_CLASSES.includes(parent.type)) return field(parent, "name")?.text ?? parent.namedChildren.find((c) => c?.type === "identifier")?.text;
   }

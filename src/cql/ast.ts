@@ -658,4 +658,13 @@ export interface ParseResult {
   statements: Statement[];
   diagnostics: ParseDiagnostic[];
   comments: Comment[];
+  /** statements met, broken and skipped ones included */
+  attempted?: number;
+  /** set when parsing stopped at `maxStatements` (ParseOptions): the rest of the text was not read */
+  stopped?: true;
+}
+
+export interface ParseOptions {
+  /** stop after this many statements, broken and skipped ones included (a file of 100,000 `SELECT ;` is 100,000 errors) */
+  maxStatements?: number;
 }

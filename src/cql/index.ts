@@ -13,7 +13,7 @@
 // - cqlsh commands and vendor statements get a `cql-unsupported-statement` info and are skipped.
 import type { IRecognitionException, IToken } from "chevrotain";
 import { EOF } from "chevrotain";
-import type { ParseDiagnostic, ParseResult, SourceRange, Statement } from "./ast.js";
+import type { ParseDiagnostic, ParseOptions, ParseResult, SourceRange, Statement } from "./ast.js";
 import { describeFound } from "./errors.js";
 import { commentsOf, CqlScanner } from "./lexer.js";
 import { pointAfter, TEXT_START, tokenSpan } from "./source-span.js";
@@ -23,16 +23,16 @@ import { cqlshCommandAt, cqlshPromptAt, looksLikeStatementStart, statementEnd, T
 import * as T from "./tokens.js";
 import { append } from "../arrays.js";
 
-export type { ParseResult } from "./ast.js";
+export type { ParseOptions, ParseResult } from "./ast.js";
 export { formatTerm, formatType, isReservedKeyword, quoteName } from "./print.js";
 
-export function parseCql(text: string): ParseResult {
+export function parseCql(text: string, options: ParseOptions = {}): ParseResult {
   const result: ParseResult = { statements: [], diagnostics: [], comments: [] };
   let scanner: CqlScanner | undefined;
   try {
     scanner = new CqlScanner(typeof text === "string" ? text : "");
     const tokens = new TokenStream(scanner);
-    withoutStackTraces(() => parseTokens(tokens, text, result));
+    withoutStackTraces(() => parseTokens(tokens, text, result, options.maxStatements ?? Infinity));
     result.comments = commentsOf(scanner);
     // In source order: a statement's notes are added when it is kept, its repairs after them.
     result.diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
@@ -48,10 +48,19 @@ export function parseCql(text: string): ParseResult {
   return result;
 }
 
-function parseTokens(tokens: TokenStream, text: string, result: ParseResult): void {
+function parseTokens(tokens: TokenStream, text: string, result: ParseResult, maxStatements: number): void {
   let index = 0;
   let bound: number | undefined;
+  let attempted = 0;
   while (tokens.at(index) !== undefined) {
+    // Broken statements count too: each costs a diagnostic, and a file of nothing else is the costliest.
+    if (tokens.at(index)!.tokenType !== T.Semicolon) {
+      if (attempted >= maxStatements) {
+        result.stopped = true;
+        break;
+      }
+      result.attempted = ++attempted;
+    }
     const step = parseOne(tokens, index, bound, text, result);
     // Every step consumes at least one token, so the loop ends on any input.
     index = Math.max(step.next, index + 1);

@@ -5,6 +5,7 @@
 // `location.lines.begin`. GitLab compares the fingerprints of the merge request's report with the
 // target branch's to tell new issues from resolved ones, so they come from our fingerprints (rule +
 // entity, never line numbers): a finding keeps its issue when unrelated lines move.
+import { jsonWithoutControls } from "./controls.js";
 import { createHash } from "node:crypto";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
@@ -44,5 +45,5 @@ export function codeClimateIssues(findings: readonly Finding[]): CodeClimateIssu
 }
 
 export function renderCodeClimate(review: Review): string {
-  return `${JSON.stringify(codeClimateIssues(review.findings), null, 2)}\n`;
+  return `${jsonWithoutControls(JSON.stringify(codeClimateIssues(review.findings), null, 2))}\n`;
 }

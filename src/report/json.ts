@@ -1,6 +1,7 @@
 // The `--format json` document of `cql-review check` (docs/cli.md, a contract): its shape and key
 // order are fixed, and schema/report.schema.json describes it. Keys are written in the contract's
 // order by building each object literally.
+import { jsonWithoutControls } from "./controls.js";
 import type { PartitionEstimate, QueryAnalysis } from "../analysis/types.js";
 import type { ExplainAnswer } from "../explain.js";
 import { compareFindings, type Finding, type SourceLocation } from "../findings.js";
@@ -185,7 +186,7 @@ export function buildJsonReport(review: Review): JsonReport {
 
 /** The §4.2 document: 2-space indent, trailing newline. */
 export function renderJson(review: Review): string {
-  return `${JSON.stringify(buildJsonReport(review), null, 2)}\n`;
+  return `${jsonWithoutControls(JSON.stringify(buildJsonReport(review), null, 2))}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,5 +247,5 @@ function explainAnswerToJson(answer: ExplainAnswer): Record<string, unknown> {
 
 /** An explain answer as JSON: `{ "version": 1, "answer": … }`; figures that are not finite become null. */
 export function renderExplainJson(answer: ExplainAnswer): string {
-  return `${JSON.stringify({ version: 1, answer: explainAnswerToJson(answer) }, null, 2)}\n`;
+  return `${jsonWithoutControls(JSON.stringify({ version: 1, answer: explainAnswerToJson(answer) }, null, 2))}\n`;
 }

@@ -2,6 +2,7 @@
 // comes from a repository (table and column names, query ids, messages that quote them, CQL text)
 // goes through one of these before it reaches a comment, a review body or a check-run summary.
 // Prose is escaped and neutralised (no mentions, references or autolinks); code keeps its text.
+import { showControls } from "./controls.js";
 import { neutraliseLinks } from "./neutralise.js";
 
 // Characters that open or close something inline (emphasis, code, links, HTML, entities, tables,
@@ -10,8 +11,13 @@ import { neutraliseLinks } from "./neutralise.js";
 const INLINE_ACTIVE = /[\\`*_{}[\]<>|~&$!#]/g;
 
 /** Line endings and other characters that would end a table row or a paragraph, as one space. */
-function oneLine(text: string): string {
+function lineBreaksAsSpaces(text: string): string {
   return text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ");
+}
+
+/** One line of text, its control characters shown (`\u{1b}`): nothing raw reaches a terminal showing the Markdown. */
+function oneLine(text: string): string {
+  return showControls(lineBreaksAsSpaces(text));
 }
 
 /** Repository text as prose: no markup, and nothing GitHub would turn into a mention or a link. */
@@ -109,7 +115,7 @@ export function tableHeader(headers: readonly string[], align?: readonly ("left"
  * so no line of the text can close it.
  */
 export function fencedBlock(text: string, info = ""): string {
-  const body = text.replace(/\r\n?/g, "\n");
+  const body = showControls(text.replace(/\r\n?/g, "\n"));
   const fence = "`".repeat(Math.max(3, longestBacktickRun(body) + 1));
   // The info string of a backtick fence may not contain a backtick.
   return `${fence}${info.replace(/[`\r\n]/g, "")}\n${body}${body.endsWith("\n") || body === "" ? "" : "\n"}${fence}`;
@@ -121,7 +127,8 @@ export function fencedBlock(text: string, info = ""): string {
  */
 export function mermaidLabel(text: string): string {
   let label = "";
-  for (const char of oneLine(text)) {
+  // Every character but a few safe ones becomes an entity, control characters included.
+  for (const char of lineBreaksAsSpaces(text)) {
     label += /[A-Za-z0-9 ._\-/:]/.test(char) ? char : `#${char.codePointAt(0)};`;
   }
   return `"${label}"`;

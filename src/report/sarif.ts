@@ -3,6 +3,7 @@
 // support for code scanning" and "SARIF results exceed limits" docs: one run, rules with short
 // and full descriptions, results with a rule, a level, a message, one physical location with a
 // 1-based region, and partialFingerprints so alerts survive unrelated edits.
+import { jsonWithoutControls } from "./controls.js";
 import { rules as ruleCatalogue } from "../../rules/index.js";
 import { compareFindings, SEVERITY_ORDER, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
@@ -183,5 +184,5 @@ export function buildSarif(review: Review, options: SarifOptions) {
 
 /** SARIF 2.1.0 text, 2-space indent, trailing newline. */
 export function renderSarif(review: Review, options: SarifOptions): string {
-  return `${JSON.stringify(buildSarif(review, options), null, 2)}\n`;
+  return `${jsonWithoutControls(JSON.stringify(buildSarif(review, options), null, 2))}\n`;
 }

@@ -2,6 +2,7 @@
 // file as `line:column  severity  message  rule-id`. The order follows the check summary's
 // priorities: what was not reviewed, the new findings, those already at the base, the query
 // table, and last (where a terminal leaves the eye) the verdict and why.
+import { showControls } from "./controls.js";
 import type { QueryAnalysis } from "../analysis/types.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
@@ -64,9 +65,7 @@ export function painter(color: boolean): (text: string, ...styles: Style[]) => s
  * tabs as spaces, so columns stay aligned.
  */
 export function terminalSafe(text: string): string {
-  return text
-    .replace(/\r\n|[\r\n\t]/g, " ")
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
+  return showControls(text.replace(/\r\n|[\r\n\t]/g, " ")).replace(/[\u2028\u2029]/g, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
 }
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: "red", warning: "yellow", info: "cyan" };

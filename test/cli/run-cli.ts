@@ -1,18 +1,12 @@
 // Drives `main` in-process with a recorded terminal, for the CLI tests.
-import * as nodeFs from "node:fs/promises";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { main, type CliFileSystem, type CliIo } from "../../src/cli.js";
+import { main, nodeFileSystem, type CliFileSystem, type CliIo } from "../../src/cli.js";
 import type { GitRunner } from "../../src/cli/git.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-export const realFs: CliFileSystem = {
-  stat: (file) => nodeFs.stat(file),
-  readdir: (directory) => nodeFs.readdir(directory, { withFileTypes: true }),
-  readFile: (file) => nodeFs.readFile(file),
-  writeFile: (file, text, { exclusive }) => nodeFs.writeFile(file, text, { flag: exclusive ? "wx" : "w" }),
-};
+export const realFs: CliFileSystem = nodeFileSystem;
 
 export const realGit: GitRunner = (args, cwd) =>
   new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@
 // it: the file past the limit gets a positioned finding, and the rest of the review still happens.
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../src/findings.js";
+import { parseCql } from "../../src/cql/index.js";
 import { YAML_LIMITS } from "../../src/manifest/yaml-positions.js";
 import { REVIEW_LIMITS, review, type SourceFile } from "../../src/review.js";
 
@@ -85,8 +86,9 @@ describe("statements per file", () => {
 
     const [finding] = limitFindings(result.findings);
     expect(finding!.location.file).toBe("schema/020_many.cql");
+    // With the other files' statements, the review's limit (as large as a file's) is the one it passes.
     expect(finding!.message).toBe(
-      `schema/020_many.cql has ${REVIEW_LIMITS.statementsPerFile + 1} statements, over the limit of ${REVIEW_LIMITS.statementsPerFile} per file; it was not reviewed.`,
+      `schema/020_many.cql would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements (broken ones included), the limit per review; it was not reviewed.`,
     );
     expect(result.schema.tables.has("shop.flood")).toBe(false);
     expect(result.schema.tables.has("shop.orders_by_customer")).toBe(true);
@@ -98,6 +100,37 @@ describe("statements per file", () => {
     const result = review({ files: [full] });
     expect(limitFindings(result.findings)).toEqual([]);
     expect(result.schema.tables.has("shop.full_house")).toBe(true);
+  });
+});
+
+describe("broken statements", () => {
+  // Two 1 MB files of nothing but `SELECT ;`: 232,000 broken statements, each a diagnostic.
+  const flood = (path: string) => ({ path, content: "SELECT ;\n".repeat(116_000) });
+
+  it("count against the limits per file and per review: the parses stop past them, and the files are not reviewed", () => {
+    const parse = parseCql(flood("f.cql").content, { maxStatements: REVIEW_LIMITS.statementsPerFile + 1 });
+    expect(parse.stopped).toBe(true);
+    expect(parse.attempted).toBe(REVIEW_LIMITS.statementsPerFile + 1);
+    expect(parse.diagnostics).toHaveLength(REVIEW_LIMITS.statementsPerFile + 1);
+
+    const result = review({ files: [flood("schema/a_flood.cql"), flood("schema/b_flood.cql")] });
+    expect(limitFindings(result.findings).map((f) => f.message)).toEqual([
+      `schema/a_flood.cql has more than ${REVIEW_LIMITS.statementsPerFile} statements (broken ones included), over the limit per file; it was not reviewed.`,
+      // The first file's parse used the review's room: the second is not parsed past its first statement.
+      `schema/b_flood.cql would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements (broken ones included), the limit per review; it was not reviewed.`,
+    ]);
+    expect(result.findings.filter((f) => f.rule === "cql-syntax-error")).toEqual([]);
+    expect(result.gateFails).toBe(true);
+  });
+
+  it("count against the limit per review: the files after it are parsed only as far as the review has room", () => {
+    const broken = (path: string, count: number) => ({ path, content: "SELECT ;\n".repeat(count) });
+    const third = Math.floor(REVIEW_LIMITS.statementsPerReview / 3);
+    const result = review({ files: [broken("schema/a.cql", third), broken("schema/b.cql", third), broken("schema/c.cql", third), broken("schema/d.cql", third)] });
+    expect(result.findings.filter((f) => f.rule === "cql-syntax-error")).toHaveLength(3 * third);
+    expect(limitFindings(result.findings).map((f) => f.message)).toEqual([
+      `schema/d.cql would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements (broken ones included), the limit per review; it was not reviewed.`,
+    ]);
   });
 });
 
@@ -180,7 +213,7 @@ describe("review-wide limits", () => {
     const [finding, ...others] = limitFindings(result.findings);
     expect(others).toEqual([]);
     expect(finding).toMatchObject({ location: { file: "schema/b_second.cql" }, fingerprint: "input-limit-exceeded:review-statements:schema/b_second.cql" });
-    expect(finding!.message).toBe(`schema/b_second.cql would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements, the limit per review; it was not reviewed.`);
+    expect(finding!.message).toBe(`schema/b_second.cql would take the schema past ${REVIEW_LIMITS.statementsPerReview} statements (broken ones included), the limit per review; it was not reviewed.`);
     expect(result.schema.tables.has("shop.a_first")).toBe(true);
     expect(result.schema.tables.has("shop.b_second")).toBe(false);
     expect(result.gateFails).toBe(true);

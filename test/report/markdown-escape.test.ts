@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codeSpan, escapeMarkdown, fencedBlock, mermaidLabel, messageMarkdown, tableCodeSpan, tableRow } from "../../src/report/markdown-escape.js";
+import { showControls } from "../../src/report/controls.js";
 import { LINK_BREAK } from "../../src/report/neutralise.js";
 import { readCodeSpan, readEscapedText, readFencedBlock, readInline, readMermaidLabel, splitTableRow } from "./gfm-model.js";
 
@@ -19,8 +20,12 @@ const hostileText = fc.oneof(
 /** What a reader sees: the zero-width breaks that stop mentions and links are invisible. */
 const shown = (text: string) => text.replaceAll(LINK_BREAK, "");
 
-/** What inline rendering keeps of a text: line breaks become spaces. */
+/** What inline rendering keeps of a text: line breaks become spaces, control characters are shown as `\u{…}`. */
 function asOneLine(text: string): string {
+  return showControls(lineBreaksAsSpaces(text));
+}
+
+function lineBreaksAsSpaces(text: string): string {
   return text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ");
 }
 
@@ -158,7 +163,7 @@ describe("fencedBlock", () => {
         const block = readFencedBlock(fencedBlock(text, info));
         expect(block).not.toBeNull();
         expect(block!.info).toBe(info);
-        expect(block!.content).toBe(text.replace(/\r\n?/g, "\n").replace(/\n$/, ""));
+        expect(block!.content).toBe(showControls(text.replace(/\r\n?/g, "\n")).replace(/\n$/, ""));
       }),
       PROPERTY,
     );
@@ -176,7 +181,7 @@ describe("mermaidLabel", () => {
       fc.property(hostileText, (text) => {
         const label = mermaidLabel(text);
         expect(label).toMatch(/^"[A-Za-z0-9 ._\-/:#;]*"$/);
-        expect(readMermaidLabel(label)).toBe(asOneLine(text));
+        expect(readMermaidLabel(label)).toBe(lineBreaksAsSpaces(text));
       }),
       PROPERTY,
     );
