@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyOrder } from "../../src/schema/file-order.js";
+import { applyOrder, comparePaths, isTeardownScript } from "../../src/schema/file-order.js";
 import { build, parseFiles, table } from "./helpers.js";
 
 // A tracing store split the usual way: the tables in one file, the search columns and indexes that
@@ -53,5 +53,62 @@ describe("schema file order", () => {
       "c.cql": "CREATE TABLE ks.t3 (k int PRIMARY KEY);\n",
     };
     expect(applyOrder(parseFiles(files)).map((f) => f.path)).toEqual(["a.cql", "b.cql", "c.cql"]);
+  });
+
+  it("reads numbers in names as numbers, as migration tools apply versions", () => {
+    const files = {
+      "db/cassandra/V10__add_email.cql": "ALTER TABLE shop.users ADD email text;\n",
+      "db/cassandra/V2__users.cql": "CREATE TABLE shop.users (id uuid PRIMARY KEY, name text);\n",
+      "db/cassandra/V1__keyspace.cql": "CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n",
+      "db/cassandra/V1_1__orders.cql": "CREATE TABLE shop.orders (id uuid PRIMARY KEY);\n",
+    };
+    expect(applyOrder(parseFiles(files)).map((f) => f.path)).toEqual([
+      "db/cassandra/V1__keyspace.cql",
+      "db/cassandra/V1_1__orders.cql",
+      "db/cassandra/V2__users.cql",
+      "db/cassandra/V10__add_email.cql",
+    ]);
+    expect(build(files).findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("orders equal numbers by their written length, then the rest of the name", () => {
+    expect(comparePaths("m/2_b.cql", "m/10_a.cql")).toBeLessThan(0);
+    expect(comparePaths("m/02_a.cql", "m/2_a.cql")).not.toBe(0);
+    expect(comparePaths("m/1_a.cql", "m/1_b.cql")).toBeLessThan(0);
+    expect(comparePaths("a.cql", "a.cql")).toBe(0);
+  });
+
+  // A keyspace script beside a changelog directory whose scripts name no keyspace (the session's).
+  const keyspaceScript = "CREATE KEYSPACE IF NOT EXISTS app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n";
+  const changelog = {
+    "cql/create-keyspace.cql": keyspaceScript,
+    "cql/changelog/20240102000000_orders.cql": "CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, total int);\n",
+    "cql/changelog/20240101000000_create-tables.cql": "CREATE TABLE IF NOT EXISTS customer (id text PRIMARY KEY, name text);\n",
+    "cql/drop-keyspace.cql": "DROP KEYSPACE IF EXISTS app;\n",
+  };
+
+  it("creates the keyspace before the files that use it, and leaves a tear-down script out", () => {
+    expect(applyOrder(parseFiles(changelog)).map((f) => f.path)).toEqual([
+      "cql/create-keyspace.cql",
+      "cql/changelog/20240101000000_create-tables.cql",
+      "cql/changelog/20240102000000_orders.cql",
+    ]);
+    const { schema, findings } = build(changelog, { defaultKeyspace: "app" });
+    expect(findings).toEqual([]);
+    expect([...schema.tables.keys()].sort()).toEqual(["app.customer", "app.orders"]);
+  });
+
+  it("tells a tear-down script from a migration that also drops", () => {
+    expect(isTeardownScript(parseFiles({ "d.cql": "USE app;\nDROP TABLE a;\nDROP TYPE t;\n" })[0]!)).toBe(true);
+    expect(isTeardownScript(parseFiles({ "d.cql": "DROP TABLE app.a;\nCREATE TABLE app.a (k int PRIMARY KEY);\n" })[0]!)).toBe(false);
+    expect(isTeardownScript(parseFiles({ "d.cql": "-- nothing yet\n" })[0]!)).toBe(false);
+  });
+
+  it("applies a DROP inside a migration, so what it removes is gone", () => {
+    const files = {
+      "m/1_create.cql": `${keyspaceScript}CREATE TABLE app.a (k int PRIMARY KEY);\nCREATE TABLE app.b (k int PRIMARY KEY);\n`,
+      "m/2_drop.cql": "DROP TABLE app.a;\nALTER TABLE app.b ADD v text;\n",
+    };
+    expect([...build(files).schema.tables.keys()]).toEqual(["app.b"]);
   });
 });
