@@ -469,6 +469,11 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     // a file named on the command line is passed even if the globs would not pick it
     else toRead.set(entry.absolute, entry.stat.size);
   }
+  // Application code from an editor's buffer means nothing alone: its statements are planned
+  // against the schema, and the manifest's `code:` entries point at the other code files. With no
+  // other path, the buffer is reviewed in its repository, as `check` would review the saved file.
+  const stdinAlone = stdin !== undefined && named.length === 0 && explicitManifest === undefined;
+  if (stdinAlone && stdin && isCodeFile(relativeToRoot(stdin.absolute), config)) await walk(root);
   if (explicitManifest) toRead.set(explicitManifest, (await statOrUndefined(io, explicitManifest))?.size);
   if (configAbsolute) toRead.delete(configAbsolute);
 
@@ -531,6 +536,9 @@ async function runReview(io: CliIo, options: CommonOptions): Promise<Review | nu
   const code = await readCode(inputs.files, config, (language) => grammars.parser(language));
   // Code counts only when it runs CQL: a folder of unrelated sources is as empty for this review as
   // a folder of nothing, and a mistyped CI path must not pass the gate.
+  // The base's code too, read with the same config (as the App does): else every finding about
+  // application code would count as new at the base.
+  const baseCode = inputs.baseFiles ? await readCode(inputs.baseFiles, config, (language) => grammars.parser(language)) : undefined;
   const onlyCode = inputs.files.every((file) => isCodeFile(file.path, config));
   if (onlyCode && (code === undefined || code.statements.length + code.dynamic.length === 0)) {
     io.stderr(`cql-review: ${nothingToReview(options.paths.length > 0 ? options.paths.join(", ") : ".", config)}\n`);
@@ -540,6 +548,7 @@ async function runReview(io: CliIo, options: CommonOptions): Promise<Review | nu
     code,
     files: inputs.files,
     baseFiles: inputs.baseFiles,
+    ...(baseCode ? { baseCode } : {}),
     configFile: inputs.configFile,
     manifestPath: inputs.manifestPath,
     cassandra: options.cassandra,
