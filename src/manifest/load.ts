@@ -78,7 +78,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     append(findings, issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
-  const { keyspace, cassandra, tables, queries, writes } = parsed.success
+  const { keyspace, cassandra, schema, tables, queries, writes } = parsed.success
     ? entriesOf(parsed.data)
     : validEntriesOf(data);
   const context: NormaliseContext = { yaml, findings, problem };
@@ -87,6 +87,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     version: 1,
     ...(keyspace !== undefined ? { keyspace: cqlName(keyspace) } : {}),
     ...(cassandra !== undefined ? { cassandra } : {}),
+    ...(schema !== undefined ? { schema } : {}),
     tables: tables.map(({ name, doc }) => normaliseTable(name, doc, context)),
     queries: normaliseQueries(queries, context),
     writes: normaliseWrites(writes, context),
@@ -97,6 +98,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
 interface ValidEntries {
   keyspace: string | undefined;
   cassandra: CassandraVersion | undefined;
+  schema: string[] | undefined;
   tables: { name: string; doc: TableVolumeDocument }[];
   queries: { index: number; doc: QueryDocument }[];
   writes: { index: number; doc: WriteDocument }[];
@@ -107,6 +109,7 @@ function entriesOf(document: ManifestDocument): ValidEntries {
   return {
     keyspace: document.keyspace,
     cassandra: document.cassandra,
+    schema: document.schema,
     tables: Object.entries(document.tables ?? {}).map(([name, doc]) => ({ name, doc })),
     queries: (document.queries ?? []).map((doc, index) => ({ index, doc })),
     writes: (document.writes ?? []).map((doc, index) => ({ index, doc })),
@@ -139,6 +142,7 @@ function validEntriesOf(data: Record<string, unknown>): ValidEntries {
   return {
     keyspace: validOr(manifestSchema.shape.keyspace, data.keyspace),
     cassandra: validOr(cassandraVersionSchema.optional(), data.cassandra),
+    schema: validOr(manifestSchema.shape.schema, data.schema),
     tables,
     queries,
     writes,

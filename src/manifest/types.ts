@@ -113,6 +113,8 @@ export interface Manifest {
   version: 1;
   keyspace?: string;
   cassandra?: CassandraVersion;
+  /** `schema:` as written: the model's schema files, in the order applied (paths or globs relative to the manifest) */
+  schema?: string[];
   tables: TableVolume[];
   queries: ManifestQuery[];
   writes: ManifestWrite[];

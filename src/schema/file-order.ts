@@ -10,10 +10,12 @@
 // - A file that creates a keyspace comes before the files that put objects in it, or that name
 //   tables without a keyspace and without USE (the session's keyspace, which the tool creates
 //   first): JHipster keeps `create-keyspace.cql` beside `changelog/`, which sorts before it.
-// - A tear-down script, a file of nothing but DROPs (`drop-keyspace.cql`), is run to reset a
-//   database, not to build it: it is not applied. A DROP inside a migration that also builds
-//   something is applied (and reviewed) like any other statement.
-import type { Statement } from "../cql/ast.js";
+// - A tear-down script (`drop-keyspace.cql`: nothing but DROPs, of a keyspace or of every table)
+//   is run to reset a database, not to build it: it is not applied. A DROP inside a migration
+//   (a versioned script, or one that drops some tables and keeps others) is applied, and reviewed,
+//   like any other statement.
+import type { QualifiedName, Statement } from "../cql/ast.js";
+import { matchesAny } from "../globs.js";
 
 interface OrderedFile {
   path: string;
@@ -51,10 +53,28 @@ const DROPS: ReadonlySet<Statement["kind"]> = new Set([
   "drop-aggregate",
 ]);
 
-/** A file of nothing but DROPs (USE aside), at least one: a script that tears a database down. */
-export function isTeardownScript(file: OrderedFile): boolean {
+/** A migration tool's versioned script (`V3__…`, `003_…`, `20240101120000_…`): applied in turn, whatever it holds. */
+function isVersioned(path: string): boolean {
+  return /^[Vv]?\d+([._]\d+)*(__|[_-])/.test(path.slice(path.lastIndexOf("/") + 1));
+}
+
+/**
+ * A script that tears a database down rather than building it: not a versioned migration, nothing
+ * but DROPs (USE aside), and it drops a keyspace or every table the other files create. A file
+ * that drops one old table among several is a migration step, applied like any other.
+ */
+export function isTeardownScript(file: OrderedFile, others: readonly OrderedFile[] = []): boolean {
+  if (isVersioned(file.path)) return false;
   const statements = file.parse.statements.filter((statement) => statement.kind !== "use");
-  return statements.length > 0 && statements.every((statement) => DROPS.has(statement.kind));
+  if (statements.length === 0 || !statements.every((statement) => DROPS.has(statement.kind))) return false;
+  if (statements.some((statement) => statement.kind === "drop-keyspace")) return true;
+  const created = new Set<string>();
+  for (const other of others) {
+    if (other === file) continue;
+    for (const statement of other.parse.statements) if (statement.kind === "create-table") created.add(statement.name.name.name);
+  }
+  const dropped = new Set(statements.flatMap((statement) => (statement.kind === "drop-table" ? [statement.name.name.name] : [])));
+  return created.size > 0 && [...created].every((name) => dropped.has(name));
 }
 
 /** The table a statement needs to exist, by name (keyspaces are left out: USE makes them unreliable here). */
@@ -81,18 +101,35 @@ function keyspacesNeeded(file: OrderedFile): Set<string> {
       needed.add(statement.keyspace.name);
       continue;
     }
-    const name =
-      statement.kind === "create-table" || statement.kind === "create-type" || statement.kind === "create-materialized-view"
-        ? statement.name
-        : statement.kind === "create-index"
-          ? statement.table
-          : undefined;
-    if (name === undefined) continue;
-    const keyspace = name.keyspace?.name;
-    if (keyspace !== undefined) needed.add(keyspace);
-    else if (!used) needed.add("");
+    for (const name of namesUsed(statement)) {
+      const keyspace = name.keyspace?.name;
+      if (keyspace !== undefined) needed.add(keyspace);
+      else if (!used) needed.add("");
+    }
   }
   return needed;
+}
+
+/** The tables, types and views a statement creates, changes or writes (seed data needs its keyspace too). */
+function namesUsed(statement: Statement): QualifiedName[] {
+  switch (statement.kind) {
+    case "create-table":
+    case "create-type":
+    case "create-materialized-view":
+    case "alter-table":
+    case "alter-type":
+      return [statement.name];
+    case "create-index":
+      return [statement.table];
+    case "insert":
+    case "update":
+    case "delete":
+      return [statement.table];
+    case "batch":
+      return statement.statements.map((inner) => inner.table);
+    default:
+      return [];
+  }
 }
 
 /**
@@ -100,7 +137,7 @@ function keyspacesNeeded(file: OrderedFile): Set<string> {
  * scripts are left out; a cycle of needs falls back to path order.
  */
 export function applyOrder<File extends OrderedFile>(files: readonly File[]): File[] {
-  const sorted = files.filter((file) => !isTeardownScript(file)).sort((a, b) => comparePaths(a.path, b.path));
+  const sorted = files.filter((file) => !isTeardownScript(file, files)).sort((a, b) => comparePaths(a.path, b.path));
   const creators = new Map<string, number>();
   const keyspaceCreators = new Map<string, number[]>();
   sorted.forEach((file, index) => {
@@ -138,4 +175,68 @@ export function applyOrder<File extends OrderedFile>(files: readonly File[]): Fi
     result.push(sorted[next]!);
   }
   return result;
+}
+
+/** `dir` and a relative path or glob joined, `.` and `..` segments resolved (POSIX, no leading `/`). */
+export function joinRelative(directory: string, relative: string): string {
+  const parts: string[] = [];
+  for (const part of `${directory}/${relative}`.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return parts.join("/");
+}
+
+/**
+ * The files a manifest's `schema:` names, in its order: each path or glob (relative to the
+ * manifest's directory) in turn, the files of one glob in name order; a file named twice is applied
+ * where it is first named. Files it does not name are not applied.
+ */
+export function orderBySetting<File extends OrderedFile>(files: readonly File[], globs: readonly string[], manifestDirectory: string): File[] {
+  const result: File[] = [];
+  const taken = new Set<string>();
+  for (const glob of globs) {
+    const pattern = joinRelative(manifestDirectory, glob);
+    const matching = files.filter((file) => !taken.has(file.path) && matchesAny(file.path, [pattern])).sort((a, b) => comparePaths(a.path, b.path));
+    for (const file of matching) {
+      taken.add(file.path);
+      result.push(file);
+    }
+  }
+  return result;
+}
+
+/**
+ * A `schema:` setting that applies `applied` in this order, relative to the manifest's directory:
+ * a directory whose every schema file is applied, together and in name order, as one
+ * `dir/*.cql` glob (so the next migration file added there is applied too), other files by path.
+ * `all` is every schema file found (the applied ones and those left out).
+ */
+export function settingFor(applied: readonly { path: string }[], all: readonly { path: string }[], manifestDirectory: string): string[] {
+  const directoryOf = (file: string) => file.slice(0, file.lastIndexOf("/") + 1);
+  const inDirectory = new Map<string, string[]>();
+  for (const file of all) inDirectory.set(directoryOf(file.path), [...(inDirectory.get(directoryOf(file.path)) ?? []), file.path]);
+  const appliedPaths = applied.map((file) => file.path);
+  const entries: string[] = [];
+  let index = 0;
+  while (index < appliedPaths.length) {
+    const directory = directoryOf(appliedPaths[index]!);
+    const siblings = [...(inDirectory.get(directory) ?? [])].sort(comparePaths);
+    const run = appliedPaths.slice(index, index + siblings.length);
+    const wholeDirectory = siblings.length > 1 && siblings.every((sibling, i) => run[i] === sibling) && siblings.every((file) => file.endsWith(".cql"));
+    const target = wholeDirectory ? `${directory}*.cql` : appliedPaths[index]!;
+    entries.push(relativeTo(manifestDirectory, target));
+    index += wholeDirectory ? siblings.length : 1;
+  }
+  return entries;
+}
+
+/** A repository path as written from `directory` (both POSIX, relative to the root). */
+function relativeTo(directory: string, target: string): string {
+  const from = directory.split("/").filter((part) => part !== "");
+  const to = target.split("/");
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => ".."), ...to.slice(common)].join("/");
 }

@@ -102,3 +102,72 @@ describe("check on application code", () => {
     expect(piped.code).toBe(0);
   });
 });
+
+describe("init then check on a generated Spring application's layout", () => {
+  // The layout a generator gives a Spring Boot application with Cassandra: a keyspace script per
+  // environment and a tear-down script beside a changelog whose scripts name no keyspace, and the
+  // keyspace in application-<profile>.yml.
+  const layout: Record<string, string> = {
+    "src/main/resources/config/cql/create-keyspace.cql":
+      "CREATE KEYSPACE IF NOT EXISTS storeApp WITH REPLICATION = { 'class' : 'NetworkTopologyStrategy', 'dc1' : 1 };\n",
+    "src/main/resources/config/cql/create-keyspace-prod.cql":
+      "CREATE KEYSPACE IF NOT EXISTS storeApp WITH REPLICATION = { 'class' : 'NetworkTopologyStrategy', 'dc1' : 3 };\n",
+    "src/main/resources/config/cql/drop-keyspace.cql": "DROP KEYSPACE IF EXISTS storeApp;\n",
+    "src/main/resources/config/cql/changelog/00000000000000_create-tables.cql":
+      "CREATE TABLE IF NOT EXISTS customer (id text, email text, PRIMARY KEY(id));\nCREATE TABLE IF NOT EXISTS customer_by_email (email text, id text, PRIMARY KEY(email, id));\n",
+    "src/main/resources/config/cql/changelog/00000000000001_seed.cql": "INSERT INTO customer (id, email) VALUES ('1', 'a@example.com');\n",
+    "src/main/resources/config/application-dev.yml": "spring:\n  cassandra:\n    contact-points: localhost\n    keyspace-name: storeApp\n",
+  };
+
+  beforeEach(async () => {
+    await nodeFs.rm(path.join(directory, "db"), { recursive: true });
+    await nodeFs.rm(path.join(directory, "src"), { recursive: true });
+    for (const [file, content] of Object.entries(layout)) {
+      await nodeFs.mkdir(path.dirname(path.join(directory, file)), { recursive: true });
+      await nodeFs.writeFile(path.join(directory, file), content);
+    }
+  });
+
+  it("drafts a valid manifest with the keyspace and the schema files in their order, and check finds no error", async () => {
+    const init = await runCli(["init", "."], { cwd: directory });
+    expect(init.stderr).toBe("");
+    expect(init.code).toBe(0);
+    const draft = await nodeFs.readFile(path.join(directory, "access-patterns.yaml"), "utf8");
+    expect(draft).toMatch(/^keyspace: storeapp$/m);
+    expect(draft).toContain(
+      'schema:\n  - "src/main/resources/config/cql/create-keyspace-prod.cql"\n  - "src/main/resources/config/cql/create-keyspace.cql"\n  - "src/main/resources/config/cql/changelog/*.cql"\n',
+    );
+    expect(draft).not.toContain("drop-keyspace.cql");
+    // a lookup from a value to the row it names: one row per partition, still to be confirmed
+    expect(draft).toMatch(/customer_by_email:\n.*\n {4}rows_per_partition: \{ avg: 1, max: 1 \} {3}# TODO: one customer row per email/);
+    const check = await runCli(["check", "."], { cwd: directory });
+    expect(check.stdout).not.toMatch(/\berror\b/);
+    expect(check.code).toBe(0);
+  });
+
+  it("applies the files the manifest's schema: names, in its order", async () => {
+    await runCli(["init", "."], { cwd: directory });
+    const draft = await nodeFs.readFile(path.join(directory, "access-patterns.yaml"), "utf8");
+    // the team says the tear-down script runs last: then every table is gone
+    await nodeFs.writeFile(
+      path.join(directory, "access-patterns.yaml"),
+      draft.replace('  - "src/main/resources/config/cql/changelog/*.cql"\n', '  - "src/main/resources/config/cql/changelog/*.cql"\n  - "src/main/resources/config/cql/drop-keyspace.cql"\n'),
+    );
+    const check = await runCli(["check", "."], { cwd: directory });
+    expect(check.stdout).toMatch(/error/);
+    expect(check.code).toBe(1);
+  });
+
+  it("exits 1 when the draft does not validate", async () => {
+    // a keyspace name the manifest cannot hold (quoted, with a hyphen): Cassandra refuses it too
+    await nodeFs.writeFile(
+      path.join(directory, "src/main/resources/config/cql/create-keyspace.cql"),
+      `CREATE KEYSPACE IF NOT EXISTS "store-app" WITH REPLICATION = { 'class' : 'NetworkTopologyStrategy', 'dc1' : 1 };\nCREATE TABLE "store-app".t (k int PRIMARY KEY);\n`,
+    );
+    await nodeFs.rm(path.join(directory, "src/main/resources/config/cql/create-keyspace-prod.cql"));
+    await nodeFs.rm(path.join(directory, "src/main/resources/config/application-dev.yml"));
+    const init = await runCli(["init", "."], { cwd: directory });
+    expect(init.stderr).toMatch(/the draft has a problem/);
+    expect(init.code).toBe(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyOrder, comparePaths, isTeardownScript } from "../../src/schema/file-order.js";
+import { applyOrder, comparePaths, isTeardownScript, joinRelative, orderBySetting, settingFor } from "../../src/schema/file-order.js";
 import { build, parseFiles, table } from "./helpers.js";
 
 // A tracing store split the usual way: the tables in one file, the search columns and indexes that
@@ -41,7 +41,7 @@ describe("schema file order", () => {
   });
 
   it("does not reorder for a table no reviewed file creates (that stays a schema-invalid finding)", () => {
-    const files = { "a.cql": "ALTER TABLE tracing.other ADD x int;\n", "b.cql": base };
+    const files = { "a.cql": "ALTER TABLE elsewhere.other ADD x int;\n", "b.cql": base };
     expect(applyOrder(parseFiles(files)).map((f) => f.path)).toEqual(["a.cql", "b.cql"]);
     expect(build(files).findings.some((f) => f.rule === "schema-invalid")).toBe(true);
   });
@@ -84,6 +84,7 @@ describe("schema file order", () => {
     "cql/create-keyspace.cql": keyspaceScript,
     "cql/changelog/20240102000000_orders.cql": "CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, total int);\n",
     "cql/changelog/20240101000000_create-tables.cql": "CREATE TABLE IF NOT EXISTS customer (id text PRIMARY KEY, name text);\n",
+    "cql/changelog/20240103000000_seed.cql": "INSERT INTO customer (id, name) VALUES ('1', 'first');\n",
     "cql/drop-keyspace.cql": "DROP KEYSPACE IF EXISTS app;\n",
   };
 
@@ -92,16 +93,24 @@ describe("schema file order", () => {
       "cql/create-keyspace.cql",
       "cql/changelog/20240101000000_create-tables.cql",
       "cql/changelog/20240102000000_orders.cql",
+      "cql/changelog/20240103000000_seed.cql",
     ]);
     const { schema, findings } = build(changelog, { defaultKeyspace: "app" });
     expect(findings).toEqual([]);
     expect([...schema.tables.keys()].sort()).toEqual(["app.customer", "app.orders"]);
   });
 
-  it("tells a tear-down script from a migration that also drops", () => {
-    expect(isTeardownScript(parseFiles({ "d.cql": "USE app;\nDROP TABLE a;\nDROP TYPE t;\n" })[0]!)).toBe(true);
-    expect(isTeardownScript(parseFiles({ "d.cql": "DROP TABLE app.a;\nCREATE TABLE app.a (k int PRIMARY KEY);\n" })[0]!)).toBe(false);
-    expect(isTeardownScript(parseFiles({ "d.cql": "-- nothing yet\n" })[0]!)).toBe(false);
+  it("tells a tear-down script from a migration that drops", () => {
+    const only = (text: string, path = "d.cql") => parseFiles({ [path]: text })[0]!;
+    const model = parseFiles({ "m.cql": "CREATE TABLE app.a (k int PRIMARY KEY);\nCREATE TABLE app.b (k int PRIMARY KEY);\n" });
+    expect(isTeardownScript(only("DROP KEYSPACE IF EXISTS app;\n"))).toBe(true);
+    expect(isTeardownScript(only("USE app;\nDROP TABLE a;\nDROP TABLE b;\nDROP TYPE t;\n"), model)).toBe(true);
+    // one old table among several: a migration step
+    expect(isTeardownScript(only("USE app;\nDROP TABLE a;\n"), model)).toBe(false);
+    // a versioned script is applied whatever it holds
+    expect(isTeardownScript(only("DROP KEYSPACE app;\n", "db/V7__retire.cql"))).toBe(false);
+    expect(isTeardownScript(only("DROP TABLE app.a;\nCREATE TABLE app.a (k int PRIMARY KEY);\n"), model)).toBe(false);
+    expect(isTeardownScript(only("-- nothing yet\n"))).toBe(false);
   });
 
   it("applies a DROP inside a migration, so what it removes is gone", () => {
@@ -110,5 +119,31 @@ describe("schema file order", () => {
       "m/2_drop.cql": "DROP TABLE app.a;\nALTER TABLE app.b ADD v text;\n",
     };
     expect([...build(files).schema.tables.keys()]).toEqual(["app.b"]);
+  });
+
+  it("applies what a manifest's schema: names, in its order, paths relative to the manifest", () => {
+    const files = parseFiles(changelog);
+    const applied = orderBySetting(files, ["cql/create-keyspace.cql", "./cql/changelog/*.cql", "cql/create-keyspace.cql"], "");
+    expect(applied.map((f) => f.path)).toEqual([
+      "cql/create-keyspace.cql",
+      "cql/changelog/20240101000000_create-tables.cql",
+      "cql/changelog/20240102000000_orders.cql",
+      "cql/changelog/20240103000000_seed.cql",
+    ]);
+    expect(orderBySetting(files, ["../cql/drop-keyspace.cql"], "docs/").map((f) => f.path)).toEqual(["cql/drop-keyspace.cql"]);
+    expect(joinRelative("a/b/", "../c/./d.cql")).toBe("a/c/d.cql");
+  });
+
+  it("writes the detected order as a setting: a whole directory as one glob, other files by path", () => {
+    const files = parseFiles(changelog);
+    const applied = applyOrder(files);
+    expect(settingFor(applied, files, "")).toEqual(["cql/create-keyspace.cql", "cql/changelog/*.cql"]);
+    expect(settingFor(applied, files, "cql")).toEqual(["create-keyspace.cql", "changelog/*.cql"]);
+    expect(settingFor(applied, files, "docs")).toEqual(["../cql/create-keyspace.cql", "../cql/changelog/*.cql"]);
+    // the setting applies the same files in the same order as the detection
+    expect(orderBySetting(files, settingFor(applied, files, ""), "")).toEqual(applied);
+    // a directory whose files were moved out of name order is listed file by file
+    const moved = parseFiles({ "z/a-search.cql": search, "z/a.cql": base });
+    expect(settingFor(applyOrder(moved), moved, "")).toEqual(["z/a.cql", "z/a-search.cql"]);
   });
 });
