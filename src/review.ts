@@ -21,6 +21,7 @@ import { buildSchema } from "./schema/builder.js";
 import { changedTables } from "./schema/compare.js";
 import { defaultKeyspaceOf, isApplicationConfigFile } from "./schema/default-keyspace.js";
 import { applyOrder, orderBySetting } from "./schema/file-order.js";
+import { systemTables } from "./schema/system-tables.js";
 import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -329,6 +330,8 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   if (pastDeadline()) return stop(firstFile, "before building the schema model");
   const built = buildSchema(appliedSchemaFiles, { defaultKeyspace: keyspace, inOrder: true });
   append(inputFindings, built.findings);
+  // Cassandra's own tables, for queries on them; the rules over the application's tables never see them.
+  built.schema.builtIn = systemTables(version);
   if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
 
   const queryCount = manifest?.queries.length ?? 0;

@@ -200,7 +200,7 @@ export function writeEntity(writeId: string): string {
 /** The table a statement names: `ks.t` as written, else `t` in the given keyspace, else in the manifest's. */
 export function resolveTable(model: AnalysedModel, name: QualifiedName, keyspace?: string): TableModel | undefined {
   const space = name.keyspace?.name ?? keyspace ?? model.manifest?.keyspace;
-  if (space !== undefined) return model.schema.tables.get(`${space}.${name.name.name}`);
+  if (space !== undefined) return model.schema.tables.get(`${space}.${name.name.name}`) ?? model.schema.builtIn?.get(`${space}.${name.name.name}`);
   const matches = [...model.schema.tables.values()].filter((t) => t.name === name.name.name);
   return matches.length === 1 ? matches[0] : undefined;
 }
