@@ -201,6 +201,7 @@ function mergeManifests(manifests: Manifest[]): Manifest | undefined {
     keyspace === undefined || keyspace === first.keyspace ? entries : entries.map((entry) => ({ ...entry, keyspace }));
   return {
     ...first,
+    placeholders: manifests.flatMap((m) => m.placeholders ?? []),
     tables: manifests.flatMap((m) => own(m.tables, m.keyspace)),
     queries: manifests.flatMap((m) => own(m.queries, m.keyspace)),
     writes: manifests.flatMap((m) => own(m.writes, m.keyspace)),

@@ -88,11 +88,35 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     ...(keyspace !== undefined ? { keyspace: cqlName(keyspace) } : {}),
     ...(cassandra !== undefined ? { cassandra } : {}),
     ...(schema !== undefined ? { schema } : {}),
+    placeholders: placeholdersIn(file),
     tables: tables.map(({ name, doc }) => normaliseTable(name, doc, context)),
     queries: normaliseQueries(queries, context),
     writes: normaliseWrites(writes, context),
   };
   return { manifest, findings: findings.sort(compareFindings) };
+}
+
+/**
+ * The figures a person has not filled in yet: a key with a value and a comment that starts with
+ * TODO on its line (`partitions: 1_000_000   # TODO: distinct partition keys`), as `init` drafts them.
+ */
+function placeholdersIn(file: SourceFile): SourceLocation[] {
+  const found: SourceLocation[] = [];
+  let lineStart = 0;
+  file.content.split("\n").forEach((line, index) => {
+    const match = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)\s*:\s*[^#\s][^#]*#\s*TODO\b/.exec(line);
+    if (match) {
+      const column = match[1]!.length + 1;
+      const start = lineStart + column - 1;
+      const length = match[2]!.length;
+      found.push({
+        file: file.path,
+        range: { start: { line: index + 1, column, offset: start }, end: { line: index + 1, column: column + length, offset: start + length } },
+      });
+    }
+    lineStart += line.length + 1;
+  });
+  return found;
 }
 
 interface ValidEntries {
