@@ -50,7 +50,9 @@ function isKeyspaceSetting(path: readonly string[]): boolean {
  * a CQL identifier (`CqlIdentifier.fromCql`): unquoted it folds to lower case, `"Quoted"` keeps its case.
  */
 function keyspaceValue(raw: string): string | undefined {
-  let value = raw.trim().replace(/\s+#.*$/, "");
+  // Every pattern here is linear in the line: the files are the repository's, untrusted.
+  const comment = raw.search(/\s#/);
+  let value = (comment >= 0 ? raw.slice(0, comment) : raw).trim();
   const quoted = /^(['"])(.*)\1$/.exec(value);
   if (quoted) value = quoted[2]!;
   const placeholder = /^\$\{[^:}]*:([^}]*)\}$/.exec(value);
@@ -69,13 +71,15 @@ function fromYaml(text: string): string[] {
       stack.length = 0;
       continue;
     }
-    const match = /^( *)([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|'[^']*'|"[^"]*")\s*:(?:\s+(.*?))?\s*$/.exec(line);
-    if (!match) continue;
-    const indent = match[1]!.length;
-    const key = match[2]!.replace(/^(['"])(.*)\1$/, "$2");
+    const rest = line.trimStart();
+    const indent = line.length - rest.length;
+    const colon = rest.search(/:(\s|$)/);
+    if (colon <= 0 || /^[#\-{[&*!|>%@`]/.test(rest)) continue;
+    const key = rest.slice(0, colon).trim().replace(/^(['"])(.*)\1$/, "$2");
+    if (key.includes("#")) continue;
     while (stack.length > 0 && stack.at(-1)!.indent >= indent) stack.pop();
-    const value = match[3];
-    if (value === undefined || value === "" || value.startsWith("#")) {
+    const value = rest.slice(colon + 1).trim();
+    if (value === "" || value.startsWith("#")) {
       stack.push({ indent, key });
       continue;
     }
@@ -91,9 +95,12 @@ function fromYaml(text: string): string[] {
 function fromProperties(text: string): string[] {
   const found: string[] = [];
   for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*([^#!\s=:][^=:\s]*)\s*[=:]\s*(.*)$/.exec(line);
-    if (!match || !isKeyspaceSetting([match[1]!])) continue;
-    const keyspace = keyspaceValue(match[2]!);
+    const text = line.trimStart();
+    const separator = text.search(/[=:]/);
+    if (separator <= 0 || text.startsWith("#") || text.startsWith("!")) continue;
+    const key = text.slice(0, separator).trim();
+    if (!isKeyspaceSetting([key])) continue;
+    const keyspace = keyspaceValue(text.slice(separator + 1));
     if (keyspace !== undefined) found.push(keyspace);
   }
   return found;
@@ -104,20 +111,23 @@ function fromHocon(text: string): string[] {
   const found: string[] = [];
   const stack: string[] = [];
   for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.replace(/\s*(#|\/\/).*$/, "").trim();
+    const comment = rawLine.search(/#|\/\//);
+    const line = (comment >= 0 ? rawLine.slice(0, comment) : rawLine).trim();
     if (line === "") continue;
-    if (/^}/.test(line)) {
+    if (line.startsWith("}")) {
       stack.pop();
       continue;
     }
-    const block = /^([\w.-]+|"[^"]+")\s*[:=]?\s*\{\s*$/.exec(line);
-    if (block) {
-      stack.push(block[1]!.replace(/"/g, ""));
+    if (line.endsWith("{")) {
+      const key = line.slice(0, -1).trim().replace(/[:=]$/, "").trim().replace(/^"(.*)"$/, "$1");
+      if (/^[\w.-]+$/.test(key)) stack.push(key);
       continue;
     }
-    const setting = /^([\w.-]+)\s*[=:]\s*(.+?),?$/.exec(line);
-    if (setting && isKeyspaceSetting([...stack, setting[1]!])) {
-      const keyspace = keyspaceValue(setting[2]!);
+    const separator = line.search(/[=:]/);
+    if (separator <= 0) continue;
+    const key = line.slice(0, separator).trim();
+    if (/^[\w.-]+$/.test(key) && isKeyspaceSetting([...stack, key])) {
+      const keyspace = keyspaceValue(line.slice(separator + 1).trim().replace(/,$/, ""));
       if (keyspace !== undefined) found.push(keyspace);
     }
   }
