@@ -17,6 +17,7 @@ import internalError from "./internal-error.js";
 import keyspaceDurableWrites from "./keyspace-durable-writes.js";
 import keyspaceReplication from "./keyspace-replication.js";
 import manifestInvalid from "./manifest-invalid.js";
+import manifestPlaceholder from "./manifest-placeholder.js";
 import manifestQueryNotInCode from "./manifest-query-not-in-code.js";
 import queryAllowFilteringScan from "./query-allow-filtering-scan.js";
 import queryAmbiguousTable from "./query-ambiguous-table.js";
@@ -80,6 +81,7 @@ export const rules: RuleModule[] = [
   keyspaceDurableWrites,
   keyspaceReplication,
   manifestInvalid,
+  manifestPlaceholder,
   manifestQueryNotInCode,
   queryAllowFilteringScan,
   queryAmbiguousTable,

@@ -24,6 +24,8 @@ import { renderText, terminalSafe } from "./report/text.js";
 import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import { review, type Review, type SourceFile } from "./review.js";
 import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion } from "./schema/model.js";
+import { isApplicationConfigFile } from "./schema/default-keyspace.js";
+import { settingFor } from "./schema/file-order.js";
 import { append } from "./arrays.js";
 import { changedLines, filterReview, FILTER_MODES, type FilterMode } from "./cli/filter-mode.js";
 import { applyFixes, fixDiff, MAX_FIX_PASSES, safeFixesByFile } from "./cli/fix.js";
@@ -158,7 +160,7 @@ finding is one line.
 Exit status:
   0  reviewed, and the gate passes (explain: the target was explained; init: the draft was written)
   1  the gate fails: findings new at the fail_on level (explain: unknown target or a statement
-     that does not parse)
+     that does not parse; init: the draft was written but does not validate)
   2  usage error, a path that does not exist, nothing to review, or nothing could be read
 `;
 
@@ -504,7 +506,8 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   }
   const { config } = loadConfig(configFile);
   const wanted = (relative: string) =>
-    !matchesAny(relative, config.ignore) && (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest) || isCodeFile(relative, config));
+    !matchesAny(relative, config.ignore) &&
+    (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest) || isCodeFile(relative, config) || isApplicationConfigFile(relative));
 
   const toRead = new Map<string, number | undefined>();
   const walk = async (directory: string): Promise<void> => {
@@ -532,6 +535,11 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     // a file named on the command line is passed even if the globs would not pick it
     else toRead.set(entry.absolute, entry.stat.size);
   }
+  // Application code from an editor's buffer means nothing alone: its statements are planned
+  // against the schema, and the manifest's `code:` entries point at the other code files. With no
+  // other path, the buffer is reviewed in its repository, as `check` would review the saved file.
+  const stdinAlone = stdin !== undefined && named.length === 0 && explicitManifest === undefined;
+  if (stdinAlone && stdin && isCodeFile(relativeToRoot(stdin.absolute), config)) await walk(root);
   if (explicitManifest) toRead.set(explicitManifest, (await statOrUndefined(io, explicitManifest))?.size);
   if (configAbsolute) toRead.delete(configAbsolute);
 
@@ -546,7 +554,8 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     files.length = 0;
     append(files, others).push({ path: stdinPath, content: stdin.content });
   }
-  if (files.length === 0 && unreadable === 0) {
+  // An application's configuration only says which keyspace it uses: alone it is nothing to review.
+  if (files.every((file) => isApplicationConfigFile(file.path)) && unreadable === 0) {
     throw new InputError(nothingToReview(named.map((entry) => entry.written).join(", "), config));
   }
 
@@ -596,7 +605,10 @@ async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inpu
   const code = await readCode(inputs.files, config, (language) => grammars.parser(language));
   // Code counts only when it runs CQL: a folder of unrelated sources is as empty for this review as
   // a folder of nothing, and a mistyped CI path must not pass the gate.
-  const onlyCode = inputs.files.every((file) => isCodeFile(file.path, config));
+  // The base's code too, read with the same config (as the App does): else every finding about
+  // application code would count as new at the base.
+  const baseCode = inputs.baseFiles ? await readCode(inputs.baseFiles, config, (language) => grammars.parser(language)) : undefined;
+  const onlyCode = inputs.files.every((file) => isCodeFile(file.path, config) || isApplicationConfigFile(file.path));
   if (onlyCode && (code === undefined || code.statements.length + code.dynamic.length === 0)) {
     io.stderr(`cql-review: ${nothingToReview(options.paths.length > 0 ? options.paths.join(", ") : ".", config)}\n`);
     return EXIT.usage;
@@ -605,6 +617,7 @@ async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inpu
     code,
     files: inputs.files,
     baseFiles: inputs.baseFiles,
+    ...(baseCode ? { baseCode } : {}),
     configFile: inputs.configFile,
     manifestPath: inputs.manifestPath,
     cassandra: options.cassandra,
@@ -771,7 +784,12 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
 function schemaReference(io: CliIo, manifestDirectory: string): string {
   const packaged = path.join(packageRoot(), "schema", "access-patterns.schema.json");
   const root = packageRoot();
-  if (isInside(io.cwd, root) || isInside(root, io.cwd)) return toPosix(path.relative(manifestDirectory, packaged));
+  // Installed for the project: in a node_modules of the manifest's directory or one above it.
+  const parts = root.split(path.sep);
+  const modules = parts.lastIndexOf("node_modules");
+  const installedFor = modules > 0 ? parts.slice(0, modules).join(path.sep) || path.sep : undefined;
+  const installedHere = installedFor !== undefined && isInside(installedFor, manifestDirectory);
+  if (installedHere || isInside(io.cwd, root) || isInside(root, io.cwd)) return toPosix(path.relative(manifestDirectory, packaged));
   return `${SCHEMA_BASE_URL}access-patterns.schema.json`;
 }
 
@@ -801,13 +819,18 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
     throw new InputError(`no schema files under ${written} (globs: ${inputs.config.schema.join(", ")}): init drafts the manifest from the tables`);
   }
   const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
-  const fromSchema = review({ files: schemaFiles, configFile: inputs.configFile, cassandra });
+  // The application's configuration too: it names the keyspace of unqualified tables.
+  const applicationConfigs = inputs.files.filter((file) => isApplicationConfigFile(file.path) && !schemaFiles.includes(file));
+  const fromSchema = review({ files: [...schemaFiles, ...applicationConfigs], configFile: inputs.configFile, cassandra });
+  const applied = fromSchema.model.appliedSchemaFiles ?? fromSchema.model.schemaFiles;
   // The application's code, read as `check` reads it: its statements become the draft's entries.
   const code = await readCode(inputs.files, inputs.config, (language) => grammars.parser(language));
   const draft = draftManifest(fromSchema.schema, {
     cassandra,
     schemaReference: schemaReference(io, directory),
-    sourceFiles: schemaFiles.map((file) => file.path),
+    // the files applied, in their order (tear-down scripts are not)
+    sourceFiles: applied.map((file) => file.path),
+    schemaSetting: settingFor(applied, fromSchema.model.schemaFiles, toPosix(path.relative(inputs.root, directory))),
     ...(code ? { code } : {}),
   });
   if (draft === undefined) throw new InputError(`no CREATE TABLE in ${schemaFiles.map((file) => file.path).join(", ")}: nothing to draft from`);
@@ -820,7 +843,13 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
 
   // The draft is reviewed as `check` would review it; a problem in it is ours, and said.
   const manifestPath = toPosix(path.relative(inputs.root, target));
-  const checked = review({ files: [...schemaFiles, { path: manifestPath, content: draft }], configFile: inputs.configFile, manifestPath, cassandra, ...(code ? { code } : {}) });
+  const checked = review({
+    files: [...schemaFiles, ...applicationConfigs, { path: manifestPath, content: draft }],
+    configFile: inputs.configFile,
+    manifestPath,
+    cassandra,
+    ...(code ? { code } : {}),
+  });
   const draftErrors = checked.findings.filter((finding) => finding.location.file === manifestPath && finding.severity === "error");
   const tables = fromSchema.schema.tables.size;
   const statements = code?.statements.length ?? 0;
@@ -835,7 +864,8 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   for (const finding of draftErrors) {
     io.stderr(`cql-review: the draft has a problem (please report it): ${manifestPath}:${finding.location.range.start.line}: ${terminalSafe(finding.message)}\n`);
   }
-  return EXIT.ok;
+  // A draft that does not validate is no success, whoever is to blame.
+  return draftErrors.length > 0 ? EXIT.gateFails : EXIT.ok;
 }
 
 /** Runs the CLI; resolves to the exit code (bin/cql-review.js sets it). */

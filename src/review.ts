@@ -20,6 +20,9 @@ import { runRules } from "./rule-engine/engine.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
 import { buildSchema } from "./schema/builder.js";
 import { changedTables } from "./schema/compare.js";
+import { defaultKeyspaceOf, isApplicationConfigFile } from "./schema/default-keyspace.js";
+import { applyOrder, orderBySetting } from "./schema/file-order.js";
+import { systemTables } from "./schema/system-tables.js";
 import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 import type { SourceFile } from "./source-file.js";
 
@@ -201,10 +204,22 @@ function mergeManifests(manifests: Manifest[]): Manifest | undefined {
     keyspace === undefined || keyspace === first.keyspace ? entries : entries.map((entry) => ({ ...entry, keyspace }));
   return {
     ...first,
+    placeholders: manifests.flatMap((m) => m.placeholders ?? []),
     tables: manifests.flatMap((m) => own(m.tables, m.keyspace)),
     queries: manifests.flatMap((m) => own(m.queries, m.keyspace)),
     writes: manifests.flatMap((m) => own(m.writes, m.keyspace)),
   };
+}
+
+/** The application's configuration files that may name its keyspace (not tests', not ignored, not too large). */
+function applicationConfigs(files: readonly SourceFile[], config: ReviewConfig): SourceFile[] {
+  return files.filter(
+    (file) =>
+      isApplicationConfigFile(file.path) &&
+      file.content.length <= REVIEW_LIMITS.fileBytes &&
+      !matchesAny(file.path, config.ignore) &&
+      !matchesAny(file.path, config.code.exclude),
+  );
 }
 
 /** Everything up to the rules: parse, model, plans and estimates for one commit. */
@@ -265,7 +280,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   const written = mergeManifests(manifests);
   // Application code: its statements join the manifest's entries, planned and checked like them.
   const withCode = input.code ? mergeCodeIntoManifest(input.code, written) : undefined;
-  const manifest = withCode ? withCode.manifest : written;
+  let manifest = withCode ? withCode.manifest : written;
   for (const skipped of input.code?.skipped ?? []) inputFindings.push(unreadCodeFinding(skipped));
   for (const unread of input.notRead ?? []) inputFindings.push(limitFinding(unread.file, `${unread.file} was not read: ${unread.reason}; it was not reviewed.`, `not-read:${unread.file}`));
 
@@ -318,11 +333,19 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   }
 
   const version = input.cassandra ?? manifest?.cassandra ?? config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
-  const keyspace = manifest?.keyspace;
+  // Unqualified names without a manifest keyspace: the schema's only keyspace, else the application's.
+  // The files applied and their order: as the manifest's `schema:` names them, else as detected.
+  const manifestDirectory = manifest ? manifest.file.slice(0, manifest.file.lastIndexOf("/") + 1) : "";
+  const appliedSchemaFiles = manifest?.schema ? orderBySetting(schemaFiles, manifest.schema, manifestDirectory) : applyOrder(schemaFiles);
+  const inferred = manifest?.keyspace === undefined ? defaultKeyspaceOf(appliedSchemaFiles, applicationConfigs(input.files, config)) : undefined;
+  if (manifest && inferred) manifest = { ...manifest, keyspace: inferred.keyspace };
+  const keyspace = manifest?.keyspace ?? inferred?.keyspace;
   const firstFile = atFile(selected.schema[0]?.path ?? manifestFiles[0] ?? input.configFile?.path ?? "");
   if (pastDeadline()) return stop(firstFile, "before building the schema model");
-  const built = buildSchema(schemaFiles, { defaultKeyspace: keyspace });
+  const built = buildSchema(appliedSchemaFiles, { defaultKeyspace: keyspace, inOrder: true });
   append(inputFindings, built.findings);
+  // Cassandra's own tables, for queries on them; the rules over the application's tables never see them.
+  built.schema.builtIn = systemTables(version);
   if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
 
   const queryCount = manifest?.queries.length ?? 0;
@@ -352,7 +375,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   sizeSuggestedTables(queries, manifest, built.schema, { version, limits: config.limits, keyspace });
 
   const code = withCode?.code;
-  return { model: { version, config, configFile, schemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}) }, stopped: false };
+  return { model: { version, config, configFile, schemaFiles, appliedSchemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}) }, stopped: false };
 }
 
 function reviewedFiles(model: AnalysedModel): ReviewedFile[] {

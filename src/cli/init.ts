@@ -35,6 +35,8 @@ export interface DraftOptions {
   schemaReference: string;
   /** the schema files the draft was made from, named in its header */
   sourceFiles: readonly string[];
+  /** the `schema:` setting: the files applied, in order, relative to the manifest (file-order.ts, settingFor) */
+  schemaSetting?: readonly string[];
   /**
    * The statements read from the application's code: each static SELECT becomes a query and each
    * INSERT, UPDATE, DELETE or BATCH a write, pointing at the code with `code:`, in place of the
@@ -220,7 +222,23 @@ function statementLines(entry: { cql: string; code?: string }, kind: "query" | "
   return [`    code: ${yamlReference(entry.code)}`, `    # ${commentText(entry.cql)}`];
 }
 
-function volumeLines(table: TableModel, keyspace: string): string[] {
+/**
+ * A lookup table: nothing but its key, its clustering columns the partition key of another table
+ * (`user_by_login (login, id)` beside `user (id PRIMARY KEY)`). It maps a value to the row it
+ * names, so a partition holds as many rows as rows share the value: one, when the value is unique
+ * (a login, an e-mail address, a token), which is what such tables are made for.
+ */
+export function lookupTarget(table: TableModel, schema: SchemaModel): TableModel | undefined {
+  if (table.kind !== "table" || table.regular.length > 0 || table.clustering.length === 0) return undefined;
+  const sameType = (a: ColumnModel, b: ColumnModel) => a.name === b.name && JSON.stringify(a.type) === JSON.stringify(b.type);
+  for (const other of schema.tables.values()) {
+    if (other === table || other.keyspace !== table.keyspace || other.partitionKey.length !== table.clustering.length) continue;
+    if (other.partitionKey.every((column, i) => sameType(column, table.clustering[i]!))) return other;
+  }
+  return undefined;
+}
+
+function volumeLines(table: TableModel, keyspace: string, schema: SchemaModel): string[] {
   // Manifest names are read as CQL reads them: a name that needs quotes in CQL keeps them here.
   const key = table.keyspace === keyspace ? quoteName(table.name) : `${quoteName(table.keyspace)}.${quoteName(table.name)}`;
   const sizes = table.columns
@@ -229,13 +247,18 @@ function volumeLines(table: TableModel, keyspace: string): string[] {
   return [
     `  ${yamlScalar(key)}:`,
     `    partitions: ${PLACEHOLDER.partitions}   # TODO: distinct partition keys`,
-    ...(table.clustering.length > 0
-      ? [`    rows_per_partition: ${PLACEHOLDER.rowsPerPartition}   # TODO: rows in a typical and in the largest partition`]
-      : []),
+    ...(table.clustering.length > 0 ? [rowsLine(table, schema)] : []),
     ...(sizes.length > 0
       ? [`    columns: { ${sizes.map(([name, size]) => `${yamlScalar(name)}: ${size}`).join(", ")} }   # TODO: average sizes in bytes`]
       : []),
   ];
+}
+
+function rowsLine(table: TableModel, schema: SchemaModel): string {
+  const target = lookupTarget(table, schema);
+  if (!target) return `    rows_per_partition: ${PLACEHOLDER.rowsPerPartition}   # TODO: rows in a typical and in the largest partition`;
+  const key = table.partitionKey.map((column) => column.name).join(", ");
+  return `    rows_per_partition: { avg: 1, max: 1 }   # TODO: one ${target.name} row per ${key} (a lookup): more if ${key} is shared`;
 }
 
 /** The draft manifest's text; undefined when the schema has no table to draft from. */
@@ -272,11 +295,15 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
         ]
       : ["# Every TODO is a placeholder: put in your own figures, then run `cql-review check`."]),
     "version: 1",
-    `keyspace: ${yamlScalar(keyspace)}`,
+    // Tables named without a keyspace that nothing places in one: the manifest names them bare too.
+    ...(keyspace === "" ? [] : [`keyspace: ${yamlScalar(keyspace)}`]),
     `cassandra: "${options.cassandra}"`,
+    ...(options.schemaSetting && options.schemaSetting.length > 0
+      ? ["# The schema files, in the order they are applied (as detected: check it). A file no entry names is not applied.", "schema:", ...options.schemaSetting.map((entry) => `  - ${yamlScalar(entry)}`)]
+      : []),
     "",
     "tables:",
-    ...writable.flatMap((table) => volumeLines(table, keyspace)),
+    ...writable.flatMap((table) => volumeLines(table, keyspace, schema)),
     "",
     "queries:",
     ...queries.flatMap((query) => [

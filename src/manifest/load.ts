@@ -78,7 +78,7 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     append(findings, issuesToFindings(parsed.error.issues, { yaml, rule: MANIFEST_RULE, schema: manifestSchema, data, entityOf }));
   }
 
-  const { keyspace, cassandra, tables, queries, writes } = parsed.success
+  const { keyspace, cassandra, schema, tables, queries, writes } = parsed.success
     ? entriesOf(parsed.data)
     : validEntriesOf(data);
   const context: NormaliseContext = { yaml, findings, problem };
@@ -87,6 +87,8 @@ export function loadManifest(file: SourceFile): LoadedManifest {
     version: 1,
     ...(keyspace !== undefined ? { keyspace: cqlName(keyspace) } : {}),
     ...(cassandra !== undefined ? { cassandra } : {}),
+    ...(schema !== undefined ? { schema } : {}),
+    placeholders: placeholdersIn(file),
     tables: tables.map(({ name, doc }) => normaliseTable(name, doc, context)),
     queries: normaliseQueries(queries, context),
     writes: normaliseWrites(writes, context),
@@ -94,9 +96,33 @@ export function loadManifest(file: SourceFile): LoadedManifest {
   return { manifest, findings: findings.sort(compareFindings) };
 }
 
+/**
+ * The figures a person has not filled in yet: a key with a value and a comment that starts with
+ * TODO on its line (`partitions: 1_000_000   # TODO: distinct partition keys`), as `init` drafts them.
+ */
+function placeholdersIn(file: SourceFile): SourceLocation[] {
+  const found: SourceLocation[] = [];
+  let lineStart = 0;
+  file.content.split("\n").forEach((line, index) => {
+    const match = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)\s*:\s*[^#\s][^#]*#\s*TODO\b/.exec(line);
+    if (match) {
+      const column = match[1]!.length + 1;
+      const start = lineStart + column - 1;
+      const length = match[2]!.length;
+      found.push({
+        file: file.path,
+        range: { start: { line: index + 1, column, offset: start }, end: { line: index + 1, column: column + length, offset: start + length } },
+      });
+    }
+    lineStart += line.length + 1;
+  });
+  return found;
+}
+
 interface ValidEntries {
   keyspace: string | undefined;
   cassandra: CassandraVersion | undefined;
+  schema: string[] | undefined;
   tables: { name: string; doc: TableVolumeDocument }[];
   queries: { index: number; doc: QueryDocument }[];
   writes: { index: number; doc: WriteDocument }[];
@@ -107,6 +133,7 @@ function entriesOf(document: ManifestDocument): ValidEntries {
   return {
     keyspace: document.keyspace,
     cassandra: document.cassandra,
+    schema: document.schema,
     tables: Object.entries(document.tables ?? {}).map(([name, doc]) => ({ name, doc })),
     queries: (document.queries ?? []).map((doc, index) => ({ index, doc })),
     writes: (document.writes ?? []).map((doc, index) => ({ index, doc })),
@@ -139,6 +166,7 @@ function validEntriesOf(data: Record<string, unknown>): ValidEntries {
   return {
     keyspace: validOr(manifestSchema.shape.keyspace, data.keyspace),
     cassandra: validOr(cassandraVersionSchema.optional(), data.cassandra),
+    schema: validOr(manifestSchema.shape.schema, data.schema),
     tables,
     queries,
     writes,

@@ -296,6 +296,13 @@ export const manifestSchema = z
       .describe("The keyspace of unqualified table names in this manifest.")
       .optional(),
     cassandra: cassandraVersionSchema.optional(),
+    schema: z
+      .array(z.string(says("expected a path or glob such as cql/changelog/*.cql")).regex(/\S/, says("a path must not be empty")), says("expected a list of paths or globs"))
+      .min(1, says("list at least one schema file"))
+      .describe(
+        "The schema files of this model, in the order they are applied: paths or globs relative to this manifest, files of one glob in name order (numbers as numbers). Unset: every schema file, in the order detected.",
+      )
+      .optional(),
     tables: z
       .record(tableName, tableVolumeSchema, says("expected a mapping of table names to their volume figures"))
       .describe("Volume figures by table name (`table` or `keyspace.table`), for partition-size estimates.")

@@ -113,6 +113,10 @@ export interface Manifest {
   version: 1;
   keyspace?: string;
   cassandra?: CassandraVersion;
+  /** `schema:` as written: the model's schema files, in the order applied (paths or globs relative to the manifest) */
+  schema?: string[];
+  /** figures still marked `# TODO` (a drafted placeholder), by the key that holds each */
+  placeholders?: SourceLocation[];
   tables: TableVolume[];
   queries: ManifestQuery[];
   writes: ManifestWrite[];

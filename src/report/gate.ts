@@ -13,12 +13,13 @@ export function failsGate(finding: Finding, review: Review): boolean {
   return gateFails([finding], review.config);
 }
 
-/** "2 new errors and 1 new warning" */
-export function newSeverityCounts(findings: readonly Finding[]): string {
+/** "2 new errors and 1 new warning" ("2 errors and 1 warning" when `fresh` is false: nothing was compared with a base) */
+export function newSeverityCounts(findings: readonly Finding[], fresh = true): string {
   const severities: Severity[] = ["error", "warning", "info"];
+  const adjective = fresh ? "new " : "";
   const parts = severities.flatMap((severity) => {
     const count = findings.filter((finding) => finding.severity === severity).length;
-    return count === 0 ? [] : [plural(count, `new ${severity}`, `new ${severity}s`)];
+    return count === 0 ? [] : [plural(count, `${adjective}${severity}`, `${adjective}${severity}s`)];
   });
   return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
@@ -26,15 +27,17 @@ export function newSeverityCounts(findings: readonly Finding[]): string {
 /** Why the gate says what it says: "17 new errors in this change; 1 part of it not reviewed". */
 export function gateReason(review: Review): string {
   const fresh = review.findings.filter((finding) => !finding.existing);
+  // Without a base nothing was compared: every finding is simply there, none is "new in this change".
+  const compared = review.changed !== undefined || review.findings.some((finding) => finding.existing !== undefined);
   if (!review.gateFails) {
-    if (fresh.length === 0) return "nothing new";
-    return `${newSeverityCounts(fresh)}, ${fresh.length === 1 ? "which does not fail it" : "none of which fails it"}`;
+    if (fresh.length === 0) return compared ? "nothing new" : "nothing found";
+    return `${newSeverityCounts(fresh, compared)}, ${fresh.length === 1 ? "which does not fail it" : "none of which fails it"}`;
   }
   const newAtFailOn = review.findings.filter((finding) => failsGate(finding, review) && !UNREVIEWED_RULES.has(finding.rule));
   const notRead = review.config.unreviewed === "fail" ? review.unreviewed.length : 0;
   const why = [
-    ...(newAtFailOn.length > 0 ? [`${newSeverityCounts(newAtFailOn)} in this change`] : []),
-    ...(notRead > 0 ? [`${plural(notRead, "part", "parts")} of it not reviewed`] : []),
+    ...(newAtFailOn.length > 0 ? [compared ? `${newSeverityCounts(newAtFailOn)} in this change` : newSeverityCounts(newAtFailOn, false)] : []),
+    ...(notRead > 0 ? [`${plural(notRead, "part", "parts")} ${compared ? "of it " : ""}not reviewed`] : []),
   ];
-  return why.length > 0 ? why.join("; ") : "findings new in this change";
+  return why.length > 0 ? why.join("; ") : compared ? "findings new in this change" : "findings at the gate's level";
 }

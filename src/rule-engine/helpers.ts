@@ -200,7 +200,7 @@ export function writeEntity(writeId: string): string {
 /** The table a statement names: `ks.t` as written, else `t` in the given keyspace, else in the manifest's. */
 export function resolveTable(model: AnalysedModel, name: QualifiedName, keyspace?: string): TableModel | undefined {
   const space = name.keyspace?.name ?? keyspace ?? model.manifest?.keyspace;
-  if (space !== undefined) return model.schema.tables.get(`${space}.${name.name.name}`);
+  if (space !== undefined) return model.schema.tables.get(`${space}.${name.name.name}`) ?? model.schema.builtIn?.get(`${space}.${name.name.name}`);
   const matches = [...model.schema.tables.values()].filter((t) => t.name === name.name.name);
   return matches.length === 1 ? matches[0] : undefined;
 }
@@ -562,7 +562,7 @@ export interface TableChange {
 
 /** Every schema statement in the order the builder applies them, with the keyspace unqualified names resolve to. */
 export function orderedStatements(model: AnalysedModel): { file: ParsedSchemaFile; index: number; statement: Statement; keyspace: string }[] {
-  const ordered = applyOrder(model.schemaFiles);
+  const ordered = model.appliedSchemaFiles ?? applyOrder(model.schemaFiles);
   const result: { file: ParsedSchemaFile; index: number; statement: Statement; keyspace: string }[] = [];
   for (const file of ordered) {
     let keyspace = model.manifest?.keyspace ?? "";
@@ -606,7 +606,7 @@ export function tableChanges(model: AnalysedModel, base: AnalysedModel | undefin
       earlier.set(s.file.path, prefix);
     }
     if (!earlier.has(file.path)) earlier.set(file.path, { ...file, parse: { ...file.parse, statements: file.parse.statements.slice(0, index) } });
-    const before = buildSchema([...earlier.values()], { defaultKeyspace: model.manifest?.keyspace }).schema.tables.get(name);
+    const before = buildSchema([...earlier.values()], { defaultKeyspace: model.manifest?.keyspace, inOrder: true }).schema.tables.get(name);
     if (before) changes.push({ before, after, how: "recreated", dropped: { file: file.path, range: statement.range } });
   });
   tableChangesCache.set(model, { base, changes });

@@ -17,6 +17,8 @@ export interface AnalysedModel {
   version: CassandraVersion;
   config: ReviewConfig;
   schemaFiles: ParsedSchemaFile[];
+  /** the schema files applied, in the order applied (src/schema/file-order.ts, or the manifest's `schema:`); unset: applyOrder(schemaFiles) */
+  appliedSchemaFiles?: ParsedSchemaFile[];
   /** paths of the manifests read (also those that failed to load) */
   manifestFiles: string[];
   schema: SchemaModel;

@@ -20,10 +20,12 @@ import { alterView, createView, dropView } from "./views.js";
 export interface BuildSchemaOptions {
   /** the keyspace of unqualified names before any USE (the manifest's `keyspace`) */
   defaultKeyspace?: string;
+  /** the files are the ones applied, already in the order applied (a manifest's `schema:`) */
+  inOrder?: boolean;
 }
 
 export function buildSchema(files: ParsedSchemaFile[], options: BuildSchemaOptions = {}): { schema: SchemaModel; findings: Finding[] } {
-  const ordered = applyOrder(files);
+  const ordered = options.inOrder ? files : applyOrder(files);
   const declaredKeyspaces = new Set<string>();
   for (const file of ordered) {
     for (const statement of file.parse.statements) {

@@ -127,6 +127,8 @@ export interface SchemaModel {
   /** columns dropped by ALTER TABLE … DROP, by qualified table name, with their last type */
   droppedColumns: Map<string, { name: string; type: ColumnType; source: SourceLocation }[]>;
   dml: SchemaDml[];
+  /** Cassandra's own tables (system-tables.ts), found by name when no schema file defines one; never the application's */
+  builtIn?: ReadonlyMap<string, TableModel>;
 }
 
 export function emptySchema(): SchemaModel {

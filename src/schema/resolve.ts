@@ -28,7 +28,11 @@ export function findTable(schema: SchemaModel, name: string | QualifiedName, key
 }
 
 function findByReading(schema: SchemaModel, reading: NameReading, keyspace: string | undefined): TableModel | undefined {
-  if (reading.keyspace !== undefined) return schema.tables.get(`${reading.keyspace}.${reading.name}`);
+  if (reading.keyspace !== undefined) return schema.tables.get(`${reading.keyspace}.${reading.name}`) ?? schema.builtIn?.get(`${reading.keyspace}.${reading.name}`);
+  if (keyspace !== undefined && !schema.tables.has(`${keyspace}.${reading.name}`)) {
+    const builtIn = schema.builtIn?.get(`${keyspace}.${reading.name}`);
+    if (builtIn) return builtIn;
+  }
   if (keyspace !== undefined) {
     const inKeyspace = schema.tables.get(`${keyspace}.${reading.name}`);
     if (inKeyspace) return inKeyspace;

@@ -16,12 +16,13 @@ describe(".pre-commit-hooks.yaml", () => {
     expect(Object.keys(packageJson.bin)).toContain(String(hook.entry).split(" ")[0]);
   });
 
-  it("runs when a schema file, a manifest or the config changes, and not otherwise", () => {
+  it("runs when a schema file, a manifest, the config or application code changes, and not otherwise", () => {
     // pre-commit matches `files` with Python's re.search on repository-relative paths
     const files = new RegExp(String(hook.files));
-    for (const changed of ["db/schema.cql", "schema/001_init.cql", "access-patterns.yaml", "svc/access-patterns.yml", ".github/cql-review.yml"]) {
+    const modelFiles = ["src/main/java/UserDao.java", "app/Repo.kt", "build.gradle.kts", "store/users.go", "app/dao.py", "lib/db.js", "lib/db.mjs", "src/app.ts", "src/view.tsx"];
+    for (const changed of ["db/schema.cql", "schema/001_init.cql", "access-patterns.yaml", "svc/access-patterns.yml", ".github/cql-review.yml", ...modelFiles]) {
       expect(files.test(changed), changed).toBe(true);
     }
-    for (const unrelated of ["README.md", "src/app.ts", "my-access-patterns.yaml", "notes.cql.txt"]) expect(files.test(unrelated), unrelated).toBe(false);
+    for (const unrelated of ["README.md", "my-access-patterns.yaml", "notes.cql.txt", "go.mod", "app.json", "style.css", "src/app.ts.orig"]) expect(files.test(unrelated), unrelated).toBe(false);
   });
 });

@@ -134,7 +134,8 @@ describe("renderCheckSummary", () => {
 
   it("says the gate passes and why when nothing new fails it", () => {
     const review = reviewOf({ tables: [orders], queries: [], estimates: [], findings: [] });
-    expect(renderCheckSummary(review).split("\n")[0]).toBe("✅ **The gate passes** (`fail_on: error`): nothing new.");
+    // No base: nothing was compared, so nothing is called new.
+    expect(renderCheckSummary(review).split("\n")[0]).toBe("✅ **The gate passes** (`fail_on: error`): nothing found.");
   });
 
   it("keeps hostile names inside their table cells and diagram labels", () => {

@@ -111,6 +111,7 @@ CREATE INDEX ON u (v);`);
   });
 
   it("DROP KEYSPACE removes everything in it", () => {
+    // a versioned migration, so applied (an unversioned file of only DROP KEYSPACE is a tear-down script: file-order.ts)
     const { schema, findings } = build({ ...files, "cql/099_teardown.cql": "DROP KEYSPACE media;" });
     expect(findings).toEqual([]);
     expect(schema.keyspaces.size).toBe(0);

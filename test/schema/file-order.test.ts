@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyOrder } from "../../src/schema/file-order.js";
+import { applyOrder, comparePaths, isTeardownScript, joinRelative, orderBySetting, settingFor } from "../../src/schema/file-order.js";
 import { build, parseFiles, table } from "./helpers.js";
 
 // A tracing store split the usual way: the tables in one file, the search columns and indexes that
@@ -41,7 +41,7 @@ describe("schema file order", () => {
   });
 
   it("does not reorder for a table no reviewed file creates (that stays a schema-invalid finding)", () => {
-    const files = { "a.cql": "ALTER TABLE tracing.other ADD x int;\n", "b.cql": base };
+    const files = { "a.cql": "ALTER TABLE elsewhere.other ADD x int;\n", "b.cql": base };
     expect(applyOrder(parseFiles(files)).map((f) => f.path)).toEqual(["a.cql", "b.cql"]);
     expect(build(files).findings.some((f) => f.rule === "schema-invalid")).toBe(true);
   });
@@ -53,5 +53,97 @@ describe("schema file order", () => {
       "c.cql": "CREATE TABLE ks.t3 (k int PRIMARY KEY);\n",
     };
     expect(applyOrder(parseFiles(files)).map((f) => f.path)).toEqual(["a.cql", "b.cql", "c.cql"]);
+  });
+
+  it("reads numbers in names as numbers, as migration tools apply versions", () => {
+    const files = {
+      "db/cassandra/V10__add_email.cql": "ALTER TABLE shop.users ADD email text;\n",
+      "db/cassandra/V2__users.cql": "CREATE TABLE shop.users (id uuid PRIMARY KEY, name text);\n",
+      "db/cassandra/V1__keyspace.cql": "CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n",
+      "db/cassandra/V1_1__orders.cql": "CREATE TABLE shop.orders (id uuid PRIMARY KEY);\n",
+    };
+    expect(applyOrder(parseFiles(files)).map((f) => f.path)).toEqual([
+      "db/cassandra/V1__keyspace.cql",
+      "db/cassandra/V1_1__orders.cql",
+      "db/cassandra/V2__users.cql",
+      "db/cassandra/V10__add_email.cql",
+    ]);
+    expect(build(files).findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("orders equal numbers by their written length, then the rest of the name", () => {
+    expect(comparePaths("m/2_b.cql", "m/10_a.cql")).toBeLessThan(0);
+    expect(comparePaths("m/02_a.cql", "m/2_a.cql")).not.toBe(0);
+    expect(comparePaths("m/1_a.cql", "m/1_b.cql")).toBeLessThan(0);
+    expect(comparePaths("a.cql", "a.cql")).toBe(0);
+  });
+
+  // A keyspace script beside a changelog directory whose scripts name no keyspace (the session's).
+  const keyspaceScript = "CREATE KEYSPACE IF NOT EXISTS app WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n";
+  const changelog = {
+    "cql/create-keyspace.cql": keyspaceScript,
+    "cql/changelog/20240102000000_orders.cql": "CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, total int);\n",
+    "cql/changelog/20240101000000_create-tables.cql": "CREATE TABLE IF NOT EXISTS customer (id text PRIMARY KEY, name text);\n",
+    "cql/changelog/20240103000000_seed.cql": "INSERT INTO customer (id, name) VALUES ('1', 'first');\n",
+    "cql/drop-keyspace.cql": "DROP KEYSPACE IF EXISTS app;\n",
+  };
+
+  it("creates the keyspace before the files that use it, and leaves a tear-down script out", () => {
+    expect(applyOrder(parseFiles(changelog)).map((f) => f.path)).toEqual([
+      "cql/create-keyspace.cql",
+      "cql/changelog/20240101000000_create-tables.cql",
+      "cql/changelog/20240102000000_orders.cql",
+      "cql/changelog/20240103000000_seed.cql",
+    ]);
+    const { schema, findings } = build(changelog, { defaultKeyspace: "app" });
+    expect(findings).toEqual([]);
+    expect([...schema.tables.keys()].sort()).toEqual(["app.customer", "app.orders"]);
+  });
+
+  it("tells a tear-down script from a migration that drops", () => {
+    const only = (text: string, path = "d.cql") => parseFiles({ [path]: text })[0]!;
+    const model = parseFiles({ "m.cql": "CREATE TABLE app.a (k int PRIMARY KEY);\nCREATE TABLE app.b (k int PRIMARY KEY);\n" });
+    expect(isTeardownScript(only("DROP KEYSPACE IF EXISTS app;\n"))).toBe(true);
+    expect(isTeardownScript(only("USE app;\nDROP TABLE a;\nDROP TABLE b;\nDROP TYPE t;\n"), model)).toBe(true);
+    // one old table among several: a migration step
+    expect(isTeardownScript(only("USE app;\nDROP TABLE a;\n"), model)).toBe(false);
+    // a versioned script is applied whatever it holds
+    expect(isTeardownScript(only("DROP KEYSPACE app;\n", "db/V7__retire.cql"))).toBe(false);
+    expect(isTeardownScript(only("DROP TABLE app.a;\nCREATE TABLE app.a (k int PRIMARY KEY);\n"), model)).toBe(false);
+    expect(isTeardownScript(only("-- nothing yet\n"))).toBe(false);
+  });
+
+  it("applies a DROP inside a migration, so what it removes is gone", () => {
+    const files = {
+      "m/1_create.cql": `${keyspaceScript}CREATE TABLE app.a (k int PRIMARY KEY);\nCREATE TABLE app.b (k int PRIMARY KEY);\n`,
+      "m/2_drop.cql": "DROP TABLE app.a;\nALTER TABLE app.b ADD v text;\n",
+    };
+    expect([...build(files).schema.tables.keys()]).toEqual(["app.b"]);
+  });
+
+  it("applies what a manifest's schema: names, in its order, paths relative to the manifest", () => {
+    const files = parseFiles(changelog);
+    const applied = orderBySetting(files, ["cql/create-keyspace.cql", "./cql/changelog/*.cql", "cql/create-keyspace.cql"], "");
+    expect(applied.map((f) => f.path)).toEqual([
+      "cql/create-keyspace.cql",
+      "cql/changelog/20240101000000_create-tables.cql",
+      "cql/changelog/20240102000000_orders.cql",
+      "cql/changelog/20240103000000_seed.cql",
+    ]);
+    expect(orderBySetting(files, ["../cql/drop-keyspace.cql"], "docs/").map((f) => f.path)).toEqual(["cql/drop-keyspace.cql"]);
+    expect(joinRelative("a/b/", "../c/./d.cql")).toBe("a/c/d.cql");
+  });
+
+  it("writes the detected order as a setting: a whole directory as one glob, other files by path", () => {
+    const files = parseFiles(changelog);
+    const applied = applyOrder(files);
+    expect(settingFor(applied, files, "")).toEqual(["cql/create-keyspace.cql", "cql/changelog/*.cql"]);
+    expect(settingFor(applied, files, "cql")).toEqual(["create-keyspace.cql", "changelog/*.cql"]);
+    expect(settingFor(applied, files, "docs")).toEqual(["../cql/create-keyspace.cql", "../cql/changelog/*.cql"]);
+    // the setting applies the same files in the same order as the detection
+    expect(orderBySetting(files, settingFor(applied, files, ""), "")).toEqual(applied);
+    // a directory whose files were moved out of name order is listed file by file
+    const moved = parseFiles({ "z/a-search.cql": search, "z/a.cql": base });
+    expect(settingFor(applyOrder(moved), moved, "")).toEqual(["z/a.cql", "z/a-search.cql"]);
   });
 });

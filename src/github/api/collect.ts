@@ -4,6 +4,7 @@
 // together with the config on the default branch, the review threads we posted before, and our
 // reviews that still request changes.
 import { isCodeFile } from "../../code/read.js";
+import { isApplicationConfigFile } from "../../schema/default-keyspace.js";
 import { DEFAULT_CONFIG, type ReviewConfig } from "../../config.js";
 import { FILE_START, type Finding } from "../../findings.js";
 import { REVIEW_LIMITS, type SourceFile } from "../../review.js";
@@ -119,7 +120,10 @@ export async function collectPullRequest(
 
   const candidatesFor = (config: ReviewConfig) => {
     const isCandidate = (path: string) =>
-      (core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore)) || isCodeFile(path, config);
+      (core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore)) ||
+      isCodeFile(path, config) ||
+      // Spring's or the driver's configuration names the keyspace unqualified tables are in.
+      (isApplicationConfigFile(path) && !core.matchesAny(path, config.ignore));
     const head = [...entries.values()].filter((entry) => isCandidate(entry.path));
     const base = changedFiles.filter((file) => file.status !== "added" && isCandidate(file.previousPath ?? file.path));
     return { head, base };
