@@ -25,6 +25,7 @@ import queryInWithOrderBy from "./query-in-with-order-by.js";
 import queryIndexUnsupportedOperator from "./query-index-unsupported-operator.js";
 import queryIndexWithoutPartitionKey from "./query-index-without-partition-key.js";
 import queryInvalid from "./query-invalid.js";
+import queryMeasuredTombstones from "./query-measured-tombstones.js";
 import queryNeedsAllowFiltering from "./query-needs-allow-filtering.js";
 import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
@@ -32,6 +33,7 @@ import queryRowsRead from "./query-rows-read.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
+import statsInvalid from "./stats-invalid.js";
 import suppressionMissingReason from "./suppression-missing-reason.js";
 import suppressionUnused from "./suppression-unused.js";
 import tableCompactStorage from "./table-compact-storage.js";
@@ -41,6 +43,7 @@ import tableHotPartitionKey from "./table-hot-partition-key.js";
 import tableIndexCardinality from "./table-index-cardinality.js";
 import tableLargeCollection from "./table-large-collection.js";
 import tableMaterializedView from "./table-materialized-view.js";
+import tableMeasuredSize from "./table-measured-size.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
 import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
@@ -86,6 +89,7 @@ export const rules: RuleModule[] = [
   queryIndexUnsupportedOperator,
   queryIndexWithoutPartitionKey,
   queryInvalid,
+  queryMeasuredTombstones,
   queryNeedsAllowFiltering,
   queryNeedsMultipleTables,
   queryOrderAgainstClustering,
@@ -93,6 +97,7 @@ export const rules: RuleModule[] = [
   queryTooManyPartitions,
   queryUnserved,
   schemaInvalid,
+  statsInvalid,
   suppressionMissingReason,
   suppressionUnused,
   tableCompactStorage,
@@ -102,6 +107,7 @@ export const rules: RuleModule[] = [
   tableIndexCardinality,
   tableLargeCollection,
   tableMaterializedView,
+  tableMeasuredSize,
   tablePartitionTooLarge,
   tableRemovedOption,
   tableSasiIndex,
