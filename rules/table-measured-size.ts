@@ -7,6 +7,7 @@ import { formatBytes, formatCount } from "../src/analysis/estimator-text.js";
 import { compareWithMeasurements, describeMeasured, type MeasuredDifference } from "../src/analysis/measured.js";
 import { tableEntity, tableLabel, tableLocation } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
+import type { TableMeasurements } from "../src/stats/types.js";
 
 const optionsSchema = z
   .object({
@@ -22,6 +23,18 @@ const WORDING: Record<MeasuredDifference["figure"], { per: string; which: string
   typical: { per: "for a typical partition", which: "mean" },
   cells: { per: "per partition", which: "largest" },
 };
+
+/** The measured sizes a silent manifest's estimate was made from. */
+function measuredSizes(measured: TableMeasurements): string {
+  const { figures } = measured;
+  const typical = figures.partitionBytesMean ?? figures.partitionBytesP50;
+  const largest = figures.partitionBytesMax ?? figures.partitionBytesP99;
+  return [
+    ...(typical ? [`a typical partition of ${describeMeasured(typical, "bytes")}`] : []),
+    ...(largest ? [`the largest of ${describeMeasured(largest, "bytes")}`] : []),
+    ...(figures.cellsMax ? [`at most ${describeMeasured(figures.cellsMax, "cells")}`] : []),
+  ].join(", ");
+}
 
 function ratioText(ratio: number): string {
   if (!Number.isFinite(ratio)) return "where the manifest gives none";
@@ -43,7 +56,7 @@ const tableMeasuredSize: RuleModule<Options> = {
       smaller:
         "The manifest gives {estimated} {per} of {table}; production's {which} is only {measured}, {ratio} times less. Findings sized from the manifest may warn of partitions production does not have: correct its volume figures.",
       usedMeasured:
-        "The manifest states no volume figures for {table}, so its estimate uses production's: {basis}. State rows_per_partition (or growth and retention) in the manifest, so a change is sized before it reaches production; `cql-review init --stats` drafts them from these files.",
+        "The manifest states no volume figures for {table}, so its estimate is production's: {measured}. State rows_per_partition (or growth and retention) in the manifest, so a change is sized before it reaches production; `cql-review init --stats` drafts them from these files.",
     },
     options: optionsSchema,
     fixable: false,
@@ -57,7 +70,7 @@ const tableMeasuredSize: RuleModule<Options> = {
       if (estimate.basis === "measured") {
         context.report({
           messageId: "usedMeasured",
-          data: { table: tableLabel(model, name), basis: estimate.basisText },
+          data: { table: tableLabel(model, name), measured: measuredSizes(measured) },
           ...tableLocation(table),
           entity: `${tableEntity(name)}:measured`,
           severityCap: "info",

@@ -60,12 +60,7 @@ export function compareWithMeasurements(estimate: PartitionEstimate, measured: T
 
 /** "140 MB (stats/prod-node3.txt, the worst of 3 nodes)" */
 export function describeMeasured(figure: MeasuredFigure, unit: "bytes" | "cells" | "tombstones" | "count" | "ratio"): string {
-  const value =
-    unit === "bytes"
-      ? formatBytes(figure.value)
-      : unit === "ratio"
-        ? String(Math.round(figure.value * 1000) / 1000)
-        : `${formatCount(figure.value)}${unit === "cells" || unit === "tombstones" ? ` ${unit}` : ""}`;
+  const value = formatMeasuredValue(figure.value, unit);
   const from = figure.from === "one node" ? "" : `, the ${figure.from === "worst node" ? "worst" : "median"} of ${figure.nodes} nodes`;
   return `${value} (${figure.file}${from})`;
 }
@@ -105,9 +100,44 @@ export function estimateFromMeasurements(estimate: PartitionEstimate, measured: 
   return {
     ...rest,
     basis: "measured",
-    basisText: `measured in production, as the manifest states no volume figures for this table: ${parts.join(", ")}`,
+    basisText: `measured in production (the manifest states no volume figures): ${parts.join(", ")}`,
     average: scaled(estimate.average, typical, figures.cellsP50),
     worst: scaled(estimate.worst, largest, figures.cellsMax),
     unbounded: false,
   };
+}
+
+/** One line of "measured beside estimated": what explain and the reports show for a table. */
+export interface MeasuredBeside {
+  /** what the figure is, in words: "largest partition", "tombstones per read (most)" */
+  label: string;
+  unit: "bytes" | "cells" | "tombstones" | "count" | "ratio";
+  /** the estimate's figure, when the estimate has one for this */
+  estimated: number | null;
+  measured: MeasuredFigure;
+}
+
+/** Every measured figure of a table, in a fixed order, with the estimate's figure beside it where there is one. */
+export function measuredBesideEstimate(estimate: PartitionEstimate | undefined, measured: TableMeasurements): MeasuredBeside[] {
+  const { figures } = measured;
+  const rows: [string, MeasuredBeside["unit"], number | null, MeasuredFigure | undefined][] = [
+    ["largest partition", "bytes", estimate ? estimatedBytes(estimate.worst) : null, figures.partitionBytesMax],
+    ["partition, 99th percentile", "bytes", null, figures.partitionBytesP99],
+    ["mean partition", "bytes", estimate ? estimatedBytes(estimate.average) : null, figures.partitionBytesMean],
+    ["cells in the largest partition", "cells", estimate ? estimate.worst.cells : null, figures.cellsMax],
+    ["cells per partition, 99th percentile", "cells", null, figures.cellsP99],
+    ["partitions on a node (estimate)", "count", null, figures.partitions],
+    ["tombstones per read, average (last five minutes)", "tombstones", null, figures.tombstonesPerSliceAverage],
+    ["tombstones per read, most (last five minutes)", "tombstones", null, figures.tombstonesPerSliceMax],
+    ["SSTables", "count", null, figures.sstables],
+    ["droppable tombstone ratio", "ratio", null, figures.droppableTombstoneRatio],
+  ];
+  return rows.flatMap(([label, unit, estimated, figure]) => (figure ? [{ label, unit, estimated, measured: figure }] : []));
+}
+
+/** A figure of `measuredBesideEstimate` in words, without its source. */
+export function formatMeasuredValue(value: number, unit: MeasuredBeside["unit"]): string {
+  if (unit === "bytes") return formatBytes(value);
+  if (unit === "ratio") return String(Math.round(value * 1000) / 1000);
+  return `${formatCount(value)}${unit === "cells" || unit === "tombstones" ? ` ${unit}` : ""}`;
 }
