@@ -119,7 +119,7 @@ export async function collectPullRequest(
 
   const candidatesFor = (config: ReviewConfig) => {
     const isCandidate = (path: string) =>
-      (core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore)) || isCodeFile(path, config);
+      (core.matchesAny(path, [...config.schema, ...config.manifest, ...config.stats]) && !core.matchesAny(path, config.ignore)) || isCodeFile(path, config);
     const head = [...entries.values()].filter((entry) => isCandidate(entry.path));
     const base = changedFiles.filter((file) => file.status !== "added" && isCandidate(file.previousPath ?? file.path));
     return { head, base };
