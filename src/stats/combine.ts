@@ -31,7 +31,7 @@ export function combineStats(nodeStats: readonly NodeTableStats[]): Map<string, 
       const given = list
         .flatMap((stats) => {
           const figure = stats.figures[measure];
-          return figure ? [{ ...figure, file: stats.file }] : [];
+          return figure ? [{ ...figure, file: stats.file, format: stats.format }] : [];
         })
         // By value, then by file: the same files give the same choice in any order.
         .sort((a, b) => a.value - b.value || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line);
@@ -39,12 +39,17 @@ export function combineStats(nodeStats: readonly NodeTableStats[]): Map<string, 
       const worst = WORST_NODE_MEASURES.has(measure);
       // The lower median of an even count: a figure some node really reported.
       const chosen = worst ? given[given.length - 1]! : given[Math.floor((given.length - 1) / 2)]!;
+      // A node saves one file of each command: tablestats and tablehistograms of one node both give
+      // the largest partition, and count once.
+      const perFormat = new Map<string, number>();
+      for (const entry of given) perFormat.set(entry.format, (perFormat.get(entry.format) ?? 0) + 1);
+      const nodes = Math.max(...perFormat.values());
       const figure: MeasuredFigure = {
         value: chosen.value,
         file: chosen.file,
         line: chosen.line,
-        nodes: given.length,
-        from: given.length === 1 ? "one node" : worst ? "worst node" : "median node",
+        nodes,
+        from: nodes === 1 ? "one node" : worst ? "worst node" : "median node",
       };
       measurements.figures[measure] = figure;
     }

@@ -58,7 +58,7 @@ export interface MeasuredFigure {
   value: number;
   file: string;
   line: number;
-  /** how many files gave this figure */
+  /** how many nodes gave this figure: the most files of one format (a node saves one of each) */
   nodes: number;
   /** how the node was chosen */
   from: "worst node" | "median node" | "one node";

@@ -25,6 +25,12 @@ describe("combineStats", () => {
     expect(combined.files).toEqual(["stats/n1.txt", "stats/n2.txt", "stats/n3.txt"]);
   });
 
+  it("a node's tablestats and tablehistograms count as one node", () => {
+    const histograms: NodeTableStats = { ...node("stats/n1-histograms.txt", { partitionBytesMax: { value: 30_000_000, line: 10 } }), format: "tablehistograms" };
+    const combined = combineStats([node("stats/n1.txt", { partitionBytesMax: { value: 29_000_000, line: 30 } }), histograms]).get("iot.events")!;
+    expect(combined.figures.partitionBytesMax).toEqual({ value: 30_000_000, file: "stats/n1-histograms.txt", line: 10, nodes: 1, from: "one node" });
+  });
+
   it("an even count takes the lower median, a figure some node reported; one file is one node", () => {
     const combined = combineStats([
       node("b.txt", { partitionBytesMean: { value: 300, line: 1 } }),
