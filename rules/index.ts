@@ -26,6 +26,7 @@ import queryInWithOrderBy from "./query-in-with-order-by.js";
 import queryIndexUnsupportedOperator from "./query-index-unsupported-operator.js";
 import queryIndexWithoutPartitionKey from "./query-index-without-partition-key.js";
 import queryInvalid from "./query-invalid.js";
+import queryMeasuredTombstones from "./query-measured-tombstones.js";
 import queryNeedsAllowFiltering from "./query-needs-allow-filtering.js";
 import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
@@ -34,6 +35,7 @@ import queryTombstones from "./query-tombstones.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
+import statsInvalid from "./stats-invalid.js";
 import suppressionMissingReason from "./suppression-missing-reason.js";
 import suppressionUnused from "./suppression-unused.js";
 import tableCompactStorage from "./table-compact-storage.js";
@@ -44,6 +46,7 @@ import tableIndexCardinality from "./table-index-cardinality.js";
 import tableLargeCell from "./table-large-cell.js";
 import tableLargeCollection from "./table-large-collection.js";
 import tableMaterializedView from "./table-materialized-view.js";
+import tableMeasuredSize from "./table-measured-size.js";
 import tablePartitionTooLarge from "./table-partition-too-large.js";
 import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
@@ -90,6 +93,7 @@ export const rules: RuleModule[] = [
   queryIndexUnsupportedOperator,
   queryIndexWithoutPartitionKey,
   queryInvalid,
+  queryMeasuredTombstones,
   queryNeedsAllowFiltering,
   queryNeedsMultipleTables,
   queryOrderAgainstClustering,
@@ -98,6 +102,7 @@ export const rules: RuleModule[] = [
   queryTooManyPartitions,
   queryUnserved,
   schemaInvalid,
+  statsInvalid,
   suppressionMissingReason,
   suppressionUnused,
   tableCompactStorage,
@@ -108,6 +113,7 @@ export const rules: RuleModule[] = [
   tableLargeCell,
   tableLargeCollection,
   tableMaterializedView,
+  tableMeasuredSize,
   tablePartitionTooLarge,
   tableRemovedOption,
   tableSasiIndex,

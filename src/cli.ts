@@ -23,9 +23,12 @@ import { renderSarif } from "./report/sarif.js";
 import { renderText, terminalSafe } from "./report/text.js";
 import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import { review, type Review, type SourceFile } from "./review.js";
-import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion } from "./schema/model.js";
+import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 import { isApplicationConfigFile } from "./schema/default-keyspace.js";
 import { settingFor } from "./schema/file-order.js";
+import { combineStats, measuredTableName } from "./stats/combine.js";
+import { parseStatsFile } from "./stats/parse.js";
+import type { NodeTableStats, TableMeasurements } from "./stats/types.js";
 import { append } from "./arrays.js";
 import { changedLines, filterReview, FILTER_MODES, type FilterMode } from "./cli/filter-mode.js";
 import { applyFixes, fixDiff, MAX_FIX_PASSES, safeFixesByFile } from "./cli/fix.js";
@@ -104,9 +107,9 @@ const CHECK_FORMATS = ["text", "json", "sarif", "markdown", "codeclimate"] as co
 const FAIL_ON_LEVELS = ["error", "warning", "never"] as const;
 const EXPLAIN_FORMATS = ["text", "json", "markdown"] as const;
 
-const SHORT_USAGE = `Usage: cql-review check [paths…] [--manifest FILE] [--config FILE] [--cassandra 3.11|4.0|4.1|5.0] [--base REF] [--fail-on error|warning|never] [--format text|json|sarif|markdown|codeclimate] [--quiet]
+const SHORT_USAGE = `Usage: cql-review check [paths…] [--manifest FILE] [--config FILE] [--cassandra 3.11|4.0|4.1|5.0] [--base REF] [--fail-on error|warning|never] [--stats FILE]… [--format text|json|sarif|markdown|codeclimate] [--quiet]
        cql-review explain [paths…] [--manifest FILE] [--config FILE] [--cassandra V] (<query-id> | "SELECT …" | table <name>) [--format text|json|markdown]
-       cql-review init [dir] [--force] [--cassandra V]
+       cql-review init [dir] [--force] [--cassandra V] [--stats FILE]…
 Run \`cql-review --help\` for details.
 `;
 
@@ -125,6 +128,8 @@ Usage:
       code under dir: each statement of the code as an entry pointing at it (code:), one read by
       the full partition key and one write for each table the code does not use, TODO
       placeholders for the figures. An existing file is kept unless --force is given.
+      With --stats (or files matching the config's stats globs), the volume figures are drafted
+      from production's measurements instead, each marked as measured.
 
 Options:
   --manifest FILE         the access-patterns manifest (default: files matching the config's globs,
@@ -146,6 +151,10 @@ Options:
                           .yaml or .yml is read as the manifest)
   --format FORMAT         check: ${CHECK_FORMATS.join(", ")}; explain: ${EXPLAIN_FORMATS.join(", ")} (default: text)
   --quiet                 check, text format: errors and warnings only (no infos, no queries table)
+  --stats FILE            saved output of nodetool tablestats (plain, -H, -F json, -F yaml) or
+                          nodetool tablehistograms, one node's per file; repeat it for several
+                          nodes (default: files matching the config's stats globs,
+                          **/cassandra-stats/**/*.{txt,json,yaml,yml}; docs/production-stats.md)
   --force                 init: replace an existing access-patterns.yaml
   -h, --help              show this help
   --version               show the version
@@ -241,6 +250,8 @@ interface CommonOptions {
   filterMode?: FilterMode;
   /** check: apply the safe fixes (`write`) or print them as a diff (`diff`) */
   fix?: "write" | "diff";
+  /** saved nodetool tablestats / tablehistograms output, read whatever the `stats` globs say */
+  stats?: string[];
 }
 
 interface ParsedCommand {
@@ -271,6 +282,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
         fix: { type: "boolean" },
         "fix-dry-run": { type: "boolean" },
         "stdin-filename": { type: "string" },
+        stats: { type: "string", multiple: true },
         force: { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -323,6 +335,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
   for (const name of ["manifest", "config"] as const) {
     if (values[name] === "") throw new UsageError(`--${name} needs a file`);
   }
+  if (values.stats?.includes("")) throw new UsageError("--stats needs a file");
   return {
     command,
     positionals: rest,
@@ -338,6 +351,7 @@ function parseCommandLine(argv: string[]): ParsedCommand {
       stdinFilename: values["stdin-filename"],
       filterMode: filterMode as FilterMode | undefined,
       fix: values.fix ? "write" : values["fix-dry-run"] ? "diff" : undefined,
+      ...(values.stats ? { stats: values.stats } : {}),
     },
   };
 }
@@ -386,6 +400,8 @@ interface Inputs {
   configFile?: SourceFile;
   config: ReviewConfig;
   manifestPath?: string;
+  /** the files named with --stats, relative to the root */
+  statsPaths: string[];
   /** the directory the paths are relative to */
   root: string;
   /** files that should have been read but could not be */
@@ -429,6 +445,13 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   if (explicitManifest && !(await statOrUndefined(io, explicitManifest))?.isFile()) {
     throw new UsageError(`--manifest ${options.manifest}: no such file`);
   }
+  const explicitStats: { absolute: string; size: number }[] = [];
+  for (const written of options.stats ?? []) {
+    const absolute = path.resolve(io.cwd, written);
+    const stat = await statOrUndefined(io, absolute);
+    if (!stat?.isFile()) throw new UsageError(`--stats ${written}: no such file`);
+    explicitStats.push({ absolute, size: stat.size });
+  }
 
   // The config: as given, else .github/cql-review.yml under the first path, else under here.
   let configAbsolute: string | undefined;
@@ -457,6 +480,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     ...named.map((entry) => (entry.stat.isDirectory() ? entry.absolute : path.dirname(entry.absolute))),
     ...(stdin ? [path.dirname(stdin.absolute)] : []),
     ...[explicitManifest, configAbsolute].filter((file): file is string => file !== undefined).map((file) => path.dirname(file)),
+    ...explicitStats.map((file) => path.dirname(file.absolute)),
   ];
   const root =
     rootFromConfig && anchors.every((anchor) => isInside(rootFromConfig, anchor))
@@ -507,7 +531,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   const { config } = loadConfig(configFile);
   const wanted = (relative: string) =>
     !matchesAny(relative, config.ignore) &&
-    (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest) || isCodeFile(relative, config) || isApplicationConfigFile(relative));
+    (matchesAny(relative, config.schema) || matchesAny(relative, config.manifest) || matchesAny(relative, config.stats) || isCodeFile(relative, config) || isApplicationConfigFile(relative));
 
   const toRead = new Map<string, number | undefined>();
   const walk = async (directory: string): Promise<void> => {
@@ -541,6 +565,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   const stdinAlone = stdin !== undefined && named.length === 0 && explicitManifest === undefined;
   if (stdinAlone && stdin && isCodeFile(relativeToRoot(stdin.absolute), config)) await walk(root);
   if (explicitManifest) toRead.set(explicitManifest, (await statOrUndefined(io, explicitManifest))?.size);
+  for (const file of explicitStats) toRead.set(file.absolute, file.size);
   if (configAbsolute) toRead.delete(configAbsolute);
 
   const files: SourceFile[] = [];
@@ -586,6 +611,7 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
     config,
     root,
     manifestPath: explicitManifest ? relativeToRoot(explicitManifest) : stdinIsManifest && stdin ? relativeToRoot(stdin.absolute) : undefined,
+    statsPaths: explicitStats.map((file) => relativeToRoot(file.absolute)),
     unreadable,
     notRead,
   };
@@ -620,6 +646,7 @@ async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inpu
     ...(baseCode ? { baseCode } : {}),
     configFile: inputs.configFile,
     manifestPath: inputs.manifestPath,
+    statsPaths: inputs.statsPaths,
     cassandra: options.cassandra,
     failOn: options.failOn,
     pastDeadline: () => now() > deadline,
@@ -793,6 +820,23 @@ function schemaReference(io: CliIo, manifestDirectory: string): string {
   return `${SCHEMA_BASE_URL}access-patterns.schema.json`;
 }
 
+/**
+ * The saved nodetool output init drafts from (--stats, and files matching the stats globs), for
+ * the schema's tables. A file it cannot read is said on stderr, with its line; the draft goes on.
+ */
+function readMeasurementsForInit(io: CliIo, inputs: Inputs, schema: SchemaModel): Map<string, TableMeasurements> {
+  const files = inputs.files.filter((file) => inputs.statsPaths.includes(file.path) || matchesAny(file.path, inputs.config.stats));
+  const known: NodeTableStats[] = [];
+  for (const file of files) {
+    const parsed = parseStatsFile(file);
+    for (const finding of parsed.findings) io.stderr(`cql-review: ${terminalSafe(finding.message)}\n`);
+    for (const table of parsed.tables) {
+      if (schema.tables.has(measuredTableName(table))) known.push(table);
+    }
+  }
+  return combineStats(known);
+}
+
 async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const written = parsed.positionals[0] ?? ".";
   const directory = path.resolve(io.cwd, written);
@@ -823,6 +867,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const applicationConfigs = inputs.files.filter((file) => isApplicationConfigFile(file.path) && !schemaFiles.includes(file));
   const fromSchema = review({ files: [...schemaFiles, ...applicationConfigs], configFile: inputs.configFile, cassandra });
   const applied = fromSchema.model.appliedSchemaFiles ?? fromSchema.model.schemaFiles;
+  const measured = readMeasurementsForInit(io, inputs, fromSchema.schema);
   // The application's code, read as `check` reads it: its statements become the draft's entries.
   const code = await readCode(inputs.files, inputs.config, (language) => grammars.parser(language));
   const draft = draftManifest(fromSchema.schema, {
@@ -832,6 +877,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
     sourceFiles: applied.map((file) => file.path),
     schemaSetting: settingFor(applied, fromSchema.model.schemaFiles, toPosix(path.relative(inputs.root, directory))),
     ...(code ? { code } : {}),
+    ...(measured.size > 0 ? { measured } : {}),
   });
   if (draft === undefined) throw new InputError(`no CREATE TABLE in ${schemaFiles.map((file) => file.path).join(", ")}: nothing to draft from`);
 
@@ -858,6 +904,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   io.stdout(
     `Wrote ${shownTarget}, drafted from ${plural(tables, "table", "tables")}${statements > 0 ? ` and ${plural(statements, "statement", "statements")} of the code` : ""} (${plural(checked.queries.length, "query", "queries")}).\n` +
       (dynamic > 0 ? `${plural(dynamic, "statement is", "statements are")} built at run time: listed at the end of the draft, not drafted.\n` : "") +
+      (measured.size > 0 ? `The volume figures of ${plural(measured.size, "table", "tables")} come from production's measurements (marked measured).\n` : "") +
       "Replace every TODO with your own figures and the application's real queries, then run:\n" +
       `  cql-review check ${written}\n`,
   );

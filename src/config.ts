@@ -35,6 +35,8 @@ export interface ReviewConfig {
     /** the most the review may do: REQUEST_CHANGES applies only while the gate fails (src/github/review-comments.ts) */
     event: "COMMENT" | "REQUEST_CHANGES";
   };
+  /** globs of saved nodetool tablestats / tablehistograms output (docs/production-stats.md) */
+  stats: string[];
   /** globs of paths to leave out */
   ignore: string[];
   /** application code read for CQL statements (src/code) */
@@ -56,6 +58,7 @@ export const DEFAULT_CONFIG: ReviewConfig = {
   },
   rules: {},
   comments: { max: 50, event: "COMMENT" },
+  stats: ["**/cassandra-stats/**/*.{txt,json,yaml,yml}"],
   ignore: ["**/node_modules/**"],
   code: {
     enabled: true,
@@ -98,6 +101,7 @@ export function defaultConfig(): ReviewConfig {
     rules: Object.assign(Object.create(null) as Record<string, RuleSetting>, DEFAULT_CONFIG.rules),
     comments: { ...DEFAULT_CONFIG.comments },
     ignore: [...DEFAULT_CONFIG.ignore],
+    stats: [...DEFAULT_CONFIG.stats],
     code: { ...DEFAULT_CONFIG.code, files: [...DEFAULT_CONFIG.code.files], exclude: [...DEFAULT_CONFIG.code.exclude], languages: [...DEFAULT_CONFIG.code.languages] },
   };
 }
@@ -145,7 +149,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
 function salvage(data: Record<string, unknown>): ConfigDocument {
   const valid: ConfigDocument = {};
   const shape = configSchema.shape;
-  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore", "code"] as const) {
+  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore", "code", "stats"] as const) {
     const result = shape[key].safeParse(data[key]);
     if (result.success && result.data !== undefined) (valid as Record<string, unknown>)[key] = result.data;
   }
@@ -186,6 +190,7 @@ function applySettings(config: ReviewConfig, valid: ConfigDocument): void {
   if (valid.fail_on) config.failOn = valid.fail_on;
   if (valid.unreviewed) config.unreviewed = valid.unreviewed;
   if (valid.ignore) config.ignore = valid.ignore;
+  if (valid.stats) config.stats = valid.stats;
   if (valid.code === false) config.code.enabled = false;
   else if (typeof valid.code === "object") {
     if (valid.code.files) config.code.files = valid.code.files;

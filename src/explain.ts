@@ -1,6 +1,7 @@
 // `cql-review explain` and `/cql explain …`: the step-by-step story of one query, one ad-hoc
 // SELECT, or one table, taken from a finished review. Pure: it reads the review and, for an ad-hoc
 // SELECT, parses and plans it the way the review planned the manifest's queries.
+import { measuredBesideEstimate, type MeasuredBeside } from "./analysis/measured.js";
 import { planSelect } from "./analysis/planner.js";
 import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "./analysis/types.js";
 import type { SelectStatement, SourceRange } from "./cql/ast.js";
@@ -111,6 +112,8 @@ export interface TableExplanation {
   defaultTtlSeconds: number;
   compaction?: string;
   estimate?: PartitionEstimate;
+  /** production's figures beside the estimate's, each with its source (saved nodetool output) */
+  measured?: MeasuredBeside[];
   queries: TableQuery[];
   findings: Finding[];
 }
@@ -433,9 +436,15 @@ function explainTable(review: Review, name: string): TableExplanation | NotFound
     defaultTtlSeconds: table.defaultTtlSeconds,
     compaction: table.compaction?.className,
     estimate: review.estimates.get(table.qualifiedName),
+    ...measuredOf(review, table.qualifiedName),
     queries,
     findings: review.findings.filter((finding) => tableFinding(finding, table)),
   };
+}
+
+function measuredOf(review: Review, table: string): { measured?: MeasuredBeside[] } {
+  const measured = review.model.measured?.get(table);
+  return measured ? { measured: measuredBesideEstimate(review.estimates.get(table), measured) } : {};
 }
 
 function tableFinding(finding: Finding, table: TableModel): boolean {

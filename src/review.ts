@@ -4,13 +4,14 @@ import { estimateTables } from "./analysis/estimator.js";
 import { append } from "./arrays.js";
 import { attachRowsEstimates } from "./analysis/estimator-rows.js";
 import { attachTombstoneEstimates } from "./analysis/estimator-tombstones.js";
+import { estimateFromMeasurements } from "./analysis/measured.js";
 import { analyseQuery, countQueryPlans, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
 import type { CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { parseCql } from "./cql/index.js";
-import { compareFindings, FILE_START, type Finding, type SourceLocation } from "./findings.js";
+import { compareFindings, FILE_START, pointRange, type Finding, type SourceLocation } from "./findings.js";
 import { matchesAny } from "./globs.js";
 import { checkManifestAgainstSchema } from "./manifest/check.js";
 import { changedEntries, normaliseCql } from "./manifest/compare.js";
@@ -25,6 +26,9 @@ import { applyOrder, orderBySetting } from "./schema/file-order.js";
 import { systemTables } from "./schema/system-tables.js";
 import { DEFAULT_CASSANDRA_VERSION, emptySchema, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 import type { SourceFile } from "./source-file.js";
+import { combineStats } from "./stats/combine.js";
+import { parseStatsFile, STATS_RULE } from "./stats/parse.js";
+import type { NodeTableStats, TableMeasurements } from "./stats/types.js";
 
 export type { SourceFile } from "./source-file.js";
 
@@ -37,6 +41,8 @@ export interface ReviewInput {
   configFile?: SourceFile;
   /** overrides (CLI flags) */
   manifestPath?: string;
+  /** files read as saved nodetool output whatever the `stats` globs say (`cql-review check --stats FILE`) */
+  statsPaths?: readonly string[];
   cassandra?: CassandraVersion;
   /** the gate's level instead of the config's `fail_on` (`cql-review check --fail-on`) */
   failOn?: ReviewConfig["failOn"];
@@ -128,6 +134,8 @@ export const UNREVIEWED_RULES: ReadonlySet<string> = new Set(["input-limit-excee
 interface SelectedFiles {
   schema: SourceFile[];
   manifests: SourceFile[];
+  /** saved nodetool tablestats / tablehistograms output */
+  stats: SourceFile[];
   limitFindings: Finding[];
 }
 
@@ -149,17 +157,19 @@ function unreadCodeFinding(skipped: CodeExtraction["skipped"][number]): Finding 
 }
 
 /** Picks schema and manifest files by the config globs and applies the size and count limits. */
-function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: string | undefined): SelectedFiles {
+function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: string | undefined, statsPaths: readonly string[] = []): SelectedFiles {
   const limitFindings: Finding[] = [];
   const schema: SourceFile[] = [];
   const manifests: SourceFile[] = [];
+  const stats: SourceFile[] = [];
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   let bytes = 0;
   for (const file of sorted) {
     if (matchesAny(file.path, config.ignore)) continue;
     const isManifest = manifestPath !== undefined ? file.path === manifestPath : matchesAny(file.path, config.manifest);
-    const isSchema = !isManifest && matchesAny(file.path, config.schema);
-    if (!isManifest && !isSchema) continue;
+    const isStats = !isManifest && (statsPaths.includes(file.path) || matchesAny(file.path, config.stats));
+    const isSchema = !isManifest && !isStats && matchesAny(file.path, config.schema);
+    if (!isManifest && !isSchema && !isStats) continue;
     if (schema.length + manifests.length >= REVIEW_LIMITS.filesPerReview) {
       limitFindings.push(
         limitFinding(file.path, `More than ${REVIEW_LIMITS.filesPerReview} schema and manifest files: ${file.path} and later files were not reviewed.`, "files-per-review"),
@@ -187,9 +197,9 @@ function selectFiles(files: SourceFile[], config: ReviewConfig, manifestPath: st
       continue;
     }
     bytes += file.content.length;
-    (isManifest ? manifests : schema).push(file);
+    (isManifest ? manifests : isStats ? stats : schema).push(file);
   }
-  return { schema, manifests, limitFindings };
+  return { schema, manifests, stats, limitFindings };
 }
 
 /**
@@ -251,7 +261,7 @@ function readConfig(file: SourceFile | undefined): ReturnType<typeof loadConfig>
 
 function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stopped: boolean } {
   const { config, findings: configFindings, ruleLocations, unread } = readConfig(input.configFile);
-  const selected = selectFiles(input.files, config, input.manifestPath);
+  const selected = selectFiles(input.files, config, input.manifestPath, input.statsPaths);
   const inputFindings: Finding[] = [...configFindings];
   if (unread) inputFindings.push(unread);
   append(inputFindings, selected.limitFindings);
@@ -347,6 +357,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   // Cassandra's own tables, for queries on them; the rules over the application's tables never see them.
   built.schema.builtIn = systemTables(version);
   if (manifest) append(inputFindings, checkManifestAgainstSchema(manifest, built.schema, { keyspace }));
+  const measured = readMeasurements(selected.stats, built.schema, inputFindings);
 
   const queryCount = manifest?.queries.length ?? 0;
   const overQueries = queryCount > REVIEW_LIMITS.queriesPerReview;
@@ -370,12 +381,59 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   }
   if (pastDeadline()) return stop(firstFile, "before estimating partition sizes");
   const estimates = estimateTables(built.schema, manifest, queries, { version, limits: config.limits, keyspace });
+  // Where the manifest is silent, production's figures stand in for the defaults (and say so).
+  for (const [name, measurements] of measured) {
+    const estimate = estimates.get(name);
+    const fromMeasurements = estimate && estimateFromMeasurements(estimate, measurements);
+    if (fromMeasurements) estimates.set(name, fromMeasurements);
+  }
   attachRowsEstimates(queries, estimates, manifest);
   attachTombstoneEstimates(queries, built.schema, manifest, estimates);
   sizeSuggestedTables(queries, manifest, built.schema, { version, limits: config.limits, keyspace });
 
   const code = withCode?.code;
-  return { model: { version, config, configFile, schemaFiles, appliedSchemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}) }, stopped: false };
+  return {
+    model: { version, config, configFile, schemaFiles, appliedSchemaFiles, manifestFiles, schema: built.schema, manifest, queries, estimates, inputFindings, ...(code ? { code } : {}), ...(measured.size > 0 ? { measured } : {}) },
+    stopped: false,
+  };
+}
+
+/** Where a 1-based line starts in a text. */
+function lineOffset(text: string, line: number): number {
+  let offset = 0;
+  for (let n = 1; n < line && offset !== -1; n++) offset = text.indexOf("\n", offset) + 1 || -1;
+  return Math.max(0, offset);
+}
+
+/**
+ * The production measurements of the schema's tables, all stats files together. A file that cannot
+ * be read, and a table the schema lacks, get a `stats-invalid` finding at their line.
+ */
+function readMeasurements(files: readonly SourceFile[], schema: SchemaModel, findings: Finding[]): Map<string, TableMeasurements> {
+  const known: NodeTableStats[] = [];
+  for (const file of files) {
+    const parsed = parseStatsFile(file);
+    append(findings, parsed.findings);
+    const reported = new Set<string>();
+    for (const stats of parsed.tables) {
+      const name = `${stats.keyspace}.${stats.table}`;
+      if (schema.tables.has(name)) {
+        known.push(stats);
+        continue;
+      }
+      // System keyspaces are in every full tablestats; they are not the application's model.
+      if (/^(system|system_[a-z_]+|dse_[a-z_]+)$/.test(stats.keyspace) || reported.has(name)) continue;
+      reported.add(name);
+      findings.push({
+        rule: STATS_RULE,
+        severity: "warning",
+        location: { file: file.path, range: pointRange(stats.line, 1, lineOffset(file.content, stats.line)) },
+        message: `${file.path}:${stats.line}: ${name} has measurements, but the schema has no such table; its figures are not used (a table dropped or renamed, or schema files the review does not read)`,
+        fingerprint: `${STATS_RULE}:${file.path}#unknown-table:${name}`,
+      });
+    }
+  }
+  return combineStats(known);
 }
 
 function reviewedFiles(model: AnalysedModel): ReviewedFile[] {

@@ -29,6 +29,8 @@ export interface RuleTestCase {
   cql: string | Record<string, string>;
   /** the access-patterns manifest (YAML), at `access-patterns.yaml` */
   manifest?: string;
+  /** other files of the repository by path, such as saved nodetool output (`cassandra-stats/node1.txt`) */
+  files?: Record<string, string>;
   /** merged over the loaded config (rules and limits key by key), or the text of `.github/cql-review.yml` */
   config?: PartialConfig | string;
   cassandra?: CassandraVersion;
@@ -63,10 +65,11 @@ export interface RuleRun {
   findings: (Finding & { messageId: string })[];
 }
 
-function sourceFiles(cql: string | Record<string, string>, manifest: string | undefined): SourceFile[] {
+function sourceFiles(cql: string | Record<string, string>, manifest: string | undefined, others: Record<string, string> = {}): SourceFile[] {
   const schema = typeof cql === "string" ? { [SCHEMA_PATH]: cql } : cql;
   const files = Object.entries(schema).map(([path, content]) => ({ path, content }));
   if (manifest !== undefined) files.push({ path: MANIFEST_PATH, content: manifest });
+  for (const [path, content] of Object.entries(others)) files.push({ path, content });
   return files;
 }
 
@@ -102,7 +105,7 @@ function inputProblems(model: AnalysedModel, rule: RuleModule): Finding[] {
 }
 
 /** Runs the rule (alone, or with the catalogue when it judges other rules' findings) over a case. */
-export function runRule(rule: RuleModule, testCase: RuleTestCase, files = sourceFiles(testCase.cql, testCase.manifest)): RuleRun {
+export function runRule(rule: RuleModule, testCase: RuleTestCase, files = sourceFiles(testCase.cql, testCase.manifest, testCase.files)): RuleRun {
   const model = buildModel(files, testCase);
   const base = testCase.base ? buildModel(sourceFiles(testCase.base.cql, testCase.base.manifest), testCase) : undefined;
   const reports: RuleReport[] = [];
@@ -178,7 +181,7 @@ export function checkValid(rule: RuleModule, testCase: RuleTestCase): void {
 
 export function checkInvalid(rule: RuleModule, testCase: InvalidRuleTestCase): void {
   if (testCase.findings.length === 0) throw new Error("an invalid case must list the findings it expects");
-  const files = sourceFiles(testCase.cql, testCase.manifest);
+  const files = sourceFiles(testCase.cql, testCase.manifest, testCase.files);
   const { model, findings } = runRule(rule, testCase, files);
   expect(inputProblems(model, rule), "the case's own schema/manifest has errors").toEqual([]);
   const actual = [...findings].sort(compareFindings).map((f, i) => {

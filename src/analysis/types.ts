@@ -128,7 +128,7 @@ export interface QueryAnalysis {
   limit?: number;
 }
 
-export type EstimateBasis = "manifest" | "growth-retention" | "growth-ttl" | "type-default" | "single-row";
+export type EstimateBasis = "manifest" | "growth-retention" | "growth-ttl" | "type-default" | "single-row" | "measured";
 
 export interface PartitionFigures {
   rows: number;

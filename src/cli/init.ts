@@ -9,6 +9,9 @@ import { quoteName } from "../cql/print.js";
 import { ID_PATTERN } from "../manifest/schema.js";
 import type { CassandraVersion, ColumnModel, ColumnType, SchemaModel, TableModel } from "../schema/model.js";
 import { findTable } from "../schema/resolve.js";
+import { sizeValue } from "../analysis/type-sizes.js";
+import { formatBytes, formatCount } from "../analysis/estimator-text.js";
+import type { MeasuredFigure, TableMeasurements } from "../stats/types.js";
 
 /** A read the draft proposes: a statement of the code (`code` set), or a guess for a table no code reads. */
 export interface DraftQuery {
@@ -44,6 +47,11 @@ export interface DraftOptions {
    * as comments.
    */
   code?: CodeExtraction;
+  /**
+   * Production's measurements by qualified table name (saved nodetool output, `init --stats`):
+   * the volume figures they give replace the placeholders, each marked as measured.
+   */
+  measured?: ReadonlyMap<string, TableMeasurements>;
 }
 
 /** Placeholder figures: plausible, valid, and marked TODO wherever they appear. */
@@ -238,19 +246,70 @@ export function lookupTarget(table: TableModel, schema: SchemaModel): TableModel
   return undefined;
 }
 
-function volumeLines(table: TableModel, keyspace: string, schema: SchemaModel): string[] {
+/** Where a measured figure came from, for the draft's comments: `stats/node1.txt:36, the median of 3 nodes`. */
+function measuredSource(figure: MeasuredFigure): string {
+  const from = figure.from === "one node" ? "" : `, the ${figure.from === "worst node" ? "worst" : "median"} of ${figure.nodes} nodes`;
+  return commentText(`${figure.file}:${figure.line}${from}`);
+}
+
+/**
+ * The volume figures production's measurements give a table: rows per partition from the cells
+ * per partition over the cells a row holds, partitions from the per-node estimate (a lower bound
+ * for the cluster), and the variable-length columns' sizes from the mean partition's bytes per
+ * row, after the fixed-size columns. Each line says it was measured, and where.
+ */
+function measuredVolumeLines(table: TableModel, measured: TableMeasurements): { partitions?: string; rows?: string; columns?: string } {
+  const { figures } = measured;
+  const lines: { partitions?: string; rows?: string; columns?: string } = {};
+  if (figures.partitions && figures.partitions.value > 0) {
+    lines.partitions = `    partitions: ${Math.round(figures.partitions.value)}   # measured: nodetool's estimate on one node (${measuredSource(figures.partitions)}); the cluster holds at least as many`;
+  }
+  const cellsPerRow = Math.max(1, table.regular.reduce((total, column) => total + sizeValue(column.type).cells, 0));
+  let averageRows = table.clustering.length === 0 ? 1 : undefined;
+  if (table.clustering.length > 0 && figures.cellsMax) {
+    const typicalCells = figures.cellsP50;
+    const max = Math.max(1, Math.round(figures.cellsMax.value / cellsPerRow));
+    const avg = typicalCells ? Math.min(max, Math.max(1, Math.round(typicalCells.value / cellsPerRow))) : undefined;
+    averageRows = avg ?? max;
+    lines.rows =
+      `    rows_per_partition: ${avg !== undefined ? `{ avg: ${avg}, max: ${max} }` : max}   # measured: ` +
+      `${typicalCells ? `median ${formatCount(typicalCells.value)} cells (${measuredSource(typicalCells)}), ` : ""}` +
+      `most ${formatCount(figures.cellsMax.value)} cells (${measuredSource(figures.cellsMax)}) per partition, ÷ ${cellsPerRow} ${cellsPerRow === 1 ? "cell" : "cells"} a row`;
+  }
+  const mean = figures.partitionBytesMean;
+  const variable = table.columns.filter((column) => sizePlaceholder(column.type) !== undefined);
+  if (mean && averageRows !== undefined && variable.length > 0) {
+    const fixed = table.columns.filter((column) => !variable.includes(column) && !table.partitionKey.includes(column) && !table.static.includes(column));
+    const rowBytes = mean.value / averageRows;
+    const fixedBytes = fixed.reduce((total, column) => total + sizeValue(column.type).classicBytes, 0);
+    const each = Math.max(1, Math.round((rowBytes - fixedBytes) / variable.length));
+    const sizes = variable.map((column) => {
+      const collection = column.type.kind === "list" || column.type.kind === "set" || column.type.kind === "map";
+      return `${yamlScalar(quoteName(column.name))}: ${collection ? `{ items: 4, bytes: ${Math.max(1, Math.round(each / 4))} }` : each}`;
+    });
+    lines.columns =
+      `    columns: { ${sizes.join(", ")} }   # measured: mean partition ${formatBytes(mean.value)} (${measuredSource(mean)}) over ${formatCount(averageRows)} ${averageRows === 1 ? "row" : "rows"}, ` +
+      `shared evenly by the variable-length columns: TODO split it as your data does`;
+  }
+  return lines;
+}
+
+function volumeLines(table: TableModel, keyspace: string, schema: SchemaModel, measured?: TableMeasurements): string[] {
   // Manifest names are read as CQL reads them: a name that needs quotes in CQL keeps them here.
   const key = table.keyspace === keyspace ? quoteName(table.name) : `${quoteName(table.keyspace)}.${quoteName(table.name)}`;
   const sizes = table.columns
     .map((column) => [quoteName(column.name), sizePlaceholder(column.type)] as const)
     .filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
+  const fromProduction = measured ? measuredVolumeLines(table, measured) : {};
   return [
     `  ${yamlScalar(key)}:`,
-    `    partitions: ${PLACEHOLDER.partitions}   # TODO: distinct partition keys`,
-    ...(table.clustering.length > 0 ? [rowsLine(table, schema)] : []),
-    ...(sizes.length > 0
-      ? [`    columns: { ${sizes.map(([name, size]) => `${yamlScalar(name)}: ${size}`).join(", ")} }   # TODO: average sizes in bytes`]
-      : []),
+    fromProduction.partitions ?? `    partitions: ${PLACEHOLDER.partitions}   # TODO: distinct partition keys`,
+    ...(fromProduction.rows ? [fromProduction.rows] : table.clustering.length > 0 ? [rowsLine(table, schema)] : []),
+    ...(fromProduction.columns
+      ? [fromProduction.columns]
+      : sizes.length > 0
+        ? [`    columns: { ${sizes.map(([name, size]) => `${yamlScalar(name)}: ${size}`).join(", ")} }   # TODO: average sizes in bytes`]
+        : []),
   ];
 }
 
@@ -303,7 +362,7 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
       : []),
     "",
     "tables:",
-    ...writable.flatMap((table) => volumeLines(table, keyspace, schema)),
+    ...writable.flatMap((table) => volumeLines(table, keyspace, schema, options.measured?.get(table.qualifiedName))),
     "",
     "queries:",
     ...queries.flatMap((query) => [

@@ -136,6 +136,10 @@ export const configSchema = z
     schema: globList("Globs of the CQL schema files (default **/*.cql).", { allowEmpty: false }).optional(),
     manifest: globList("Globs of the access-patterns manifests (default **/access-patterns.y{,a}ml).", { allowEmpty: false }).optional(),
     cassandra: cassandraVersionSchema.optional(),
+    stats: globList(
+      "Globs of saved `nodetool tablestats` / `nodetool tablehistograms` output, measured figures set beside the estimates (default **/cassandra-stats/**/*.{txt,json,yaml,yml}; docs/production-stats.md).",
+      { allowEmpty: true },
+    ).optional(),
     fail_on: z
       .enum(["error", "warning", "never"], says("expected error, warning or never"))
       .describe("Which new findings fail the check run: error (default), warning (errors and warnings), or never.")

@@ -1,5 +1,6 @@
 // `cql-review explain` in a terminal: the same answer renderExplainMarkdown gives on GitHub, laid
 // out in aligned columns.
+import { formatMeasuredValue } from "../analysis/measured.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
 import type { PartitionEstimate, QueryPlan } from "../analysis/types.js";
 import type { CodePlace, ExplainAnswer } from "../explain.js";
@@ -145,6 +146,21 @@ function explanationLines(answer: ExplainAnswer, paint: Paint): string[] {
       }
       if (answer.views.length > 0) lines.push("", `${paint("Views", "bold")}: ${answer.views.map(terminalSafe).join(", ")}`);
       lines.push(...estimateLines(answer.table, answer.estimate, paint));
+      if (answer.measured && answer.measured.length > 0) {
+        lines.push(
+          "",
+          `${paint("Measured in production", "bold")} (saved nodetool output) beside the estimate:`,
+          ...columns([
+            ["", "estimated", "measured", "source"],
+            ...answer.measured.map((row) => [
+              row.label,
+              row.estimated === null ? "—" : formatMeasuredValue(row.estimated, row.unit),
+              formatMeasuredValue(row.measured.value, row.unit),
+              `${terminalSafe(row.measured.file)}:${row.measured.line}${row.measured.from === "one node" ? "" : ` (${row.measured.from} of ${row.measured.nodes})`}`,
+            ]),
+          ]),
+        );
+      }
       lines.push(
         "",
         ...(answer.queries.length === 0

@@ -7,6 +7,7 @@ import type { ExplainAnswer } from "../explain.js";
 import { compareFindings, type Finding, type SourceLocation } from "../findings.js";
 import type { Review } from "../review.js";
 import type { TableModel } from "../schema/model.js";
+import type { MeasuredFigure, MeasureName, TableMeasurements } from "../stats/types.js";
 
 export interface JsonFinding {
   rule: string;
@@ -41,6 +42,14 @@ export interface JsonTable {
   static: string[];
   regular: string[];
   estimate: JsonEstimate | null;
+  /** production's figures (saved nodetool output), present only for a table that has measurements */
+  measured?: JsonMeasured;
+}
+
+/** What nodetool measured for a table, each figure with the file and line it came from (docs/production-stats.md). */
+export interface JsonMeasured {
+  files: string[];
+  figures: Partial<Record<MeasureName, MeasuredFigure>>;
 }
 
 export interface JsonQuery {
@@ -122,7 +131,11 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function tableToJson(table: TableModel, estimate: PartitionEstimate | undefined): JsonTable {
+function measuredToJson(measured: TableMeasurements): JsonMeasured {
+  return { files: [...measured.files], figures: Object.fromEntries(Object.entries(measured.figures).map(([name, figure]) => [name, { ...figure }])) };
+}
+
+function tableToJson(table: TableModel, estimate: PartitionEstimate | undefined, measured: TableMeasurements | undefined): JsonTable {
   return {
     keyspace: table.keyspace,
     name: table.name,
@@ -133,6 +146,7 @@ function tableToJson(table: TableModel, estimate: PartitionEstimate | undefined)
     static: table.static.map((column) => column.name),
     regular: table.regular.map((column) => column.name),
     estimate: estimateToJson(estimate),
+    ...(measured ? { measured: measuredToJson(measured) } : {}),
   };
 }
 
@@ -176,7 +190,7 @@ export function buildJsonReport(review: Review): JsonReport {
     files: review.files
       .filter((file): file is typeof file & { kind: "schema" | "manifest" } => file.kind !== "config")
       .map((file) => ({ path: file.path, kind: file.kind, statements: file.statements })),
-    tables: tablesInFileOrder(review).map((table) => tableToJson(table, review.estimates.get(table.qualifiedName))),
+    tables: tablesInFileOrder(review).map((table) => tableToJson(table, review.estimates.get(table.qualifiedName), review.model.measured?.get(table.qualifiedName))),
     // review.queries is in manifest order already
     queries: review.queries.map(queryToJson),
     findings: [...review.findings].sort(compareFindings).map(findingToJson),
@@ -235,6 +249,7 @@ function explainAnswerToJson(answer: ExplainAnswer): Record<string, unknown> {
         defaultTtlSeconds: answer.defaultTtlSeconds,
         compaction: answer.compaction ?? null,
         estimate: answer.estimate ?? null,
+        ...(answer.measured ? { measured: answer.measured } : {}),
         queries: answer.queries,
         findings: answer.findings.map(findingToJson),
       };

@@ -7,6 +7,7 @@ import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
+import { formatMeasuredValue } from "../analysis/measured.js";
 import { modelDiagram } from "./diagram.js";
 import { failsGate, gateReason, plural } from "./gate.js";
 import { tablesInFileOrder } from "./json.js";
@@ -241,18 +242,33 @@ function estimateCells(table: string, estimate: PartitionEstimate): string[] {
   ];
 }
 
+/** Production's largest partition beside the estimate: the figure, and the file it came from. */
+function measuredCell(review: Review, table: string): string {
+  const largest = review.model.measured?.get(table)?.figures.partitionBytesMax;
+  return largest ? `${formatBytes(largest.value)} (${tableCodeSpan(largest.file)})` : "—";
+}
+
 function estimatesBlock(review: Review): Block | undefined {
+  // The measured column appears only when saved nodetool output was given (docs/production-stats.md).
+  const measured = (review.model.measured?.size ?? 0) > 0;
   const rows = tablesInFileOrder(review).flatMap((table) => {
     const estimate = review.estimates.get(table.qualifiedName);
-    return estimate ? [tableRow(estimateCells(table.qualifiedName, estimate))] : [];
+    if (!estimate) return [];
+    const cells = estimateCells(table.qualifiedName, estimate);
+    return [tableRow(measured ? [...cells.slice(0, 5), measuredCell(review, table.qualifiedName), ...cells.slice(5)] : cells)];
   });
   if (rows.length === 0) return undefined;
   const unbounded = [...review.estimates.values()].filter((estimate) => estimate.unbounded).length;
   return details(`Partition estimates: worst partition of ${plural(rows.length, "table", "tables")}${unbounded > 0 ? `, ${formatCount(unbounded)} unbounded` : ""}`, {
-    head: tableHeader(
-      ["Table", "Rows/partition", "Values", "Bytes", "Engine bytes", "Basis", "Unbounded"],
-      ["left", "right", "right", "right", "right", "left", "left"],
-    ),
+    head: measured
+      ? tableHeader(
+          ["Table", "Rows/partition", "Values", "Bytes", "Engine bytes", "Measured largest", "Basis", "Unbounded"],
+          ["left", "right", "right", "right", "right", "right", "left", "left"],
+        )
+      : tableHeader(
+          ["Table", "Rows/partition", "Values", "Bytes", "Engine bytes", "Basis", "Unbounded"],
+          ["left", "right", "right", "right", "right", "left", "left"],
+        ),
     rows,
     more: (omitted) => `_${notShown(omitted, { one: "table", many: "tables" })}._`,
   });
@@ -484,6 +500,20 @@ function tableAnswer(answer: TableExplanation): Block[] {
   }
   if (answer.views.length > 0) blocks.push({ head: `**Views:** ${answer.views.map((view) => codeSpan(view)).join(", ")}` });
   blocks.push(...estimateBlock(answer.table, answer.estimate));
+  if (answer.measured && answer.measured.length > 0) {
+    blocks.push({
+      head: `**Measured in production** (saved nodetool output) beside the estimate\n\n${tableHeader(["", "Estimated", "Measured", "Source"], ["left", "right", "right", "left"])}`,
+      rows: answer.measured.map((row) =>
+        tableRow([
+          escapeMarkdown(row.label),
+          row.estimated === null ? "—" : escapeMarkdown(formatMeasuredValue(row.estimated, row.unit)),
+          escapeMarkdown(formatMeasuredValue(row.measured.value, row.unit)),
+          `${tableCodeSpan(`${row.measured.file}:${row.measured.line}`)}${row.measured.from === "one node" ? "" : ` (${row.measured.from} of ${row.measured.nodes})`}`,
+        ]),
+      ),
+      more: (omitted) => `_${notShown(omitted, { one: "figure", many: "figures" })}._`,
+    });
+  }
   blocks.push(
     answer.queries.length === 0
       ? { head: "**Queries:** none of the manifest's queries use this table." }

@@ -6,6 +6,7 @@ import type { Manifest } from "../manifest/types.js";
 import type { CassandraVersion, SchemaModel } from "../schema/model.js";
 import type { ReviewConfig } from "../config.js";
 import type { CodeModel } from "../code/entries.js";
+import type { TableMeasurements } from "../stats/types.js";
 
 export interface ParsedSchemaFile {
   path: string;
@@ -32,4 +33,6 @@ export interface AnalysedModel {
   inputFindings: Finding[];
   /** the application code read (src/code), when there was any */
   code?: CodeModel;
+  /** production measurements (saved nodetool output, src/stats) by qualified table name, when files were given */
+  measured?: Map<string, TableMeasurements>;
 }

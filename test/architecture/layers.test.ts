@@ -16,7 +16,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: "schema model", prefixes: ["src/schema/"] },
   // The JSON Schema export is a build step over both zod schemas (manifest and config), not part
   // of the review's data flow: it sits with the config it also exports.
-  { name: "manifest", prefixes: ["src/manifest/"] },
+  { name: "manifest", prefixes: ["src/manifest/", "src/stats/"] },
   { name: "analysis", prefixes: ["src/analysis/"] },
   { name: "config and rules", prefixes: ["src/manifest/json-schema.ts", "src/manifest/write-json-schemas.ts", "src/config.ts", "src/config/", "src/code/", "src/rule-engine/", "rules/"] },
   { name: "review", prefixes: ["src/review.ts"] },

@@ -49,8 +49,15 @@ describe("loadConfig", () => {
       },
       comments: { max: 10, event: "REQUEST_CHANGES" },
       ignore: ["vendor/**", "**/fixtures/**"],
+      stats: DEFAULT_CONFIG.stats,
       code: DEFAULT_CONFIG.code,
     });
+  });
+
+  it("reads the globs of saved nodetool output (stats), one as text or a list", () => {
+    expect(load("stats: ops/nodetool/*.txt\n").config.stats).toEqual(["ops/nodetool/*.txt"]);
+    expect(load("stats: []\n").config.stats).toEqual([]);
+    expect(loadConfig(undefined).config.stats).toEqual(["**/cassandra-stats/**/*.{txt,json,yaml,yml}"]);
   });
 
   it("keeps the positions of rule entries for the rule engine", () => {

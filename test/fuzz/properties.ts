@@ -20,6 +20,8 @@ import { review, type Review, type SourceFile } from "../../src/review.js";
 import { estimate, finding, plan, range, reviewOf, tableModel } from "../fixtures/report/hand-built-review.js";
 import { readCodeSpan, readEscapedText, readFencedBlock, readInline, splitTableRow } from "../report/gfm-model.js";
 import { longCommentsProperty, markersProperty, mentionsProperty } from "./github-targets.js";
+import { parseStatsFile } from "../../src/stats/parse.js";
+import { tablestatsText } from "../helpers/stats-text.js";
 import { CONFIG_SEEDS, cqlInput, hostileText, MANIFEST_SEEDS, mutatedFile, patchInput, quotedName, readRepositoryFile, yamlInput, CQL_FRAGMENTS, YAML_FRAGMENTS } from "./arbitraries.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -507,7 +509,39 @@ function reviewProperty(): fc.IProperty<[SourceFile[]]> {
   });
 }
 
+/** Saved nodetool output in each form the reader knows, to mutate. */
+const STATS_SEEDS: readonly string[] = [
+  tablestatsText({ keyspace: "shop", table: "carts", maxBytes: 8239, tombstonesMax: 2 }, { keyspace: "shop", table: "orders", meanBytes: 10_841 }),
+  tablestatsText({ keyspace: "shop", table: "carts" }).replace(/^Keyspace: /m, "Keyspace : "),
+  '{\n  "shop" : {\n    "tables" : {\n      "carts" : {\n        "sstable_count" : 4,\n        "compacted_partition_maximum_bytes" : 8239,\n        "maximum_tombstones_per_slice_last_five_minutes" : 2,\n        "average_tombstones_per_slice_last_five_minutes" : null\n      }\n    }\n  },\n  "total_number_of_tables" : 3\n}\n',
+  "shop:\n  tables:\n    carts:\n      sstable_count: 4\n      compacted_partition_maximum_bytes: 8239\n      maximum_tombstones_per_slice_last_five_minutes: 2\n      average_tombstones_per_slice_last_five_minutes: .NaN\ntotal_number_of_tables: 3\n",
+  "shop/carts histograms\nPercentile  SSTables     Write Latency      Read Latency    Partition Size        Cell Count\n                              (micros)          (micros)           (bytes)\n50%             1.00             20.50             35.43               310                 5\n75%             1.00             20.50             35.43               310                 5\n95%             1.00             20.50             35.43               310                 5\n98%             1.00             20.50             35.43               310                 5\n99%             1.00             20.50             35.43               310                 5\nMin             0.00              6.87             51.01               180                 3\nMax             2.00             42.51             89.97              8239               215\n\n",
+];
+const STATS_FRAGMENTS: readonly string[] = ["\t\tTable: ", "Keyspace: ", ": NaN", ": 1.5 MiB", "Max ", "50% ", "histograms\n", "{", "}", '"tables" : {', "\n", "Top partitions by size (last update: x):\n", "-----"];
+
+function statsProperty(): fc.IProperty<[string]> {
+  return fc.property(fc.oneof(mutatedFile(STATS_SEEDS, STATS_FRAGMENTS), fc.string({ unit: "binary", maxLength: 400 })), (text) => {
+    const parsed = parseStatsFile({ path: "cassandra-stats/node.txt", content: text });
+    const lines = text.split("\n").length;
+    assert.ok(parsed.findings.length <= 5, "at most five findings per file");
+    for (const found of parsed.findings) {
+      assert.ok(found.location.range.start.line >= 1 && found.location.range.start.line <= lines, `finding line ${found.location.range.start.line} outside the file`);
+      assert.ok(found.message.startsWith("cassandra-stats/node.txt:"), "a finding names its file");
+    }
+    for (const table of parsed.tables) {
+      for (const figure of Object.values(table.figures)) assert.ok(figure !== undefined && Number.isFinite(figure.value) && figure.line >= 1 && figure.line <= lines, "figures are finite, at a line of the file");
+    }
+  });
+}
+
 export const FUZZ_TARGETS: readonly FuzzTarget[] = [
+  {
+    name: "stats",
+    checks: "parseStatsFile on mutated tablestats (plain, JSON, YAML) and tablehistograms output and binary: never throws, at most five findings, each inside the file, every figure finite",
+    property: statsProperty,
+    testRuns: 300,
+    weight: 10,
+  },
   {
     name: "parser",
     checks: "parseCql on mutated CQL, token soup and binary: never throws, every range inside the text with matching line/column, statements in order",

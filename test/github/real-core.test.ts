@@ -3,6 +3,7 @@
 import nock from "nock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { realCore } from "../../src/github/worker/core.js";
+import { tablestatsText } from "../helpers/stats-text.js";
 import { fixture } from "./helpers/fixtures.js";
 import {
   Capture,
@@ -58,6 +59,22 @@ describe("with the real core", () => {
     expect(findingsPart).toContain("1 finding is posted as an inline comment on the changed lines");
     expect(findingsPart).toContain("table-unbounded-partition");
     expect(findingsPart).not.toContain("query-needs-allow-filtering");
+  });
+
+  it("a PR adding saved nodetool tablestats gets production's figures beside the estimates", async () => {
+    const { probot } = testProbot(realCore);
+    const stats = tablestatsText({ keyspace: "telemetry", table: "readings_by_device", maxBytes: 943_127_273, meanBytes: 52_066_354 });
+    const state: RepositoryState = { base, head: { ...base, "cassandra-stats/prod-node1.txt": stats } };
+    // The findings are on unchanged lines: they go to the check run, and no review is posted.
+    nockReviewOf(capture, state, { review: false });
+
+    await probot.receive(pullRequestEvent("opened"));
+
+    const completed = capture.bodiesOf("PATCH", "/check-runs/9001")[0];
+    expect(completed.output.summary).toContain("| Measured largest |");
+    expect(completed.output.summary).toContain("943 MB (`cassandra-stats/prod-node1.txt`)");
+    expect(completed.output.annotations).toContainEqual(expect.objectContaining({ path: "schema/020_readings.cql", title: "table-measured-size" }));
+    capture.assertAllValid();
   });
 
   it("the same delivery again posts nothing new", async () => {

@@ -86,6 +86,9 @@ function exampleInput(body: string): { files: SourceFile[]; configFile?: SourceF
       files.push({ path: "schema/example.cql", content: repeat ? block.content.repeat(Number(repeat[1])) : block.content });
     } else if (block.language === "yaml" && block.info === ".github/cql-review.yml") {
       configFile = { path: block.info, content: block.content };
+    } else if (STATS_LANGUAGES.includes(block.language) && block.info !== "") {
+      // saved nodetool output, at the path its info string gives (rules about production figures)
+      files.push({ path: block.info, content: block.content });
     } else if (block.language === "yaml") {
       files.push({ path: "access-patterns.yaml", content: block.content });
     } else if (CODE_LANGUAGES.includes(block.language) && block.info !== "") {
@@ -97,6 +100,8 @@ function exampleInput(body: string): { files: SourceFile[]; configFile?: SourceF
 }
 
 const CODE_LANGUAGES = ["java", "kotlin", "go", "python", "javascript", "typescript"];
+/** Blocks of saved nodetool output: `text`, `json` or `yaml` with a path in the info string. */
+const STATS_LANGUAGES = ["text", "json", "yaml"];
 
 async function rulesReported(body: string, extraRules: RuleModule[] = []): Promise<string[]> {
   const input = exampleInput(body);
@@ -137,7 +142,7 @@ describe("rule docs", () => {
         for (const heading of ["Bad example", "Good example"]) {
           const blocks = codeBlocks(section(heading));
           expect(blocks.filter((b) => b.language === "cql"), heading).toHaveLength(1);
-          expect(blocks.every((b) => b.language === "cql" || b.language === "yaml" || CODE_LANGUAGES.includes(b.language)), heading).toBe(true);
+          expect(blocks.every((b) => b.language === "cql" || b.language === "yaml" || CODE_LANGUAGES.includes(b.language) || (STATS_LANGUAGES.includes(b.language) && b.info !== "")), heading).toBe(true);
         }
       });
 

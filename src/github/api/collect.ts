@@ -120,7 +120,7 @@ export async function collectPullRequest(
 
   const candidatesFor = (config: ReviewConfig) => {
     const isCandidate = (path: string) =>
-      (core.matchesAny(path, [...config.schema, ...config.manifest]) && !core.matchesAny(path, config.ignore)) ||
+      (core.matchesAny(path, [...config.schema, ...config.manifest, ...config.stats]) && !core.matchesAny(path, config.ignore)) ||
       isCodeFile(path, config) ||
       // Spring's or the driver's configuration names the keyspace unqualified tables are in.
       (isApplicationConfigFile(path) && !core.matchesAny(path, config.ignore));
