@@ -4,6 +4,14 @@
 // (U+0080–U+009F, which some terminals read as escape sequences too) are shown as `\u{…}`.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
+/** Whether `text` holds a control character that `showControls` would write out. */
+export function hasControls(text: string): boolean {
+  CONTROLS.lastIndex = 0;
+  const found = CONTROLS.test(text);
+  CONTROLS.lastIndex = 0;
+  return found;
+}
+
 /** `text` with every control character but line feed and tab written out as `\u{…}`. */
 export function showControls(text: string): string {
   return text.replace(CONTROLS, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);

@@ -11,6 +11,7 @@ import { formatMeasuredValue } from "../analysis/measured.js";
 import { modelDiagram } from "./diagram.js";
 import { failsGate, gateReason, plural } from "./gate.js";
 import { tablesInFileOrder } from "./json.js";
+import { hasControls } from "./controls.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
 import {
   codeSpan,
@@ -126,9 +127,12 @@ function fixBlocks(finding: Finding, suggestion: string | undefined): Block[] {
     return [
       {
         head:
-          suggestion.length <= SUGGESTION_MAX
-            ? `${description ? `Suggested fix: ${description}\n\n` : ""}${fencedBlock(suggestion, "suggestion")}`
-            : `_The suggested fix is ${formatCount(suggestion.length)} characters long, too long to show here._`,
+          suggestion.length > SUGGESTION_MAX
+            ? `_The suggested fix is ${formatCount(suggestion.length)} characters long, too long to show here._`
+            : hasControls(suggestion)
+              ? // Shown escaped, accepting it would write other text than the fix: it is not offered.
+                `${description ? `Fix: ${description}\n\n` : ""}_The suggested text holds control characters, so it is not offered as a suggestion to accept._`
+              : `${description ? `Suggested fix: ${description}\n\n` : ""}${fencedBlock(suggestion, "suggestion")}`,
       },
     ];
   }

@@ -43,7 +43,7 @@ export function combineStats(nodeStats: readonly NodeTableStats[]): Map<string, 
       // the largest partition, and count once.
       const perFormat = new Map<string, number>();
       for (const entry of given) perFormat.set(entry.format, (perFormat.get(entry.format) ?? 0) + 1);
-      const nodes = Math.max(...perFormat.values());
+      const nodes = [...perFormat.values()].reduce((most, count) => Math.max(most, count), 0);
       const figure: MeasuredFigure = {
         value: chosen.value,
         file: chosen.file,

@@ -109,7 +109,7 @@ function splitLines(text: string): Lines {
 export function detectFormat(text: string): StatsFormat | undefined {
   const start = text.trimStart();
   if (start.startsWith("{")) return "tablestats-json";
-  if (/^\S+\/\S+ histograms[ \t]*\r?$/m.test(text)) return "tablehistograms";
+  if (/^[^\s/]+\/[^\s/]+ histograms[ \t]*\r?$/m.test(text)) return "tablehistograms";
   if (/^Total number of tables: \d+/m.test(text) || /^Keyspace ?: \S/m.test(text) || /^\t+Table(?: \(index\))?: \S/m.test(text)) return "tablestats";
   if (/^total_number_of_tables:/m.test(text) || /^[ ]+tables:[ \t]*\r?$/m.test(text)) return "tablestats-yaml";
   return undefined;
@@ -178,7 +178,8 @@ export function parseStatsFile(file: SourceFile): ParsedStatsFile {
 function lastReadableLine(file: SourceFile, lines: Lines, reporter: Reporter): number {
   let last = lines.lines.length;
   while (last > 0 && lines.lines[last - 1]!.trim() === "") last--;
-  if (last > 0 && !/\n\s*$/.test(file.content)) {
+  // Only whitespace after the last line break: the text was written whole.
+  if (last > 0 && !file.content.slice(file.content.trimEnd().length).includes("\n")) {
     reporter.report(last, "the file ends without a line break, in the middle of a line: it looks cut off, and its last line was not read", "cut-off");
     last--;
   }
@@ -289,7 +290,7 @@ function parseHistograms(file: SourceFile, lines: Lines, reporter: Reporter): No
     const line = lines.lines[index]!;
     const trimmed = line.trim();
     if (trimmed === "") continue;
-    const header = /^(\S+)\/(\S+) histograms$/.exec(trimmed);
+    const header = /^([^\s/]+)\/([^\s/]+) histograms$/.exec(trimmed);
     if (header) {
       close(lineNumber - 1);
       current = { keyspace: header[1]!, table: header[2]!, file: file.path, format: "tablehistograms", line: lineNumber, figures: {} };

@@ -13,6 +13,7 @@ import type { Finding } from "../../src/findings.js";
 import { hunkContaining, parsePatch } from "../../src/github/api/diff-hunks.js";
 import { loadManifest } from "../../src/manifest/load.js";
 import { wellFormed } from "../../src/report/links.js";
+import { hasControls, showControls } from "../../src/report/controls.js";
 import { readFingerprintMarker, renderCheckSummary, renderExplainMarkdown, renderFindingComment } from "../../src/report/markdown.js";
 import { renderJson } from "../../src/report/json.js";
 import { LINK_BREAK } from "../../src/report/neutralise.js";
@@ -296,6 +297,8 @@ export function assertFindingComment(entry: Finding, suggestion: string | undefi
   assert.equal(readInline(lines[2]!).active, false, "the message line can start markup");
   if (suggestion !== undefined && suggestion.length <= 40_000) {
     const block = fences.find((fence) => fence.info === "suggestion");
+    // Text with control characters could only be shown escaped: it is never offered to accept.
+    if (hasControls(suggestion)) return assert.equal(block, undefined, "a suggestion with control characters is not offered");
     assert.equal(block?.content, suggestion.replace(/\r\n?/g, "\n").replace(/\n$/, ""), "the suggestion reads back verbatim");
   }
 }
@@ -449,7 +452,11 @@ function assertEstimateCellsReadBack(summary: string, names: readonly string[]):
     shown.add((readCodeSpan(cell) ?? readEscapedText(cell).text.replaceAll(LINK_BREAK, "")).trim());
   }
   const oneLine = (text: string) => text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ").replaceAll(LINK_BREAK, "").trim();
-  for (const name of names) assert.ok(shown.has(oneLine(name)), `table ${JSON.stringify(name)} is not shown as written`);
+  // Control characters are written out (`\u{1b}`), so a terminal or a page never acts on them.
+  for (const name of names) {
+    const written = [oneLine(showControls(name)), showControls(oneLine(name))];
+    assert.ok(written.some((form) => shown.has(form)), `table ${JSON.stringify(name)} is not shown as written`);
+  }
 }
 
 // The end-to-end target: whole repositories, mutated or with hostile quoted names, through review()

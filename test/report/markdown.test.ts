@@ -13,6 +13,7 @@ import {
 import { wellFormed } from "../../src/report/links.js";
 import { estimate, finding, plan, range, reviewOf, tableModel, videoReview } from "../fixtures/report/hand-built-review.js";
 import { readCodeSpan, readEscapedText, readFencedBlock, readInline, readMermaidLabel, splitTableRow } from "./gfm-model.js";
+import { hasControls } from "../../src/report/controls.js";
 
 const PROPERTY = { seed: 1_121, numRuns: 100 } as const;
 
@@ -247,10 +248,16 @@ describe("renderFindingComment", () => {
         expect(readFingerprintMarker(lines.at(-1)!)).toBe(fingerprint);
         expect(lines.filter((line) => line.includes("<!--"))).toHaveLength(1);
         const open = lines.findIndex((line) => /^`{3,}suggestion$/.test(line));
-        const fence = lines[open].replace("suggestion", "");
-        const close = lines.indexOf(fence, open + 1);
-        const block = readFencedBlock(lines.slice(open, close + 1).join("\n"));
-        expect(block?.content).toBe(suggestion.replace(/\r\n?/g, "\n").replace(/\n$/, ""));
+        if (hasControls(suggestion)) {
+          // Shown escaped, it would write other text when accepted: it is not offered at all.
+          expect(open).toBe(-1);
+          expect(body).toContain("not offered as a suggestion");
+        } else {
+          const fence = lines[open].replace("suggestion", "");
+          const close = lines.indexOf(fence, open + 1);
+          const block = readFencedBlock(lines.slice(open, close + 1).join("\n"));
+          expect(block?.content).toBe(suggestion.replace(/\r\n?/g, "\n").replace(/\n$/, ""));
+        }
         const read = readInline(lines[2]);
         expect(read.active).toBe(false);
         expect(read.text.replace(/`/g, "")).toBe(message.replace(/\r\n|[\r\n\u2028\u2029]/g, " ").trim().replace(/`/g, ""));
