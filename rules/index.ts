@@ -30,6 +30,7 @@ import queryNeedsMultipleTables from "./query-needs-multiple-tables.js";
 import queryOrderAgainstClustering from "./query-order-against-clustering.js";
 import queryRowsRead from "./query-rows-read.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
+import queryTtlUnwrittenColumn from "./query-ttl-unwritten-column.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
 import suppressionMissingReason from "./suppression-missing-reason.js";
@@ -91,6 +92,7 @@ export const rules: RuleModule[] = [
   queryOrderAgainstClustering,
   queryRowsRead,
   queryTooManyPartitions,
+  queryTtlUnwrittenColumn,
   queryUnserved,
   schemaInvalid,
   suppressionMissingReason,
