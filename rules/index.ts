@@ -36,6 +36,7 @@ import schemaInvalid from "./schema-invalid.js";
 import suppressionMissingReason from "./suppression-missing-reason.js";
 import suppressionUnused from "./suppression-unused.js";
 import tableCompactStorage from "./table-compact-storage.js";
+import tableCompactionStrategy from "./table-compaction-strategy.js";
 import tableCounterAsIdentifier from "./table-counter-as-identifier.js";
 import tableGuardrailExceeded from "./table-guardrail-exceeded.js";
 import tableHotPartitionKey from "./table-hot-partition-key.js";
@@ -98,6 +99,7 @@ export const rules: RuleModule[] = [
   suppressionMissingReason,
   suppressionUnused,
   tableCompactStorage,
+  tableCompactionStrategy,
   tableCounterAsIdentifier,
   tableGuardrailExceeded,
   tableHotPartitionKey,
