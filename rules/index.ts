@@ -33,12 +33,14 @@ import queryOrderAgainstClustering from "./query-order-against-clustering.js";
 import queryRowsRead from "./query-rows-read.js";
 import queryTombstones from "./query-tombstones.js";
 import queryTooManyPartitions from "./query-too-many-partitions.js";
+import queryTtlUnwrittenColumn from "./query-ttl-unwritten-column.js";
 import queryUnserved from "./query-unserved.js";
 import schemaInvalid from "./schema-invalid.js";
 import statsInvalid from "./stats-invalid.js";
 import suppressionMissingReason from "./suppression-missing-reason.js";
 import suppressionUnused from "./suppression-unused.js";
 import tableCompactStorage from "./table-compact-storage.js";
+import tableCompactionStrategy from "./table-compaction-strategy.js";
 import tableCounterAsIdentifier from "./table-counter-as-identifier.js";
 import tableGuardrailExceeded from "./table-guardrail-exceeded.js";
 import tableHotPartitionKey from "./table-hot-partition-key.js";
@@ -100,12 +102,14 @@ export const rules: RuleModule[] = [
   queryRowsRead,
   queryTombstones,
   queryTooManyPartitions,
+  queryTtlUnwrittenColumn,
   queryUnserved,
   schemaInvalid,
   statsInvalid,
   suppressionMissingReason,
   suppressionUnused,
   tableCompactStorage,
+  tableCompactionStrategy,
   tableCounterAsIdentifier,
   tableGuardrailExceeded,
   tableHotPartitionKey,

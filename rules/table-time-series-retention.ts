@@ -1,7 +1,7 @@
 // TTL is set per cell when it is written: a retention decided after launch leaves every row written
 // before it for ever. Time-window compaction only pays off when whole windows expire together.
 import { isTimeType } from "../src/analysis/estimator.js";
-import { queriesOnTable, tableEntity, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
+import { queriesOnTable, tableEntity, writeTimestampUnit, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { Term } from "../src/cql/ast.js";
 import type { WriteStatement } from "../src/rule-engine/helpers.js";
@@ -73,37 +73,89 @@ function formatTtl(seconds: number): string {
 }
 
 /**
- * A series whose every row expires by TTL, never deleted, left on the default compaction: advise
- * TWCS with a window sized from the TTL. A note: the default works, TWCS is cheaper.
+ * Whether the table's deletes are rare beside the rows written: each delete statement writes one
+ * tombstone (partition, range or row), and TWCS handles a few of them well; what it handles badly
+ * is a delete stream that keeps old windows alive. Rare means the delete statements run at most
+ * 1 % as often as the statements that write rows, by the manifest's rates; unknown rates count as
+ * not rare.
+ */
+function deletesAreRare(writes: readonly WriteStatement[]): boolean {
+  const deletes = writes.filter((w) => w.statement.kind === "delete");
+  if (deletes.length === 0) return true;
+  const rateOf = (list: readonly WriteStatement[]) => list.reduce<number | undefined>((sum, w) => {
+    const rate = w.write?.ratePerSecond;
+    return sum === undefined || rate === undefined || !Number.isFinite(rate) ? undefined : sum + rate;
+  }, 0);
+  const deleted = rateOf(deletes);
+  const written = rateOf(writes.filter((w) => w.statement.kind !== "delete"));
+  return deleted !== undefined && written !== undefined && written > 0 && deleted <= written / 100;
+}
+
+/** What makes the table a series, for the message: its time clustering column, or its stated growth. */
+function seriesBasis(model: AnalysedModel, table: TableModel): string | undefined {
+  const timeColumn = table.clustering.find((c) => marksTimeSeries(model, table, c));
+  if (timeColumn) return `clustered by \`${timeColumn.name}\``;
+  // Rows appended to every partition at a stated rate: TWCS groups by write time, so rows written
+  // together expire together whatever the clustering column holds (time inside a blob, say).
+  const volume = volumeOf(model, table);
+  if (table.clustering.length > 0 && volume?.growthPerSecond !== undefined) return `its partitions grow by ${volume.growthText ?? "a stated rate"}`;
+  return undefined;
+}
+
+/**
+ * A series whose every row expires by TTL, deleted from rarely if at all, left on the default
+ * compaction: advise TWCS with a window sized from the TTL. A note: the default works, TWCS is cheaper.
  */
 function adviseTimeWindows(context: RuleContext, table: TableModel, own: readonly WriteStatement[]): void {
   const { model } = context;
   if (table.compaction !== undefined) return;
-  // Deletes leave tombstones TWCS handles poorly; updates of old rows spread them over windows.
-  if (writesOnTable(model, table).some((w) => w.statement.kind === "delete")) return;
+  const writes = writesOnTable(model, table);
+  // Many deletes leave tombstones that keep old windows alive; rare ones (a removed series) do not.
+  if (!deletesAreRare(writes)) return;
   if (table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter")) return;
-  const timeColumn = table.clustering.find((c) => marksTimeSeries(model, table, c));
-  if (!timeColumn) return;
+  const series = seriesBasis(model, table);
+  if (!series) return;
   // The TTL rows live: the table's default, unless every write sets its own (the longest one wins,
-  // since a window is dropped only when its last row expires).
+  // since a window is dropped only when its last row expires); a bound TTL falls back on the
+  // manifest's stated retention.
   const writeTtls = own.map((w) => (w.statement.using?.ttl === undefined ? undefined : literalSeconds(w.statement.using.ttl)));
   const everyWriteSetsTtl = own.length > 0 && own.every((w) => w.statement.using?.ttl !== undefined);
   const longest = (values: readonly (number | undefined)[], start: number) => values.reduce<number>((max, t) => (t !== undefined && t > max ? t : max), start);
   let ttl: number | undefined;
+  let ttlSource = "";
   if (everyWriteSetsTtl) ttl = writeTtls.every((t) => t !== undefined) ? longest(writeTtls, 0) : undefined;
   else ttl = table.defaultTtlSeconds > 0 ? longest(writeTtls, table.defaultTtlSeconds) : undefined;
+  const retention = volumeOf(model, table)?.retentionSeconds;
+  if (ttl === undefined && typeof retention === "number" && retention > 0) {
+    ttl = retention;
+    ttlSource = ", the manifest's retention, as the writes bind the TTL";
+  }
+  const unit = writeTimestampUnit(model, table);
+  const resolution = unit === "milliseconds" ? ", 'timestamp_resolution': 'MILLISECONDS'" : "";
   let advice: string;
   let ttlText = "";
   if (ttl !== undefined && ttl > 0) {
     const window = timeWindowFor(ttl);
-    ttlText = ` (${formatTtl(ttl)})`;
-    advice = `use compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': '${window.unit}', 'compaction_window_size': ${window.size}}, about ${window.windows} windows over the TTL (the Apache Cassandra docs advise 20 to 30).`;
+    ttlText = ` (${formatTtl(ttl)}${ttlSource})`;
+    advice = `use compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': '${window.unit}', 'compaction_window_size': ${window.size}${resolution}}, about ${window.windows} windows over the TTL (the Apache Cassandra docs advise 20 to 30).`;
   } else {
-    advice = "use compaction = {'class': 'TimeWindowCompactionStrategy'} with compaction_window_unit and compaction_window_size set so the TTL spans about 20 to 30 windows (the Apache Cassandra docs' advice).";
+    advice = `use compaction = {'class': 'TimeWindowCompactionStrategy'${resolution}} with compaction_window_unit and compaction_window_size set so the TTL spans about 20 to 30 windows (the Apache Cassandra docs' advice).`;
   }
+  if (unit === "milliseconds") {
+    advice += " The application writes millisecond timestamps, and TWCS reads write timestamps as microseconds unless timestamp_resolution says otherwise: without it every window would be 1,000 times too wide.";
+  } else if (unit === "bound") {
+    advice += " The writes set their own timestamps (USING TIMESTAMP), which TWCS reads as microseconds: if the application sends milliseconds, add 'timestamp_resolution': 'MILLISECONDS' (or state `write_timestamps` in the manifest), or every window is 1,000 times too wide.";
+  }
+  const deleted = writes.some((w) => w.statement.kind === "delete");
   context.report({
     messageId: "ttlOnDefaultCompaction",
-    data: { table: tableLabel(model, table.qualifiedName), column: timeColumn.name, ttl: ttlText, advice },
+    data: {
+      table: tableLabel(model, table.qualifiedName),
+      series,
+      ttl: ttlText,
+      deletes: deleted ? "are deleted from only rarely (a tombstone per delete, at most 1 % as often as rows are written)" : "are never deleted",
+      advice,
+    },
     ...tableLocation(table),
     entity: `${tableEntity(table.qualifiedName)}:twcs-advice`,
     // Advice: the default compaction works, time windows only make it cheaper.
@@ -123,7 +175,7 @@ const tableTimeSeriesRetention: RuleModule = {
       twcsWithoutTtl:
         "{table} uses TimeWindowCompactionStrategy with default_time_to_live = 0{writesTtl}. TWCS is built to drop whole SSTables once every row in them has expired; without a TTL nothing expires, windows are never dropped, and deletes leave tombstones that TWCS compacts poorly. Cassandra 5.0 warns on such tables (guardrail `zero_ttl_on_twcs_warned`). Set default_time_to_live to the retention, or use another compaction strategy.",
       ttlOnDefaultCompaction:
-        "{table} is a time series (clustered by `{column}`) whose rows all expire by TTL{ttl} and are never deleted, on the default compaction (SizeTieredCompactionStrategy). Size-tiered compaction keeps merging old and new rows, so expired data lingers in large SSTables and every compaction rewrites rows that are about to expire. TimeWindowCompactionStrategy groups rows by write time and drops a whole SSTable once all of it has expired, with no compaction at all: {advice}",
+        "{table} is a time series ({series}) whose rows all expire by TTL{ttl} and {deletes}, on the default compaction (SizeTieredCompactionStrategy). Size-tiered compaction keeps merging old and new rows, so expired data lingers in large SSTables and every compaction rewrites rows that are about to expire. TimeWindowCompactionStrategy groups rows by write time and drops a whole SSTable once all of it has expired, with no compaction at all: {advice}",
     },
     fixable: false,
   },

@@ -1,5 +1,6 @@
 // Cassandra measures every batch: past batch_size_warn_threshold (5 KiB) it logs a warning, past
 // batch_size_fail_threshold (50 KiB) it rejects the batch. The coordinator holds all of it in memory.
+// A batch of one mutation (one keyspace, one partition key) is exempt from both (CASSANDRA-10876).
 import * as z from "zod";
 import { formatBytes } from "../src/analysis/estimator-text.js";
 import { sizeValue } from "../src/analysis/type-sizes.js";
@@ -63,6 +64,46 @@ function kib(value: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} KiB`;
 }
 
+/** How a term names a partition-key value: a literal or a named marker, or undefined when it cannot be told. */
+function knownValue(term: Term | undefined): string | undefined {
+  if (term?.kind === "literal") return `${term.type}:${term.value}`;
+  if (term?.kind === "bind" && term.name !== undefined) return `:${term.name}`;
+  return undefined;
+}
+
+/** The partition key a statement writes, as its values in key order; undefined when any is unknown or an IN list. */
+function partitionKeyValues(write: WriteStatement): string | undefined {
+  const table = write.table;
+  if (!table) return undefined;
+  const statement = write.statement;
+  const values: string[] = [];
+  for (const column of table.partitionKey) {
+    let term: Term | undefined;
+    if (statement.kind === "insert") {
+      const at = statement.columns.findIndex((c) => c.name === column.name);
+      term = at < 0 ? undefined : statement.values[at];
+    } else {
+      const relation = statement.where.relations.find((r) => r.kind === "column" && r.column.name === column.name && !r.key);
+      if (relation?.kind === "column" && relation.operator === "=") term = relation.value;
+    }
+    const value = knownValue(term);
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  return `${table.keyspace}|${values.join("|")}`;
+}
+
+/**
+ * Whether every statement of a batch provably writes one partition: one keyspace and the same
+ * partition-key values (equal literals or named markers). Cassandra groups a batch into one
+ * mutation per keyspace and partition key and skips the size check for a single mutation
+ * (BatchStatement.verifyBatchSize). Positional markers cannot be told apart, so they prove nothing.
+ */
+function singlePartition(statements: readonly WriteStatement[]): boolean {
+  const keys = statements.map(partitionKeyValues);
+  return keys.length > 0 && keys.every((k) => k !== undefined && k === keys[0]);
+}
+
 const writeBatchTooLarge: RuleModule<Options> = {
   meta: {
     id: "write-batch-too-large",
@@ -81,6 +122,7 @@ const writeBatchTooLarge: RuleModule<Options> = {
   check(context) {
     const { model, options } = context;
     for (const batch of writeBatches(model)) {
+      if (singlePartition(batch.statements)) continue;
       const bytes = batch.statements.reduce((sum, s) => sum + statementBytes(model, s), 0);
       const over = bytes > options.failKiB * 1024 ? "overFail" : bytes > options.warnKiB * 1024 ? "overWarn" : undefined;
       if (!over) continue;

@@ -4,7 +4,9 @@
 // recommendation's `userid` is its recipient, a video's its uploader): two tables hold copies of a
 // column when some write path writes the column in both with the same value (the same named
 // marker, the same literal, or positional markers of one statement group), or when the manifest
-// declares the copy (`tables.<name>.copies`).
+// declares the copy (`tables.<name>.copies`). The names Cassandra gave the columns of Thrift-era and
+// COMPACT STORAGE tables (`key`, `column1`, `value`) say nothing of what they hold, so positional
+// markers in two such columns are no evidence either.
 import {
   columnNameSet,
   joinWords,
@@ -52,6 +54,21 @@ function valueWritten(statement: InsertStatement | UpdateStatement | DeleteState
   return undefined;
 }
 
+/**
+ * The default aliases Cassandra gives the columns of a table defined through Thrift or WITH COMPACT
+ * STORAGE without names (`DEFAULT_KEY_ALIAS`, `DEFAULT_COLUMN_ALIAS`, `DEFAULT_VALUE_ALIAS` in
+ * CFMetaData.java: `key`, `key2`…, `column1`…, `value`): applications that keep the legacy layout
+ * keep these names in every table, whatever each holds.
+ */
+const LEGACY_DEFAULT_NAME = /^(key\d*|column\d+|value)$/;
+
+/** Whether two values written to columns of one name show a copy: legacy default names need more than two unnamed markers. */
+function showsCopy(column: string, a: Term, b: Term): boolean {
+  if (!sameValue(a, b)) return false;
+  if (!LEGACY_DEFAULT_NAME.test(column)) return true;
+  return !(a.kind === "bind" && b.kind === "bind" && (a.name === undefined || b.name === undefined));
+}
+
 /** Whether two written values can be the same: the same named marker or literal; unnamed markers cannot be told apart. */
 function sameValue(a: Term, b: Term): boolean {
   if (a.kind === "bind" && b.kind === "bind") return a.name === undefined || b.name === undefined || a.name === b.name;
@@ -85,7 +102,7 @@ function evidencedCopies(byWrite: Map<unknown, Map<TableModel, WriteStatement[]>
             if (!va) continue;
             for (const wb of writesOfB) {
               const vb = valueWritten(wb.statement, column);
-              if (!vb || !sameValue(va, vb)) continue;
+              if (!vb || !showsCopy(column, va, vb)) continue;
               for (const [x, y] of [[a, b], [b, a]] as const) {
                 copies.add(`${x.qualifiedName}|${y.qualifiedName}|${column}`);
                 copies.add(`${x.qualifiedName}|${y.qualifiedName}|`);

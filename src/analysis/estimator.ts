@@ -68,7 +68,7 @@ interface RowCounts {
   rate?: number;
   /** rows a partition already holds when growth starts counting (manifest figures) */
   startRows: number;
-  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean };
+  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures" };
   /** the worst key's rows a second: the average rate scaled by the manifest's worst over average partition */
   worstRate?: number;
   /** how long a row lives (TTL, retention), when bounded */
@@ -240,7 +240,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
   const growth = rate ? (volume?.growthText ?? formatRate(rate)) : undefined;
   const retention = positive(volume?.retentionSeconds ?? undefined);
   const ttl = positive(table.defaultTtlSeconds);
-  const bucket = bucketThatBounds(timeBucketOf(table), volume);
+  const bucket: { column: string; widthSeconds: number | null; foundBy?: "figures" } | undefined = bucketThatBounds(declaredBucket(table, volume) ?? timeBucketOf(table) ?? bucketByFigures(table, volume), volume);
   const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds } : undefined;
   const stated = volume?.rowsPerPartition;
 
@@ -266,7 +266,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
     const lifetime = Math.min(retention ?? Infinity, ttl ?? Infinity);
     const counts: RowCounts = { avg, max, basis: "manifest", basisText: text, unbounded: false, rate, startRows: max };
     const existing = knownBucket ?? inferredBucket(bucket, avg, rate, lifetime);
-    if (existing) counts.existingBucket = existing;
+    if (existing) counts.existingBucket = bucket?.foundBy ? { ...existing, foundBy: bucket.foundBy } : existing;
     if (rate && avg > 0 && max > avg) counts.worstRate = rate * (max / avg);
     if (Number.isFinite(lifetime)) counts.lifetimeSeconds = lifetime;
     return counts;
@@ -338,10 +338,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
  * and states a fixed number of partitions: a time bucket would add partitions as time passes, so
  * this one is a hash or a constant, and each partition takes its share of the rows for ever.
  */
-function bucketThatBounds(
-  bucket: { column: string; widthSeconds: number | null } | undefined,
-  volume: TableVolume | undefined,
-): { column: string; widthSeconds: number | null } | undefined {
+function bucketThatBounds<B extends { column: string; widthSeconds: number | null }>(bucket: B | undefined, volume: TableVolume | undefined): B | undefined {
   if (!bucket || bucket.widthSeconds !== null) return bucket;
   const fixedPartitions = volume?.partitions !== undefined && Number.isFinite(volume.partitions) && volume.partitions > 0;
   return fixedPartitions && volume?.retentionSeconds === null && volume.growthPerSecond ? undefined : bucket;
@@ -362,6 +359,31 @@ function inferredBucket(
   const width = avgRows / rate;
   if (!(width > 0) || width >= 0.9 * lifetime) return undefined;
   return { column: bucket.column, widthSeconds: width, inferred: true };
+}
+
+/** The manifest's `time_bucket` of the table, when it names a partition-key column. */
+function declaredBucket(table: TableModel, volume: TableVolume | undefined): { column: string; widthSeconds: number | null } | undefined {
+  const declared = volume?.timeBucket;
+  if (!declared || !table.partitionKey.some((c) => c.name === declared.column)) return undefined;
+  return { column: declared.column, widthSeconds: declared.widthSeconds ?? null };
+}
+
+/** Types a column can hold a time bucket in without a name saying so: a number, or a time. */
+const UNNAMED_BUCKET_TYPES = new Set(["int", "bigint", "smallint", "date", "timestamp", "timeuuid"]);
+
+/**
+ * A time bucket found by what the manifest says is written rather than by its name (`partition
+ * int`, `shard_id bigint`): when a partition's stated rows are at most half of growth × the rows'
+ * lifetime, something in the partition key closes partitions as time passes. The one partition-key
+ * column of a numeric or time type is then that bucket; with none or several, nothing is assumed.
+ */
+function bucketByFigures(table: TableModel, volume: TableVolume | undefined): { column: string; widthSeconds: null; foundBy: "figures" } | undefined {
+  const rate = positive(volume?.growthPerSecond);
+  const avg = volume?.rowsPerPartition?.avg;
+  const lifetime = Math.min(positive(volume?.retentionSeconds ?? undefined) ?? Infinity, positive(table.defaultTtlSeconds) ?? Infinity);
+  if (!rate || avg === undefined || !(avg > 0) || !Number.isFinite(lifetime) || avg / rate > lifetime / 2) return undefined;
+  const candidates = table.partitionKey.filter((c) => c.type.kind === "native" && UNNAMED_BUCKET_TYPES.has(c.type.name));
+  return candidates.length === 1 ? { column: candidates[0]!.name, widthSeconds: null, foundBy: "figures" } : undefined;
 }
 
 /** Units a bucket column's name gives away (`day`, `join_date`, `yyyymm`, `hour_bucket`). */

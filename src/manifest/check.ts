@@ -34,6 +34,7 @@ export function checkManifestAgainstSchema(manifest: Manifest, schema: SchemaMod
     }
     checkColumnSizes(volume, table, report);
     checkCopies(volume, table, schema, volumeKeyspace, report);
+    checkTimeBucket(volume, table, report);
   }
 
   // The columns of the tables a query can read, per keyspace (one unless manifests were merged).
@@ -111,6 +112,17 @@ function checkCopies(volume: TableVolume, table: TableModel, schema: SchemaModel
       }
     }
   }
+}
+
+/** `time_bucket: { column }` names a column of the partition key. */
+function checkTimeBucket(volume: TableVolume, table: TableModel, report: Report): void {
+  const bucket = volume.timeBucket;
+  if (!bucket) return;
+  const path = `tables.${volume.name}.time_bucket.column`;
+  if (table.partitionKey.some((c) => c.name === bucket.column)) return;
+  const keyNames = table.partitionKey.map((c) => c.name);
+  const reason = findColumn(table, bucket.column) ? `"${bucket.column}" is not in the partition key (${keyNames.join(", ")})` : `table ${table.qualifiedName} has no column "${bucket.column}"${didYouMean(bucket.column, keyNames)}`;
+  report(bucket.location, `${path}: ${reason}; a time bucket is a partition-key column`, `${path}:not-partition-key`);
 }
 
 function unknownTableReason(written: string, schema: SchemaModel, keyspace: string | undefined): string {

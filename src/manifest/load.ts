@@ -232,6 +232,13 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
     volume.retentionSeconds = parseDurationSeconds(doc.retention);
     volume.retentionText = doc.retention;
   }
+  if (doc.write_timestamps !== undefined) volume.writeTimestamps = doc.write_timestamps;
+  if (doc.time_bucket !== undefined) {
+    const bucket: NonNullable<TableVolume["timeBucket"]> = { column: cqlName(doc.time_bucket.column), location: locationOf(yaml, [...path, "time_bucket"], "key") };
+    const width = doc.time_bucket.width === undefined ? null : parseDurationSeconds(doc.time_bucket.width);
+    if (typeof width === "number" && width > 0) bucket.widthSeconds = width;
+    volume.timeBucket = bucket;
+  }
   if (doc.copies !== undefined) {
     volume.copies = Object.entries(doc.copies).map(([from, columns]) => ({
       from,

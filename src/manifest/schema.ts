@@ -166,6 +166,19 @@ export const tableVolumeSchema = z
       .record(columnName, columnSizeSchema, says("expected a mapping of column names to sizes, e.g. { title: 60 }"))
       .describe("Average sizes of variable-length columns (text, blob, collections), by column name.")
       .optional(),
+    write_timestamps: z
+      .enum(["milliseconds", "microseconds"], says('expected "milliseconds" or "microseconds"'))
+      .describe(
+        "The unit of the write timestamps the application sets itself (USING TIMESTAMP, or a driver's timestamp generator): `milliseconds` or `microseconds` (Cassandra's own). Time-window compaction must be told when it is milliseconds.",
+      )
+      .optional(),
+    time_bucket: z
+      .strictObject({
+        column: columnName.describe("The partition-key column whose value the writes derive from time, whatever its name."),
+        width: retention.describe("How much time one value of it spans, e.g. `7d`; read from rows_per_partition over growth when left out.").optional(),
+      })
+      .describe("The partition key's time bucket: the column the writes fill with the time floored to a width (a day, a week, a shard of time), e.g. { column: partition, width: 7d }.")
+      .optional(),
     copies: z
       .record(
         tableName,

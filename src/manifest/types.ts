@@ -33,6 +33,10 @@ export interface TableVolume {
   /** where each column's size is written (the key), by column name */
   columnLocations?: Record<string, SourceLocation>;
   location: SourceLocation;
+  /** the unit of the write timestamps the application sets itself, when stated */
+  writeTimestamps?: "milliseconds" | "microseconds";
+  /** the declared time bucket of the partition key: the column, and its width in seconds when stated */
+  timeBucket?: { column: string; widthSeconds?: number; location: SourceLocation };
   /**
    * declared copies: the columns this table holds copies of, by the table (as written) they are
    * copied from; the column has the same name in both

@@ -635,3 +635,24 @@ export function transactionScopeAdvice(model: AnalysedModel, table: TableModel):
     `Bound what one partition holds instead: more distinct values of ${joinWords(key)} (where the application chooses how many), or a shorter retention.`
   );
 }
+
+/** Microseconds since 1970 passed 10^14 in 1973; milliseconds will not until the year 5138. */
+const MICROSECOND_THRESHOLD = 1e14;
+
+/**
+ * The unit of the write timestamps the application sets itself on a table: the manifest's
+ * `write_timestamps`, else the magnitude of a literal `USING TIMESTAMP`; `bound` when the writes
+ * bind it and nothing says its unit; undefined when no write sets one.
+ */
+export function writeTimestampUnit(model: AnalysedModel, table: TableModel): "milliseconds" | "microseconds" | "bound" | undefined {
+  const declared = volumeOf(model, table)?.writeTimestamps;
+  if (declared) return declared;
+  let bound = false;
+  for (const write of writesOnTable(model, table)) {
+    const timestamp = write.statement.using?.timestamp;
+    if (timestamp === undefined) continue;
+    if (timestamp.kind === "literal" && /^\d+$/.test(timestamp.value)) return Number(timestamp.value) < MICROSECOND_THRESHOLD ? "milliseconds" : "microseconds";
+    bound = true;
+  }
+  return bound ? "bound" : undefined;
+}

@@ -121,6 +121,13 @@ tables:
     expect(check("version: 1\nkeyspace: killrvideo\ntables:\n  videos_by_user:\n    copies:\n      users: [userid]\n")).toEqual([]);
   });
 
+  it("checks a declared time bucket: a column of the partition key", () => {
+    const bucket = (column: string) => check(`version: 1\nkeyspace: killrvideo\ntables:\n  daily_views:\n    time_bucket: { column: ${column}, width: 1d }\n`, { keyspace: "analytics" });
+    expect(bucket("day")).toEqual([]);
+    expect(bucket("videoid").map(where)).toEqual(['5:5 tables.daily_views.time_bucket.column: "videoid" is not in the partition key (day); a time bucket is a partition-key column']);
+    expect(bucket("dya").map(where)).toEqual(['5:5 tables.daily_views.time_bucket.column: table analytics.daily_views has no column "dya" (did you mean "day"?); a time bucket is a partition-key column']);
+  });
+
   it("reports abstract-query columns that no table of the keyspace has, wherever they appear", () => {
     const findings = check(`version: 1
 keyspace: killrvideo

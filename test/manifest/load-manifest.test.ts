@@ -46,6 +46,20 @@ describe("loadManifest on a complete, valid manifest", () => {
     expect(comments).toMatchObject({ growthPerSecond: 300, retentionSeconds: null, retentionText: "forever" });
   });
 
+  it("reads a table's write-timestamp unit and time bucket, the bucket's width in seconds", () => {
+    const loaded = loadManifest({
+      path: "access-patterns.yaml",
+      content: "version: 1\ntables:\n  samples:\n    write_timestamps: milliseconds\n    time_bucket: { column: Shard, width: 7d }\n  other:\n    time_bucket: { column: day }\n",
+    });
+    expect(loaded.findings).toEqual([]);
+    const [samples, other] = loaded.manifest!.tables;
+    expect(samples).toMatchObject({ writeTimestamps: "milliseconds", timeBucket: { column: "shard", widthSeconds: 7 * 86_400 } });
+    expect(other!.timeBucket).toMatchObject({ column: "day" });
+    expect(other!.timeBucket!.widthSeconds).toBeUndefined();
+    const wrong = loadManifest({ path: "access-patterns.yaml", content: "version: 1\ntables:\n  samples:\n    write_timestamps: seconds\n" });
+    expect(wrong.findings.map((f) => f.message).join("\n")).toContain('expected "milliseconds" or "microseconds"');
+  });
+
   it("normalises column sizes, and folds unquoted column names like CQL", () => {
     const [videos, users] = manifest!.tables;
     expect({ ...videos!.columns }).toEqual({
@@ -146,7 +160,7 @@ describe("loadManifest on broken manifests: each problem at its line and column"
   it("lists the accepted keys when nothing is close", () => {
     const { findings } = load("version: 1\ntables:\n  t:\n    size_of_everything: 1\n");
     expect(findings.map(where)).toEqual([
-      "4:5 tables.t.size_of_everything: unknown key (expected one of: partitions, rows_per_partition, growth, retention, columns, copies)",
+      "4:5 tables.t.size_of_everything: unknown key (expected one of: partitions, rows_per_partition, growth, retention, columns, write_timestamps, time_bucket, copies)",
     ]);
   });
 

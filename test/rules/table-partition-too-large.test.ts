@@ -109,6 +109,29 @@ describe("table-partition-too-large advice", () => {
     expect(text).not.toMatch(/bucket\s*,\s*\w*bucket\w*\s*\)/);
   });
 
+  it("finds a bucket by the figures, whatever its name: rows far fewer than growth × lifetime", () => {
+    // `slice` is an int the writes fill with the week; only the manifest's figures say so.
+    const cql = events.replace("source_id uuid,", "source_id uuid,\n  slice int,").replace("((source_id)", "((source_id, slice)");
+    const figures = "  events_by_source:\n    rows_per_partition: { avg: 70_000, max: 3_500_000 }\n    growth: 10000/day\n    retention: 365d\n    columns: { kind: 10, payload: 60 }\n";
+    const text = message(cql, manifest(figures));
+    expect(text).toMatch(/Narrow the existing bucket `slice` \(taken as the partition key's time bucket: .*\) from about 1 week to \d+ (days?|hours?)/);
+    expect(text).toContain("with no second bucket beside it");
+    expect(text).not.toMatch(/slice\s*,\s*\w*(bucket|day|hour)\w*\s*\)/);
+    // Without a retention nothing says partitions close as time passes: no bucket is assumed.
+    // A partition that holds 150 of the rows' 200 days closes nothing as time passes: no bucket is assumed.
+    expect(message(cql, manifest(figures.replace("retention: 365d", "retention: 200d").replace("avg: 70_000", "avg: 1_500_000")))).not.toContain("existing bucket");
+  });
+
+  it("narrows a declared time bucket, whatever its name, at its declared width", () => {
+    const cql = events.replace("source_id uuid,", "source_id uuid,\n  region text,\n  shard_id bigint,").replace("((source_id)", "((source_id, region, shard_id)");
+    const text = message(
+      cql,
+      manifest("  events_by_source:\n    time_bucket: { column: shard_id, width: 30d }\n    growth: 100000/day\n    columns: { kind: 10, payload: 20 }\n"),
+    );
+    expect(text).toMatch(/Narrow the existing bucket `shard_id` from 30 days to \d+ (days?|weeks?)/);
+    expect(text).not.toContain("taken as the partition key's time bucket");
+  });
+
   it("narrows a bucket whose name gives its width (a date `day`)", () => {
     const cql = events.replace("source_id uuid,", "source_id uuid,\n  day date,").replace("((source_id)", "((source_id, day)");
     const text = message(cql, manifest("  events_by_source:\n    growth: 2000000/day\n    columns: { kind: 10, payload: 400 }\n"));

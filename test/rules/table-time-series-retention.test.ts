@@ -19,6 +19,24 @@ function volume(figures: string, writes?: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** A manifest with rated write paths, each `[id, rate, cql]`. */
+function ratedWrites(figures: string, writes: [string, string, string][]): string {
+  const lines = ["version: 1", "keyspace: shop", "tables:", "  readings_by_sensor_day:", ...figures.split("\n").map((l) => `    ${l}`), "writes:"];
+  for (const [id, rate, cql] of writes) lines.push(`  - id: ${id}`, `    rate: ${rate}`, "    cql:", `      - ${cql}`);
+  return `${lines.join("\n")}\n`;
+}
+const insertWithTtl = (using = "USING TTL 7776000") => `INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) ${using}`;
+const deleteSensorDay = "DELETE FROM readings_by_sensor_day WHERE sensor_id = ? AND day = ?";
+
+// A store whose time is inside an opaque clustering blob: only the stated growth says it is a series.
+const blobPoints = `CREATE TABLE points (
+  series blob,
+  offset blob,
+  value blob,
+  PRIMARY KEY ((series), offset)
+);
+`;
+
 // A lookup table: the schedule ids of each keyspace, timeuuids used as unique identifiers.
 const schedules = `CREATE TABLE schedules_by_keyspace (
   cluster_name text,
@@ -57,6 +75,21 @@ ruleTester.run("table-time-series-retention", rule, {
     { name: "not ordered by time", cql: "CREATE TABLE users_by_group (\n  group_name text,\n  user_name text,\n  PRIMARY KEY ((group_name), user_name)\n);\n" },
     { name: "a counter table cannot expire", cql: "CREATE TABLE hits_by_day (\n  page text,\n  day date,\n  hits counter,\n  PRIMARY KEY ((page), day)\n);\n" },
     { name: "TWCS with a TTL", cql: readings(`${twcs} AND default_time_to_live = 7776000`) },
+    {
+      name: "deletes 1 % as often as inserts or more: no time-window advice",
+      cql: readings(),
+      manifest: ratedWrites("growth: 1440/day", [["W1", "100/s", insertWithTtl()], ["W2", "2/s", deleteSensorDay]]),
+    },
+    {
+      name: "a delete path with no rate: not known to be rare",
+      cql: readings(),
+      manifest: `${ratedWrites("growth: 1440/day", [["W1", "100/s", insertWithTtl()]])}  - id: W2\n    cql:\n      - ${deleteSensorDay}\n`,
+    },
+    {
+      name: "a blob clustering with no stated growth is not known to be a series",
+      cql: blobPoints,
+      manifest: "version: 1\nkeyspace: shop\nwrites:\n  - id: W1\n    cql:\n      - INSERT INTO points (series, offset, value) VALUES (?, ?, ?) USING TTL 86400\n",
+    },
   ],
   invalid: [
     {
@@ -67,8 +100,9 @@ ruleTester.run("table-time-series-retention", rule, {
           messageId: "ttlOnDefaultCompaction",
           line: 1,
           data: {
-            column: "reading_time",
+            series: "clustered by `reading_time`",
             ttl: " (90 days)",
+            deletes: "are never deleted",
             advice:
               "use compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS', 'compaction_window_size': 4}, about 23 windows over the TTL (the Apache Cassandra docs advise 20 to 30).",
           },
@@ -86,6 +120,53 @@ ruleTester.run("table-time-series-retention", rule, {
       cql: readings(),
       manifest: volume("growth: 1440/day", "INSERT INTO readings_by_sensor_day (sensor_id, day, reading_time, value) VALUES (?, ?, ?, ?) USING TTL ?"),
       findings: [{ messageId: "ttlOnDefaultCompaction", line: 1, data: { ttl: "", advice: expect.stringContaining("so the TTL spans about 20 to 30 windows") } }],
+    },
+    {
+      name: "rare whole-partition deletes do not rule time windows out",
+      cql: readings(),
+      manifest: ratedWrites("growth: 1440/day", [["W1", "1000/s", insertWithTtl()], ["W2", "1/min", deleteSensorDay]]),
+      findings: [
+        {
+          messageId: "ttlOnDefaultCompaction",
+          line: 1,
+          data: { deletes: expect.stringContaining("deleted from only rarely"), advice: expect.stringContaining("'compaction_window_unit': 'DAYS', 'compaction_window_size': 4}") },
+        },
+      ],
+    },
+    {
+      name: "time in a blob, growth and retention stated, TTL and timestamp bound: window from the retention, a word on timestamp units",
+      cql: blobPoints,
+      manifest:
+        "version: 1\nkeyspace: shop\ntables:\n  points:\n    growth: 8640/day\n    retention: 365d\nwrites:\n  - id: W1\n    cql:\n      - INSERT INTO points (series, offset, value) VALUES (?, ?, ?) USING TTL ? AND TIMESTAMP ?\n",
+      findings: [
+        {
+          messageId: "ttlOnDefaultCompaction",
+          line: 1,
+          data: {
+            series: "its partitions grow by 8640/day",
+            ttl: " (365 days, the manifest's retention, as the writes bind the TTL)",
+            advice: expect.stringMatching(/'compaction_window_size': 15\}, about 24 windows.*USING TIMESTAMP.*'timestamp_resolution': 'MILLISECONDS'/),
+          },
+        },
+      ],
+    },
+    {
+      name: "millisecond write timestamps declared in the manifest: timestamp_resolution in the advised map",
+      cql: readings(),
+      manifest: volume("growth: 1440/day\nwrite_timestamps: milliseconds", insertWithTtl("USING TTL 7776000 AND TIMESTAMP ?")),
+      findings: [{ messageId: "ttlOnDefaultCompaction", line: 1, data: { advice: expect.stringContaining("'compaction_window_size': 4, 'timestamp_resolution': 'MILLISECONDS'}") } }],
+    },
+    {
+      name: "a literal millisecond write timestamp gives the unit away",
+      cql: readings(),
+      manifest: volume("growth: 1440/day", insertWithTtl("USING TTL 7776000 AND TIMESTAMP 1700000000000")),
+      findings: [{ messageId: "ttlOnDefaultCompaction", line: 1, data: { advice: expect.stringContaining("'timestamp_resolution': 'MILLISECONDS'}") } }],
+    },
+    {
+      name: "a literal microsecond write timestamp needs no resolution",
+      cql: readings(),
+      manifest: volume("growth: 1440/day", insertWithTtl("USING TTL 7776000 AND TIMESTAMP 1700000000000000")),
+      findings: [{ messageId: "ttlOnDefaultCompaction", line: 1, data: { advice: expect.not.stringContaining("timestamp_resolution") } }],
     },
     {
       name: "a timeuuid read newest first is time",

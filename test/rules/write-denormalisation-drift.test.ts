@@ -42,12 +42,24 @@ const addDevice = [
   "INSERT INTO devices (device_id, site_id, name, firmware) VALUES (?, ?, ?, ?)",
   "INSERT INTO devices_by_site (site_id, device_id, name, firmware) VALUES (?, ?, ?, ?)",
 ];
+// Two Thrift-era tables that kept Cassandra's default column names, holding unrelated data.
+const legacy =
+  "CREATE TABLE metric_index (\n  key blob,\n  column1 blob,\n  value blob,\n  PRIMARY KEY ((key), column1)\n);\n" +
+  "CREATE TABLE name_index (\n  key blob,\n  column1 text,\n  value blob,\n  PRIMARY KEY ((key), column1)\n);\n";
 const users = "CREATE TABLE users (\n  user_id uuid PRIMARY KEY,\n  email text,\n  name text\n);\nCREATE TABLE users_by_email (\n  email text PRIMARY KEY,\n  user_id uuid\n);\n";
 const register = ["INSERT INTO users (user_id, email, name) VALUES (?, ?, ?)", "INSERT INTO users_by_email (email, user_id) VALUES (?, ?)"];
 const updateBySite = "UPDATE devices_by_site SET firmware = ? WHERE site_id = ? AND device_id = ?";
 
 ruleTester.run("write-denormalisation-drift", rule, {
   valid: [
+    {
+      name: "legacy default names (key, column1, value) bound by positional markers are no evidence of a copy",
+      cql: legacy,
+      manifest: writes(
+        ["DELETE FROM metric_index WHERE key = ?", "DELETE FROM name_index WHERE key = ? AND column1 = ?"],
+        ["DELETE FROM metric_index WHERE key = ? AND column1 = ?"],
+      ),
+    },
     { name: "both copies updated", cql: schema, manifest: writes([updateDevice, updateBySite], addDevice) },
     {
       name: "a shared column name is no evidence of a copy: no write path writes both tables",
@@ -105,6 +117,15 @@ ruleTester.run("write-denormalisation-drift", rule, {
     },
   ],
   invalid: [
+    {
+      name: "legacy default names bound by one named marker in both tables are a copy",
+      cql: legacy,
+      manifest: writes(
+        ["INSERT INTO metric_index (key, column1, value) VALUES (:key, :name, :flag)", "INSERT INTO name_index (key, column1, value) VALUES (:key, :name, :flag)"],
+        ["UPDATE metric_index SET value = :other WHERE key = :key AND column1 = :name"],
+      ),
+      findings: [{ messageId: "drift", line: 10, data: { write: "W2", attributes: "`value`", table: "metric_index", missed: "name_index" } }],
+    },
     {
       name: "firmware updated in devices only",
       cql: schema,
