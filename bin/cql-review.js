@@ -2,11 +2,12 @@
 // The compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script): the one-file
 // bundle dist/cli/cql-review.mjs when it is there (it starts fastest), else the modules of dist/src.
 import { existsSync } from "node:fs";
-import { enableCompileCache } from "node:module";
+import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 
 // V8 keeps the compiled code in the system's temp directory: later runs skip compiling the bundle.
-enableCompileCache?.();
+// Read off the default export: a named import of it would fail to link on Node before 22.1.
+nodeModule.enableCompileCache?.();
 
 const bundle = new URL("../dist/cli/cql-review.mjs", import.meta.url);
 const modules = new URL("../dist/src/cli.js", import.meta.url);
