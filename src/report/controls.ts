@@ -2,14 +2,12 @@
 // escape sequence in a quoted identifier (`"orders\u001b]0;pwned\u0007"`) could retitle a window,
 // move the cursor or hide a line. C0 controls but line feed and tab, DEL, and the C1 controls
 // (U+0080–U+009F, which some terminals read as escape sequences too) are shown as `\u{…}`.
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const CONTROLS = new RegExp(CONTROL.source, "g");
 
 /** Whether `text` holds a control character that `showControls` would write out. */
 export function hasControls(text: string): boolean {
-  CONTROLS.lastIndex = 0;
-  const found = CONTROLS.test(text);
-  CONTROLS.lastIndex = 0;
-  return found;
+  return CONTROL.test(text);
 }
 
 /** `text` with every control character but line feed and tab written out as `\u{…}`. */

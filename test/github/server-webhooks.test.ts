@@ -9,14 +9,12 @@ import { createApp } from "../../src/github/worker/create-app.js";
 import { createWebhookServer } from "../../src/github/intake/webhook-server.js";
 import { startServer, type RunningServer } from "../../src/github/server.js";
 import { fakeCore } from "./helpers/fake-core.js";
-import { fixture, unbucketedTimeSeries } from "./helpers/fixtures.js";
+import { addsUnbucketedReadings, unbucketedTimeSeries } from "./helpers/fixtures.js";
 import { captureEachTest, nockGetPull, nockReviewOf } from "./helpers/github-mock.js";
 import { APP_ID, HEAD_SHA, OWNER, REPO, pullRequestEvent } from "./helpers/payloads.js";
 import { capturingLogger, PRIVATE_KEY, TestOctokit } from "./helpers/probot.js";
 import { deliver, portOf, post, SECRET } from "./helpers/webhook-http.js";
 
-const base = { "schema/000_keyspace.cql": fixture("keyspace.cql") };
-const state = { base, head: { ...base, "schema/020_readings.cql": fixture("readings-unbucketed.cql") } };
 
 describe("Probot server: answer at once, review from the queue", () => {
   const capture = captureEachTest();
@@ -41,7 +39,7 @@ describe("Probot server: answer at once, review from the queue", () => {
 
   it("answers 202 before reviewing, checks the head, then reviews; a replayed delivery is dropped", async () => {
     nockGetPull(capture());
-    nockReviewOf(capture(), state);
+    nockReviewOf(capture(), addsUnbucketedReadings);
     const server = await start();
     const delivery = pullRequestEvent("synchronize");
 

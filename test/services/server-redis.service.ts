@@ -8,7 +8,7 @@ import { createApp } from "../../src/github/worker/create-app.js";
 import { RedisReviewQueue } from "../../src/github/queue/redis-queue.js";
 import { startServer, type RunningServer } from "../../src/github/server.js";
 import { fakeCore } from "../github/helpers/fake-core.js";
-import { fixture, unbucketedTimeSeries } from "../github/helpers/fixtures.js";
+import { addsUnbucketedReadings, unbucketedTimeSeries } from "../github/helpers/fixtures.js";
 import { captureEachTest, nockGetPull, nockReviewOf } from "../github/helpers/github-mock.js";
 import { APP_ID, pullRequestEvent } from "../github/helpers/payloads.js";
 import { capturingLogger, PRIVATE_KEY } from "../github/helpers/probot.js";
@@ -17,8 +17,6 @@ import { startRedis } from "./redis-server.js";
 
 /** Throttling on (it is what keeps its state in Redis), retries off as in the other tests. */
 const ThrottledTestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({ ...options, retry: { enabled: false } }));
-const base = { "schema/000_keyspace.cql": fixture("keyspace.cql") };
-const state = { base, head: { ...base, "schema/020_readings.cql": fixture("readings-unbucketed.cql") } };
 
 describe("Probot server with a shared Redis queue", () => {
   const capture = captureEachTest();
@@ -35,7 +33,7 @@ describe("Probot server with a shared Redis queue", () => {
     const redis = await startRedis();
     try {
       nockGetPull(capture());
-      nockReviewOf(capture(), state);
+      nockReviewOf(capture(), addsUnbucketedReadings);
       const server = (await startServer({
         env: { APP_ID: String(APP_ID), PRIVATE_KEY, WEBHOOK_SECRET: SECRET, PORT: "0", HOST: "127.0.0.1", REDIS_URL: redis.url },
         app: createApp({ core: fakeCore(unbucketedTimeSeries), appId: APP_ID }),

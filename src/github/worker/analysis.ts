@@ -89,9 +89,10 @@ export function toPortable(analysis: Analysis): PortableAnalysis {
     shownInline: shown,
     text: analysis.renderCheckSummary({ maxLength, shownInline: new Set(shown) }),
   }));
-  const plain = JSON.parse(JSON.stringify({ review: analysis.review, plan: analysis.plan })) as Pick<PortableAnalysis, "review" | "plan">;
+  // Only what the main thread reads: the review's model (schema, manifest, estimates) stays here.
+  const plain = JSON.parse(JSON.stringify({ findings: analysis.review.findings, plan: analysis.plan })) as Pick<ReviewOutcomeData, "findings"> & Pick<PortableAnalysis, "plan">;
   return {
-    review: { findings: plain.review.findings, config: analysis.review.config, gateFails: analysis.review.gateFails },
+    review: { findings: plain.findings, config: analysis.review.config, gateFails: analysis.review.gateFails },
     plan: plain.plan,
     summaries,
   };

@@ -15,6 +15,10 @@ export const baseRepository: Readonly<Record<string, string>> = {
   "access-patterns.yaml": fixture("access-patterns.yaml"),
 };
 
+/** A pull request that adds an unbucketed readings table beside the keyspace: the server tests' review. */
+const keyspaceOnly = { "schema/000_keyspace.cql": fixture("keyspace.cql") };
+export const addsUnbucketedReadings = { base: keyspaceOnly, head: { ...keyspaceOnly, "schema/020_readings.cql": fixture("readings-unbucketed.cql") } };
+
 const UNBUCKETED_KEY = /PRIMARY KEY \(\((\w+)\), (\w+)\)/;
 
 export function unbucketedTimeSeries(files: SourceFile[]): Finding[] {
