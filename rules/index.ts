@@ -4,6 +4,7 @@ import type { RuleModule } from "../src/rule-engine/types.js";
 import changeClusteringOrder from "./change-clustering-order.js";
 import changeColumnType from "./change-column-type.js";
 import changeDroppedStillUsed from "./change-dropped-still-used.js";
+import changeDropDeletesData from "./change-drop-deletes-data.js";
 import changePrimaryKey from "./change-primary-key.js";
 import codeStatementDynamic from "./code-statement-dynamic.js";
 import codeStatementNotInManifest from "./code-statement-not-in-manifest.js";
@@ -73,6 +74,7 @@ export const rules: RuleModule[] = [
   changeClusteringOrder,
   changeColumnType,
   changeDroppedStillUsed,
+  changeDropDeletesData,
   changePrimaryKey,
   codeStatementDynamic,
   codeStatementNotInManifest,

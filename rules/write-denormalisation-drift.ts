@@ -6,7 +6,9 @@
 // marker, the same literal, or positional markers of one statement group), or when the manifest
 // declares the copy (`tables.<name>.copies`). The names Cassandra gave the columns of Thrift-era and
 // COMPACT STORAGE tables (`key`, `column1`, `value`) say nothing of what they hold, so positional
-// markers in two such columns are no evidence either.
+// markers in two such columns are no evidence either. A copy may be keyed by a value derived from
+// a column of the source (the day of its timestamp): that key names the same row, so the copy is
+// followed through it.
 import {
   columnNameSet,
   joinWords,
@@ -27,6 +29,8 @@ import { findTable } from "../src/schema/resolve.js";
 interface Missed {
   table: TableModel;
   attributes: string[];
+  /** the copy's key columns computed from a column of the written table (its `day`, from `created_at`) */
+  through: { key: string; from: string }[];
 }
 
 /** Non-key columns a statement changes: the columns it sets, or all of them for a row delete. */
@@ -80,6 +84,104 @@ function sameValue(a: Term, b: Term): boolean {
 
 function stripRanges(term: Term): unknown {
   return JSON.parse(JSON.stringify(term, (key, value: unknown) => (key === "range" ? undefined : value)));
+}
+
+/** Time values a bucket is computed from: a bucket of them (`toDate(:at)`, a declared `time_bucket`) names one row's time. */
+const TIME_TYPES = new Set(["timestamp", "timeuuid", "date"]);
+
+/** A key column of a table whose value is computed from a column of another table. */
+interface Derivation {
+  source: TableModel;
+  /** the source's column the key is computed from */
+  from: string;
+}
+
+/** Key columns of each table derived from a column of another: by table, then by key column. */
+type Derivations = Map<TableModel, Map<string, Derivation[]>>;
+
+function addDerivation(derivations: Derivations, table: TableModel, column: string, derivation: Derivation): void {
+  let byColumn = derivations.get(table);
+  if (!byColumn) derivations.set(table, (byColumn = new Map()));
+  const list = byColumn.get(column) ?? [];
+  if (!list.some((d) => d.source === derivation.source && d.from === derivation.from)) list.push(derivation);
+  byColumn.set(column, list);
+}
+
+/** The terms a computed value is made from: `toDate(:at)` → `:at`; undefined for a plain value (it is a copy, not a derivation). */
+function computedFrom(term: Term): Term[] | undefined {
+  switch (term.kind) {
+    case "function":
+      return term.args.flatMap((arg) => computedFrom(arg) ?? [arg]);
+    case "binary":
+      return [term.left, term.right].flatMap((side) => computedFrom(side) ?? [side]);
+    case "cast":
+    case "type-hint":
+      return computedFrom(term.value) ?? [term.value];
+    default:
+      return undefined;
+  }
+}
+
+function columnType(table: TableModel, column: string): string | undefined {
+  const type = table.columns.find((c) => c.name === column)?.type;
+  return type?.kind === "native" ? type.name : undefined;
+}
+
+/**
+ * The primary-key columns that hold a value computed from another table's column, so that a row
+ * there still stands for one row of the source:
+ * - a write path that writes both tables sets the key to a function of the value it writes to the
+ *   source's column (`day = toDate(:created_at)` beside `created_at = :created_at`; an unnamed
+ *   marker only when the source's column is a time, the one value a bucket is computed from);
+ * - the manifest declares the key the table's `time_bucket`, and the table holds a time column
+ *   (timestamp, timeuuid, date) that the source has too: the bucket is that row's time, floored.
+ */
+function derivedKeys(model: AnalysedModel, byWrite: Map<unknown, Map<TableModel, WriteStatement[]>>): Derivations {
+  const derivations: Derivations = new Map();
+  for (const byTable of byWrite.values()) {
+    for (const [table, writes] of byTable) {
+      for (const write of writes) {
+        for (const key of primaryKeyNames(table)) {
+          const value = valueWritten(write.statement, key);
+          const parts = value && computedFrom(value);
+          if (!parts) continue;
+          for (const [source, writesOfSource] of byTable) {
+            if (source === table) continue;
+            for (const column of columnNameSet(source)) {
+              const isTime = TIME_TYPES.has(columnType(source, column) ?? "");
+              const derived = writesOfSource.some((ws) => {
+                const written = valueWritten(ws.statement, column);
+                if (!written) return false;
+                return parts.some((part) => sameValue(part, written) && (isTime || !(part.kind === "bind" && written.kind === "bind" && (part.name === undefined || written.name === undefined))));
+              });
+              if (derived) addDerivation(derivations, table, key, { source, from: column });
+            }
+          }
+        }
+      }
+    }
+  }
+  for (const volume of model.manifest?.tables ?? []) {
+    if (!volume.timeBucket) continue;
+    const keyspace = volume.keyspace ?? model.manifest?.keyspace;
+    const table = findTable(model.schema, volume.name, keyspace);
+    const bucket = volume.timeBucket.column;
+    if (!table || !primaryKeyNames(table).includes(bucket)) continue;
+    for (const source of model.schema.tables.values()) {
+      if (source === table || source.kind !== "table") continue;
+      for (const column of table.columns) {
+        const type = columnType(table, column.name);
+        if (column.name === bucket || !type || !TIME_TYPES.has(type) || columnType(source, column.name) !== type) continue;
+        addDerivation(derivations, table, bucket, { source, from: column.name });
+      }
+    }
+  }
+  return derivations;
+}
+
+/** The column of `source` that `table`'s column `column` is computed from, if any. */
+function derivedFrom(derivations: Derivations, table: TableModel, column: string, source: TableModel): string | undefined {
+  return derivations.get(table)?.get(column)?.find((d) => d.source === source)?.from;
 }
 
 /**
@@ -143,6 +245,14 @@ function declaredCopies(model: AnalysedModel): Set<string> {
   return copies;
 }
 
+/** How the copies keyed by a derived value find the row: ` (in events_by_day under the \`day\` computed from its \`created_at\`)`. */
+function throughText(model: AnalysedModel, missed: readonly Missed[]): string {
+  const parts = missed.flatMap((m) =>
+    m.through.length === 0 ? [] : [`in ${tableLabel(model, m.table.qualifiedName)} under the ${joinWords(m.through.map((t) => `\`${t.key}\` computed from its \`${t.from}\``))}`],
+  );
+  return parts.length === 0 ? "" : ` (${joinWords(parts)}, so the write needs that value to reach the copy)`;
+}
+
 /** Whether `column` is among the first `count` names of `key`. */
 function leadsWith(key: readonly string[], column: string, count: number): boolean {
   const at = key.indexOf(column);
@@ -157,7 +267,7 @@ const writeDenormalisationDrift: RuleModule = {
     description: "A write path changes an attribute in one table but not in the other tables that hold a copy of it.",
     messages: {
       drift:
-        "{write} {action} {attributes} in {table} (the rows of one {key}) but not in {missed}, which also {hold} {missedAttributes} for that {key}: after this write the tables disagree, and the queries reading {them} return the old value. Write {them} in {write} too (a logged batch keeps the copies together).",
+        "{write} {action} {attributes} in {table} (the rows of one {key}) but not in {missed}, which also {hold} {missedAttributes} for that {key}{through}: after this write the tables disagree, and the queries reading {them} return the old value. Write {them} in {write} too (a logged batch keeps the copies together).",
     },
     fixable: false,
   },
@@ -183,6 +293,7 @@ const writeDenormalisationDrift: RuleModule = {
       if (list) list.push(w);
       else byTable.set(w.table!, [w]);
     }
+    const derivations = derivedKeys(model, byWrite);
     const declared = declaredCopies(model);
     const evidence = evidencedCopies(byWrite);
     for (const copy of declared) evidence.add(copy);
@@ -204,9 +315,12 @@ const writeDenormalisationDrift: RuleModule = {
       const sameWrite = byWrite.get(write.write);
       const rowDelete = write.statement.kind === "delete" && write.statement.selections.length === 0;
       const missed: Missed[] = [];
-      // A copy holds every key column: the tables of the rarest one are the candidates (in schema order).
-      let candidates: TableModel[] = tablesWith.get(key[0]!) ?? [];
-      for (const column of key) {
+      // A copy holds every key column (or the value a derived one is computed from): the tables of
+      // the rarest such column are the candidates (in schema order).
+      const ownDerived = derivations.get(table);
+      const plainKey = key.filter((k) => !ownDerived?.has(k));
+      let candidates: TableModel[] = tablesWith.get(plainKey[0] ?? key[0]!) ?? [];
+      for (const column of plainKey) {
         const tables = tablesWith.get(column) ?? [];
         if (tables.length < candidates.length) candidates = tables;
       }
@@ -220,13 +334,15 @@ const writeDenormalisationDrift: RuleModule = {
         // primary key is made of this table's columns, so one row here is at most one row there; a
         // table that merely references these rows (alerts of a device) keys its rows by more.
         // A declared copy is named here by the key it has there (a user's video names its video).
+        // A key computed from a column (the day of a timestamp) names the row as surely as the column.
         const isDeclared = declared.has(`${table.qualifiedName}|${other.qualifiedName}|`);
-        if (!key.every((k) => columns.has(k)) && !(isDeclared && primaryKeyNames(other).every((k) => key.includes(k)))) continue;
+        const heldThere = (k: string) => columns.has(k) || derivedFrom(derivations, table, k, other) !== undefined;
+        if (!key.every(heldThere) && !(isDeclared && primaryKeyNames(other).every((k) => key.includes(k)))) continue;
         // A declared copy is taken as declared: a copy keyed by more (the videos of a user, by date)
         // still holds the column's value for each of these rows.
+        const otherKey = primaryKeyNames(other);
         if (!isDeclared) {
-          const otherKey = primaryKeyNames(other);
-          if (!otherKey.every((c) => ownColumns.has(c))) continue;
+          if (!otherKey.every((c) => ownColumns.has(c) || derivedFrom(derivations, other, c, table) !== undefined)) continue;
           // Keyed first by these rows' identity and then by more columns (the ratings of a video, by
           // rater), it holds many rows per row here: children of it, not a copy of its attributes.
           if (otherKey.length > key.length && key.every((k) => leadsWith(otherKey, k, key.length))) continue;
@@ -264,7 +380,13 @@ const writeDenormalisationDrift: RuleModule = {
           const coveredColumns = covered;
           left = copies.filter((c) => !coveredColumns.has(c));
         }
-        if (left.length > 0) missed.push({ table: other, attributes: left });
+        if (left.length > 0) {
+          const through = otherKey.flatMap((c) => {
+            const from = ownColumns.has(c) ? undefined : derivedFrom(derivations, other, c, table);
+            return from === undefined ? [] : [{ key: c, from }];
+          });
+          missed.push({ table: other, attributes: left, through });
+        }
       }
       if (missed.length === 0) continue;
       const code = (names: string[]) => joinWords(names.map((n) => `\`${n}\``));
@@ -280,6 +402,7 @@ const writeDenormalisationDrift: RuleModule = {
           missed: joinWords(missed.map((m) => tableLabel(model, m.table.qualifiedName))),
           hold: missed.length === 1 ? "holds" : "hold",
           missedAttributes: code(missedAttributes),
+          through: throughText(model, missed),
           them: missed.length === 1 ? "it" : "them",
         },
         file: write.file,

@@ -35,6 +35,7 @@ export function checkManifestAgainstSchema(manifest: Manifest, schema: SchemaMod
     checkColumnSizes(volume, table, report);
     checkCopies(volume, table, schema, volumeKeyspace, report);
     checkTimeBucket(volume, table, report);
+    checkDistinctValues(volume, table, report);
   }
 
   // The columns of the tables a query can read, per keyspace (one unless manifests were merged).
@@ -111,6 +112,19 @@ function checkCopies(volume: TableVolume, table: TableModel, schema: SchemaModel
         );
       }
     }
+  }
+}
+
+/** `distinct_values: { status: 5 }` names columns of the table. */
+function checkDistinctValues(volume: TableVolume, table: TableModel, report: Report): void {
+  for (const name of Object.keys(volume.distinctValues ?? {})) {
+    if (findColumn(table, name)) continue;
+    const path = `tables.${volume.name}.distinct_values.${name}`;
+    report(
+      volume.distinctValueLocations?.[name] ?? volume.location,
+      `${path}: table ${table.qualifiedName} has no column "${name}"${didYouMean(name, table.columns.map((c) => c.name))}`,
+      `${path}:unknown-column`,
+    );
   }
 }
 

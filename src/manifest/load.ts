@@ -239,6 +239,18 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
     if (typeof width === "number" && width > 0) bucket.widthSeconds = width;
     volume.timeBucket = bucket;
   }
+  if (doc.distinct_values !== undefined) {
+    const distinct: Record<string, number> = Object.create(null);
+    const locations: Record<string, SourceLocation> = Object.create(null);
+    for (const [written, count] of Object.entries(doc.distinct_values)) {
+      const column = cqlName(written);
+      if (column in distinct) continue;
+      distinct[column] = count;
+      locations[column] = locationOf(yaml, [...path, "distinct_values", written], "key");
+    }
+    volume.distinctValues = distinct;
+    volume.distinctValueLocations = locations;
+  }
   if (doc.copies !== undefined) {
     volume.copies = Object.entries(doc.copies).map(([from, columns]) => ({
       from,

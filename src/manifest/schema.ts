@@ -179,6 +179,16 @@ export const tableVolumeSchema = z
       })
       .describe("The partition key's time bucket: the column the writes fill with the time floored to a width (a day, a week, a shard of time), e.g. { column: partition, width: 7d }.")
       .optional(),
+    distinct_values: z
+      .record(
+        columnName,
+        wholeNumber("expected a count of distinct values, a whole number such as 5").refine((n) => n >= 1, says("expected at least 1 distinct value")),
+        says("expected a mapping of column names to counts of distinct values, e.g. { status: 5 }"),
+      )
+      .describe(
+        "How many distinct values a column takes across the table (its cardinality), by column name, e.g. { status: 5 }. An index on a column of few values makes every value stand for a large share of the table.",
+      )
+      .optional(),
     copies: z
       .record(
         tableName,

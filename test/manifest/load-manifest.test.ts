@@ -160,7 +160,7 @@ describe("loadManifest on broken manifests: each problem at its line and column"
   it("lists the accepted keys when nothing is close", () => {
     const { findings } = load("version: 1\ntables:\n  t:\n    size_of_everything: 1\n");
     expect(findings.map(where)).toEqual([
-      "4:5 tables.t.size_of_everything: unknown key (expected one of: partitions, rows_per_partition, growth, retention, columns, write_timestamps, time_bucket, copies)",
+      "4:5 tables.t.size_of_everything: unknown key (expected one of: partitions, rows_per_partition, growth, retention, columns, write_timestamps, time_bucket, distinct_values, copies)",
     ]);
   });
 

@@ -223,3 +223,94 @@ describe("declared copies", () => {
     ],
   });
 });
+
+// An order's status is copied into the orders of each day, keyed by the day of the order's
+// creation time: a key computed from the source's column, not the column itself.
+const orderSchema = `CREATE TABLE orders (
+  order_id uuid PRIMARY KEY,
+  created_at timestamp,
+  status text
+);
+CREATE TABLE orders_by_day (
+  day date,
+  created_at timestamp,
+  order_id uuid,
+  status text,
+  PRIMARY KEY ((day), created_at, order_id)
+);
+`;
+const placeOrder = [
+  "INSERT INTO orders (order_id, created_at, status) VALUES (:order_id, :created_at, :status)",
+  "INSERT INTO orders_by_day (day, created_at, order_id, status) VALUES (toDate(:created_at), :created_at, :order_id, :status)",
+];
+// The same copy written with a day the application computes (a plain marker): only a declaration says so.
+const placeOrderPlain = [
+  "INSERT INTO orders (order_id, created_at, status) VALUES (?, ?, ?)",
+  "INSERT INTO orders_by_day (day, created_at, order_id, status) VALUES (?, ?, ?, ?)",
+];
+const shipOrder = "UPDATE orders SET status = :status WHERE order_id = :order_id";
+const shipOrderByDay = "UPDATE orders_by_day SET status = :status WHERE day = toDate(:created_at) AND created_at = :created_at AND order_id = :order_id";
+const bucketDeclared = (...paths: string[][]) =>
+  `version: 1\nkeyspace: shop\ntables:\n  orders_by_day:\n    time_bucket: { column: day, width: 1d }\n${writes(...paths).slice("version: 1\nkeyspace: shop\n".length)}`;
+
+describe("copies keyed by a value derived from the source's column", () => {
+  ruleTester.run("write-denormalisation-drift", rule, {
+    valid: [
+      { name: "both copies updated, the day computed from the creation time", cql: orderSchema, manifest: writes([shipOrder, shipOrderByDay], placeOrder) },
+      {
+        name: "a day written from a plain marker, with no declared time bucket, is not shown to derive from created_at",
+        cql: orderSchema,
+        manifest: writes([shipOrder], placeOrderPlain),
+      },
+      {
+        name: "a declared bucket with no write path writing both tables is no evidence of a copy",
+        cql: orderSchema,
+        manifest: bucketDeclared([shipOrder], [placeOrder[1]!]),
+      },
+      {
+        name: "a key computed from another value (a random shard) is not derived from the source's columns",
+        cql: orderSchema.replace("day date", "day int"),
+        manifest: writes([shipOrder], [placeOrder[0]!, "INSERT INTO orders_by_day (day, created_at, order_id, status) VALUES (:shard % 16, :created_at, :order_id, :status)"]),
+      },
+    ],
+    invalid: [
+      {
+        name: "the status changed in orders, not in the copy found by the day of created_at",
+        cql: orderSchema,
+        manifest: writes([shipOrder], placeOrder),
+        findings: [
+          {
+            messageId: "drift",
+            line: 6,
+            column: 9,
+            data: {
+              write: "W1",
+              table: "orders",
+              missed: "orders_by_day",
+              missedAttributes: "`status`",
+              through: " (in orders_by_day under the `day` computed from its `created_at`, so the write needs that value to reach the copy)",
+            },
+          },
+        ],
+      },
+      {
+        name: "the copy updated by its derived key, the source not",
+        cql: orderSchema,
+        manifest: writes([shipOrderByDay], placeOrder),
+        findings: [{ messageId: "drift", line: 6, data: { write: "W1", table: "orders_by_day", missed: "orders", through: "" } }],
+      },
+      {
+        name: "a declared time bucket makes the day a derived key though the write binds it from a plain marker",
+        cql: orderSchema,
+        manifest: bucketDeclared([shipOrder], placeOrderPlain),
+        findings: [{ messageId: "drift", line: 9, data: { write: "W1", missed: "orders_by_day" } }],
+      },
+      {
+        name: "an order deleted from orders, its row under the day left behind",
+        cql: orderSchema,
+        manifest: writes(["DELETE FROM orders WHERE order_id = :order_id"], placeOrder),
+        findings: [{ messageId: "drift", line: 6, data: { action: "deletes", missed: "orders_by_day" } }],
+      },
+    ],
+  });
+});

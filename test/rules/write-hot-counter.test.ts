@@ -26,6 +26,7 @@ CREATE TABLE articles (
 const manifest = (cql: string, rate?: string, tables = "") =>
   `version: 1\nkeyspace: news\n${tables}writes:\n  - id: W1\n${rate ? `    rate: ${rate}\n` : ""}    cql:\n      - ${cql}\n`;
 const sized = (table: string, partitions: number) => `tables:\n  ${table}:\n    partitions: ${partitions}\n`;
+const regions = (figures: string) => `tables:\n  daily_views:\n${figures}`;
 const countTotal = "UPDATE site_totals SET views = views + 1 WHERE name = 'total'";
 const countArticle = "UPDATE article_views SET views = views + 1 WHERE article_id = ?";
 
@@ -42,8 +43,42 @@ ruleTester.run("write-hot-counter", rule, {
       cql: schema,
       manifest: manifest("UPDATE daily_views SET views = views + 1 WHERE region = 'eu' AND day = ?", "300/s", sized("daily_views", 3650)),
     },
+    {
+      name: "a bound key of few values that the rate does not overload",
+      cql: schema,
+      manifest: manifest("UPDATE daily_views SET views = views + 1 WHERE region = ? AND day = ?", "300/s", regions("    distinct_values: { region: 5 }\n    time_bucket: { column: day, width: 1d }\n")),
+    },
+    {
+      name: "a day bound with no declared bucket: its values over time are many partitions, not one",
+      cql: schema,
+      manifest: manifest("UPDATE daily_views SET views = views + 1 WHERE region = ? AND day = ?", "3000/s", regions("    distinct_values: { region: 5 }\n")),
+    },
   ],
   invalid: [
+    {
+      name: "a daily total whose day is computed from now(): every update of the day in one partition",
+      cql: schema,
+      manifest: manifest("UPDATE daily_views SET views = views + 1 WHERE region = 'eu' AND day = toDate(now())", "500/s"),
+      findings: [{ messageId: "currentBucket", line: 7, data: { bucket: "`day`", rate: "500", shards: "5" } }],
+    },
+    {
+      name: "a declared time bucket bound by the write is the current bucket",
+      cql: schema,
+      manifest: manifest("UPDATE daily_views SET views = views + 1 WHERE region = 'eu' AND day = ?", "250/s", regions("    time_bucket: { column: day, width: 1d }\n")),
+      findings: [{ messageId: "currentBucket", line: 10, data: { bucket: "`day`", shards: "3" } }],
+    },
+    {
+      name: "a region of five values and the current day: the rate over five partitions",
+      cql: schema,
+      manifest: manifest("UPDATE daily_views SET views = views + 1 WHERE region = ? AND day = ?", "3000/s", regions("    distinct_values: { region: 5 }\n    time_bucket: { column: day, width: 1d }\n")),
+      findings: [
+        {
+          messageId: "fewValues",
+          line: 11,
+          data: { partitions: "5", why: "`day` is the current time bucket and `region` has 5 values", perPartition: "600", shards: "6" },
+        },
+      ],
+    },
     {
       name: "a site-wide total every view increments",
       cql: schema,
