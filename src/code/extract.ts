@@ -19,6 +19,7 @@ import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, t
 import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
 import { holderName } from "./names.js";
 import { builtBatches } from "./batches.js";
+import { runtimeBatches } from "./runtime-batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -806,6 +807,41 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
       if ("cql" in batch) {
         if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
       } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
+    }
+  }
+  // Python and Go batches filled at run time: the same, with functions of the code read followed.
+  const functionsByName = new Map<string, Node[]>();
+  for (const file of parsed) {
+    if (file.language !== "python" && file.language !== "go") continue;
+    for (const fn of file.tree.rootNode.descendantsOfType(["function_definition", "function_declaration", "method_declaration"])) {
+      const name = fn && fn.childForFieldName("name")?.text;
+      if (fn && name) functionsByName.set(`${file.language}:${name}`, [...(functionsByName.get(`${file.language}:${name}`) ?? []), fn]);
+    }
+  }
+  for (const file of parsed) {
+    if ((file.language !== "python" && file.language !== "go") || !file.cassandra) continue;
+    const language = file.language;
+    const lookup = {
+      statementOfCall: (call: Node) => callStatements.get(`${(fileOfTree.get(call.tree) ?? file).path}:${call.startIndex}`),
+      textOf: (node: Node) => {
+        const value = project.evaluate(fileOfTree.get(node.tree) ?? file, node);
+        if (!("text" in value)) return undefined;
+        const cql = language === "python" ? pythonPlaceholders(value.text) : value.text;
+        return isCqlStatement(cql) ? cql.trim() : undefined;
+      },
+      functionNamed: (name: string) => {
+        const list = functionsByName.get(`${language}:${name}`);
+        return list?.length === 1 ? list[0] : undefined;
+      },
+    };
+    const api = language === "go" ? "Batch" : "BatchStatement";
+    for (const batch of runtimeBatches(file.tree.rootNode, language, lookup)) {
+      const key = `${file.path}:${batch.root.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if ("cql" in batch) {
+        if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api });
+      } else dynamic.push({ id: nextId(file, batch.root), language, file: file.path, range: rangeOf(file, batch.root), api, reason: batch.dynamic, start: "BEGIN BATCH …" });
     }
   }
   return { statements, dynamic, tables };
