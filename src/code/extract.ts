@@ -206,15 +206,35 @@ class Project {
       return [target.namedChildren[0]!, target.namedChildren[2]!].flatMap((side) => this.branches(file, side, depth + 1));
     }
     if (target.type === "array") {
-      return target.namedChildren.flatMap((element) => {
+      const statementOf = (element: Node | null): Node[] => {
         if (!element) return [];
         if (element.type !== "object") return [element];
         const query = element.namedChildren.find((pair) => pair?.type === "pair" && field(pair, "key")?.text.replace(/["']/g, "") === "query");
         const value = query ? field(query, "value") : undefined;
         return value ? [value] : [];
-      });
+      };
+      return [...target.namedChildren, ...this.pushedOnto(file, target)].flatMap(statementOf);
     }
     return [node];
+  }
+
+  /**
+   * What the code pushes onto a list declared as a local variable (`const queries = []`, then
+   * `queries.push({ query: … })`, in a loop or a callback): the Node driver's batch built up.
+   */
+  private pushedOnto(file: ParsedFile, list: Node): Node[] {
+    const declarator = list.parent;
+    if (declarator?.type !== "variable_declarator" || declarator.childForFieldName("value")?.id !== list.id) return [];
+    const name = declarator.childForFieldName("name")?.text;
+    const scope = enclosingOf(list, file.syntax.functionTypes);
+    if (!name || !scope) return [];
+    const pushed: Node[] = [];
+    for (const call of scope.descendantsOfType("call_expression")) {
+      const callee = call?.childForFieldName("function");
+      if (callee?.type !== "member_expression" || callee.childForFieldName("object")?.text !== name || callee.childForFieldName("property")?.text !== "push") continue;
+      for (const argument of call!.childForFieldName("arguments")?.namedChildren ?? []) if (argument && !argument.type.includes("comment")) pushed.push(argument);
+    }
+    return pushed;
   }
 
   /** The value a plain name is declared with, followed through names; the node itself otherwise. */
@@ -807,6 +827,43 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
       if ("cql" in batch) {
         if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
       } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
+    }
+  }
+  // The Node driver's client.batch(list, options): one BATCH of the list's statements, at the call.
+  for (const file of parsed) {
+    if ((file.language !== "javascript" && file.language !== "typescript" && file.language !== "tsx") || !file.cassandra) continue;
+    for (const node of file.tree.rootNode.descendantsOfType(file.syntax.callTypes)) {
+      const call = node && file.syntax.call(node);
+      if (!node || !call || (call.name !== "batch" && call.name !== "batchAsync") || !driverApi(file.language, call)) continue;
+      if (file.otherDatabase && !looksLikeCassandraCall(call, file.language)) continue;
+      const [list, options] = call.args;
+      if (!list || project.follow(file, list).type !== "array") continue;
+      const texts: string[] = [];
+      let unknown: string | undefined;
+      for (const element of project.branches(file, list)) {
+        const value = project.evaluate(file, element);
+        if (!("text" in value) || !isCqlStatement(value.text)) {
+          unknown = element.text;
+          break;
+        }
+        const statement = value.text.trim().replace(/;\s*$/, "");
+        if (!texts.includes(statement)) texts.push(statement);
+      }
+      if (texts.length === 0 && unknown === undefined) continue;
+      const key = `${file.path}:${node.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const api = `${call.receiver.split(".").pop() ?? "client"}.${call.name}`;
+      if (unknown !== undefined) {
+        dynamic.push({ id: nextId(file, node), language: file.language, file: file.path, range: rangeOf(file, node), api, reason: `the batch holds \`${clip(unknown)}\`, which is not a statement of the code read`, start: "BEGIN BATCH …" });
+        continue;
+      }
+      // The driver's options: `logged: false` is an unlogged batch, `counter: true` a counter batch.
+      const settings = options ? project.follow(file, options) : undefined;
+      const option = (name: string) => settings?.type === "object" ? settings.namedChildren.find((p) => p?.type === "pair" && p.childForFieldName("key")?.text.replace(/["']/g, "") === name)?.childForFieldName("value")?.text : undefined;
+      const kind = option("counter") === "true" ? "COUNTER " : option("logged") === "false" ? "UNLOGGED " : "";
+      const cql = `BEGIN ${kind}BATCH\n${texts.map((t) => `  ${t};\n`).join("")}APPLY BATCH`;
+      if (isCqlStatement(cql)) statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api });
     }
   }
   // Python and Go batches filled at run time: the same, with functions of the code read followed.

@@ -445,6 +445,8 @@ def latest(day, start=None):
       "src/comments.js:12 SELECT * FROM comments_by_video WHERE videoid = ?",
       "src/comments.js:6 INSERT INTO comments_by_video (videoid, userid, comment) VALUES (?, ?, ?)",
       "src/comments.js:7 INSERT INTO comments_by_user (userid, videoid, comment) VALUES (?, ?, ?)",
+      // the batch as a whole, at its call
+      "src/comments.js:9 BEGIN BATCH INSERT INTO comments_by_video (videoid, userid, comment) VALUES (?, ?, ?); INSERT INTO comments_by_user (userid, videoid, comment) VALUES (?, ?, ?); APPLY BATCH",
     ]);
   });
 });

@@ -142,3 +142,35 @@ func (s *Store) Forward(ctx context.Context, user string, sink Sink) error {
     expect(result.dynamic.filter((d) => d.api === "Batch").map((d) => [d.range.start.line, d.reason])).toEqual([[33, "the batch is handed to Fill(…), which is not read"]]);
   });
 });
+
+describe("Node cassandra-driver batches", () => {
+  const TAGS = `const cassandra = require("cassandra-driver");
+const client = new cassandra.Client({ contactPoints: ["db"], localDataCenter: "dc1" });
+
+async function tagVideo(video, tags, byUser) {
+  const queries = [];
+  tags.forEach((tag) => {
+    queries.push({
+      query: "INSERT INTO videos_by_tag (tag, videoid) VALUES (?, ?)",
+      params: [tag, video],
+    });
+    queries.push({ query: "INSERT INTO tags_by_letter (first_letter, tag) VALUES (?, ?)", params: [tag[0], tag] });
+  });
+  const options = { prepare: true, logged: false };
+  await client.batch(queries, options);
+  const extra = [];
+  for (const statement of byUser) extra.push(statement);
+  return client.batch(extra, { prepare: true });
+}
+`;
+
+  it("reads a list filled with push, and writes one BATCH at the call with the driver's batch kind", async () => {
+    const result = await extractFrom({ "src/tags.js": TAGS });
+    expect(result.statements.map((s) => [s.range.start.line, flat(s.cql)])).toEqual([
+      [8, "INSERT INTO videos_by_tag (tag, videoid) VALUES (?, ?)"],
+      [11, "INSERT INTO tags_by_letter (first_letter, tag) VALUES (?, ?)"],
+      [14, "BEGIN UNLOGGED BATCH INSERT INTO videos_by_tag (tag, videoid) VALUES (?, ?); INSERT INTO tags_by_letter (first_letter, tag) VALUES (?, ?); APPLY BATCH"],
+    ]);
+    expect(result.dynamic.map((d) => [d.range.start.line, d.reason])).toEqual([[17, "the batch holds `statement`, which is not a statement of the code read"]]);
+  });
+});
