@@ -145,7 +145,15 @@ class Project {
     const inPackage = owner && file.language === "go" ? candidates.filter((c) => c.file.path.split("/").at(-2) === owner) : [];
     const chosen = owned.length > 0 ? owned : inPackage.length > 0 ? inPackage : this.sameDirectory(file, candidates);
     if (chosen.length === 1) return chosen[0];
-    return chosen.length > 1 ? "ambiguous" : undefined;
+    if (chosen.length > 1) return "ambiguous";
+    // Go's `s.insertStmt`: the struct field, when the package sets it once (a keyed literal or `x.f = …`).
+    if (reference.owner && file.language === "go") {
+      const directory = file.path.slice(0, file.path.lastIndexOf("/") + 1);
+      const fields = (this.global.get(`.${reference.name}`) ?? []).filter((c) => c.file.path.slice(0, c.file.path.lastIndexOf("/") + 1) === directory);
+      if (fields.length === 1) return fields[0];
+      return fields.length > 1 ? "ambiguous" : undefined;
+    }
+    return undefined;
   }
 
   /** Go packages are directories; elsewhere a unique name anywhere will do. */

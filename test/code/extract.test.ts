@@ -107,6 +107,52 @@ class Orders {
 });
 
 describe("Go: gocql", () => {
+  it("follows a Go struct field the package sets once to a constant, in a keyed literal or an assignment", async () => {
+    const result = await read({
+      "store/queries.go": `package store
+
+const (
+	insertUser = \`INSERT INTO users (id, name) VALUES (?, ?)\`
+	selectUser = \`SELECT name FROM users WHERE id = ?\`
+)
+`,
+      "store/store.go": `package store
+
+import "github.com/gocql/gocql"
+
+type Store struct {
+	session    *gocql.Session
+	InsertStmt string
+	selectStmt string
+	deleteStmt string
+	listStmt   string
+}
+
+func New(s *gocql.Session, admin bool) *Store {
+	st := &Store{session: s, InsertStmt: insertUser, selectStmt: selectUser}
+	st.deleteStmt = "DELETE FROM users WHERE id = ?"
+	if admin {
+		st.listStmt = "SELECT * FROM users"
+	} else {
+		st.listStmt = "SELECT id FROM users LIMIT 10"
+	}
+	return st
+}
+
+func (s *Store) Add(id, name string) error { return s.session.Query(s.InsertStmt, id, name).Exec() }
+func (s *Store) Get(id string) *gocql.Query   { return s.session.Query(s.selectStmt, id) }
+func (s *Store) Remove(id string) error       { return s.session.Query(s.deleteStmt, id).Exec() }
+func (s *Store) List() *gocql.Iter            { return s.session.Query(s.listStmt).Iter() }
+`,
+    });
+    // A field set to different values in the package is not guessed at.
+    expect(result.at).toEqual([
+      "store/queries.go:4 INSERT INTO users (id, name) VALUES (?, ?)",
+      "store/queries.go:5 SELECT name FROM users WHERE id = ?",
+      "store/store.go:15 DELETE FROM users WHERE id = ?",
+    ]);
+  });
+
   it("follows constants of the package's other files, joined with + over several lines", async () => {
     const result = await read({
       "internal/store/queries.go": `package store
