@@ -339,6 +339,9 @@ class Project {
   }
 }
 
+/** DataStax Enterprise Search's pseudo-column in a WHERE clause (`WHERE solr_query = ?`). */
+const DSE_SEARCH = /\bWHERE\b[\s\S]*\bsolr_query\s*=/i;
+
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, " ");
   return oneLine.length > 40 ? `${oneLine.slice(0, 39)}…` : oneLine;
@@ -738,6 +741,11 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           }
           if (!isCqlStatement(filled)) continue;
           seen.add(key);
+          if (DSE_SEARCH.test(filled)) {
+            // DSE Search answers `solr_query` from its Solr index: not a column, and not Cassandra's plan.
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", start: clip(filled.trim()) });
+            continue;
+          }
           const callLine = positionAt(file, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
           statements.push({

@@ -107,6 +107,20 @@ class Orders {
 });
 
 describe("Go: gocql", () => {
+  it("lists a DSE Search query (WHERE solr_query = ?) as not analysed instead of planning a column that does not exist", async () => {
+    const result = await read({
+      "app/search.py": `from dse.cluster import Cluster
+
+class Search:
+    def __init__(self, session):
+        self.by_text = session.prepare("SELECT videoid, name FROM videos WHERE solr_query = ?")
+        self.by_id = session.prepare("SELECT name FROM videos WHERE videoid = ?")
+`,
+    });
+    expect(result.at).toEqual(["app/search.py:6 SELECT name FROM videos WHERE videoid = ?"]);
+    expect(result.dynamicAt).toEqual(["app/search.py:5 a DSE Search query on solr_query, answered by a search index that cql-review does not plan"]);
+  });
+
   it("follows a Go struct field the package sets once to a constant, in a keyed literal or an assignment", async () => {
     const result = await read({
       "store/queries.go": `package store
