@@ -12,6 +12,7 @@ import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { cqlengineTables } from "./cqlengine.js";
+import { cqlengineStatements } from "./cqlengine-queries.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
@@ -784,6 +785,16 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
     for (const { node, cql } of derived) {
       if (!isCqlStatement(cql)) continue;
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
+    }
+  }
+  // The statements cqlengine models run where the Python code calls them.
+  if (tables.some((t) => t.framework === "cqlengine")) {
+    for (const file of parsed) {
+      if (file.language !== "python") continue;
+      for (const { node, cql } of cqlengineStatements(file.tree.rootNode, tables)) {
+        if (!isCqlStatement(cql)) continue;
+        statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "cqlengine" });
+      }
     }
   }
   // Mapper DAOs, with the methods they inherit from generic interfaces of any Java file read.
