@@ -60,6 +60,12 @@ function isColumn(value: Node): boolean {
   return callee?.type === "identifier" && COLUMN_TYPES.has(callee.text);
 }
 
+/** `columns.Counter()`: updated by adding to it. */
+function isCounter(value: Node): boolean {
+  const callee = field(value, "function");
+  return (callee?.type === "attribute" ? field(callee, "attribute")?.text : callee?.text) === "Counter";
+}
+
 /** cqlengine's name for a model without `__table_name__`. */
 export function cqlengineTableName(className: string): string {
   return className
@@ -128,7 +134,7 @@ function readModel(model: ModelClass, classNamed: (name: string) => ModelClass |
       const columnName = dbField ? owner.source.text(dbField) : property;
       if (columnName === undefined) return undefined;
       if (columns.some((c) => c.name === columnName)) continue;
-      columns.push({ name: columnName, property, range: owner.source.range(node) });
+      columns.push({ name: columnName, property, range: owner.source.range(node), ...(isCounter(value) ? { counter: true as const } : {}) });
       if (truthy(named.get("partition_key"))) partition.push(columnName);
       else if (truthy(named.get("primary_key"))) {
         const order = named.get("clustering_order") && owner.source.text(named.get("clustering_order")!);

@@ -9,6 +9,9 @@ import type { CodeTable } from "./types.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
+/** Marks the keywords whose operator depends on the property's type. */
+const CONTAINING = (c: string) => `${c} CONTAINS ?`;
+
 /** Spring Data's condition keywords that CQL can express, longest first so `GreaterThanEqual` wins over `GreaterThan`. */
 const CONDITIONS: [string, (column: string) => string][] = [
   // Spring Data Cassandra writes a Between of two values as an open range (CassandraQueryCreator).
@@ -31,9 +34,11 @@ const CONDITIONS: [string, (column: string) => string][] = [
   ["GreaterThan", (c) => `${c} > ?`],
   ["IsLessThan", (c) => `${c} < ?`],
   ["LessThan", (c) => `${c} < ?`],
-  ["IsContaining", (c) => `${c} CONTAINS ?`],
-  ["Containing", (c) => `${c} CONTAINS ?`],
-  ["Contains", (c) => `${c} CONTAINS ?`],
+  // Containing is CONTAINS on a collection or map property and LIKE '%x%' on any other
+  // (CassandraQueryCreator.containing): the column decides, see conditionFor.
+  ["IsContaining", CONTAINING],
+  ["Containing", CONTAINING],
+  ["Contains", CONTAINING],
   ["IsBefore", (c) => `${c} < ?`],
   ["IsAfter", (c) => `${c} > ?`],
   ["Before", (c) => `${c} < ?`],
@@ -88,10 +93,18 @@ function splitOn(text: string, keyword: string): string[] {
   return text.split(new RegExp(`${keyword}(?=[A-Z])`));
 }
 
-function columnOf(table: CodeTable, property: string): string | undefined {
+type Column = CodeTable["columns"][number];
+
+function columnOf(table: CodeTable, property: string): Column | undefined {
   const wanted = property.toLowerCase();
   const matches = table.columns.filter((c) => c.property.replace(/\./g, "").toLowerCase() === wanted || c.property.split(".").pop()!.toLowerCase() === wanted);
-  return matches.length === 1 ? matches[0]!.name : undefined;
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** The condition a keyword writes on a column: `Containing` on text is a LIKE, which needs a SASI or SAI index. */
+function conditionFor(write: (column: string) => string, column: Column): string {
+  if (write === CONTAINING && !column.collection) return `${column.name} LIKE ?`;
+  return write(column.name);
 }
 
 /** The CQL a method name stands for, or undefined when the name is not one Cassandra can run as written. */
@@ -108,8 +121,8 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
     const withKeyword = keyword ? columnOf(table, part.slice(0, -keyword[0].length)) : undefined;
     // A property whose name ends like a keyword (`loggedIn`) is the property, as Spring Data reads it.
     const plain = withKeyword ? undefined : columnOf(table, part);
-    if (withKeyword) conditions.push(keyword![1](withKeyword));
-    else if (plain) conditions.push(`${plain} = ?`);
+    if (withKeyword) conditions.push(conditionFor(keyword![1], withKeyword));
+    else if (plain) conditions.push(`${plain.name} = ?`);
     else return undefined;
   }
   const ordering: string[] = [];
@@ -119,7 +132,7 @@ export function derivedQuery(method: string, table: CodeTable, allowFiltering: b
       const direction = term.endsWith("Desc") ? "DESC" : "ASC";
       const column = columnOf(table, term.replace(/(?:Asc|Desc)$/, ""));
       if (!column) return undefined;
-      ordering.push(`${column} ${direction}`);
+      ordering.push(`${column.name} ${direction}`);
     }
   }
   const limit = /(?:First|Top)(\d*)/.exec(head);

@@ -40,6 +40,14 @@ interface Field {
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 
+/** Java and Kotlin types Spring Data treats as collection- or map-like (a `byte[]` is a blob). */
+const COLLECTION_TYPES = /^(?:(?:Hash|Linked|Tree|Sorted|Navigable|Mutable|Immutable|Array)?(?:List|Set|Map|Collection)|Iterable|Array)$/;
+
+/** Whether a property of this declared type (the simple name, generics stripped) is a collection or a map. */
+export function isCollectionType(type: string): boolean {
+  return COLLECTION_TYPES.test(type) || (type.endsWith("[]") && type !== "byte[]");
+}
+
 function frameworkOf(imports: string[]): Framework | undefined {
   const text = imports.join("\n");
   if (text.includes("org.springframework.data.cassandra")) return "spring-data";
@@ -241,7 +249,7 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
   const addColumn = (columnName: string, property: string, at: Field) => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: at.source.range(at.node) });
+    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: at.source.range(at.node), ...(isCollectionType(at.type) ? { collection: true as const } : {}) });
   };
   for (const owner of chain) {
     for (const property of fieldsOf(owner)) {

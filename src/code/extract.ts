@@ -12,6 +12,7 @@ import type { SourceRange } from "../cql/ast.js";
 import { parseCql } from "../cql/index.js";
 import { LineIndex, SourceSpan } from "../cql/source-span.js";
 import { cqlengineTables } from "./cqlengine.js";
+import { cqlengineStatements } from "./cqlengine-queries.js";
 import { derivedQueries } from "./derived.js";
 import { entityTables } from "./entities.js";
 import { kotlinDerivedQueries, kotlinEntityTables } from "./kotlin-spring.js";
@@ -19,6 +20,7 @@ import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, t
 import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
 import { holderName } from "./names.js";
 import { builtBatches } from "./batches.js";
+import { runtimeBatches } from "./runtime-batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
@@ -144,7 +146,15 @@ class Project {
     const inPackage = owner && file.language === "go" ? candidates.filter((c) => c.file.path.split("/").at(-2) === owner) : [];
     const chosen = owned.length > 0 ? owned : inPackage.length > 0 ? inPackage : this.sameDirectory(file, candidates);
     if (chosen.length === 1) return chosen[0];
-    return chosen.length > 1 ? "ambiguous" : undefined;
+    if (chosen.length > 1) return "ambiguous";
+    // Go's `s.insertStmt`: the struct field, when the package sets it once (a keyed literal or `x.f = …`).
+    if (reference.owner && file.language === "go") {
+      const directory = file.path.slice(0, file.path.lastIndexOf("/") + 1);
+      const fields = (this.global.get(`.${reference.name}`) ?? []).filter((c) => c.file.path.slice(0, c.file.path.lastIndexOf("/") + 1) === directory);
+      if (fields.length === 1) return fields[0];
+      return fields.length > 1 ? "ambiguous" : undefined;
+    }
+    return undefined;
   }
 
   /** Go packages are directories; elsewhere a unique name anywhere will do. */
@@ -205,15 +215,35 @@ class Project {
       return [target.namedChildren[0]!, target.namedChildren[2]!].flatMap((side) => this.branches(file, side, depth + 1));
     }
     if (target.type === "array") {
-      return target.namedChildren.flatMap((element) => {
+      const statementOf = (element: Node | null): Node[] => {
         if (!element) return [];
         if (element.type !== "object") return [element];
         const query = element.namedChildren.find((pair) => pair?.type === "pair" && field(pair, "key")?.text.replace(/["']/g, "") === "query");
         const value = query ? field(query, "value") : undefined;
         return value ? [value] : [];
-      });
+      };
+      return [...target.namedChildren, ...this.pushedOnto(file, target)].flatMap(statementOf);
     }
     return [node];
+  }
+
+  /**
+   * What the code pushes onto a list declared as a local variable (`const queries = []`, then
+   * `queries.push({ query: … })`, in a loop or a callback): the Node driver's batch built up.
+   */
+  private pushedOnto(file: ParsedFile, list: Node): Node[] {
+    const declarator = list.parent;
+    if (declarator?.type !== "variable_declarator" || declarator.childForFieldName("value")?.id !== list.id) return [];
+    const name = declarator.childForFieldName("name")?.text;
+    const scope = enclosingOf(list, file.syntax.functionTypes);
+    if (!name || !scope) return [];
+    const pushed: Node[] = [];
+    for (const call of scope.descendantsOfType("call_expression")) {
+      const callee = call?.childForFieldName("function");
+      if (callee?.type !== "member_expression" || callee.childForFieldName("object")?.text !== name || callee.childForFieldName("property")?.text !== "push") continue;
+      for (const argument of call!.childForFieldName("arguments")?.namedChildren ?? []) if (argument && !argument.type.includes("comment")) pushed.push(argument);
+    }
+    return pushed;
   }
 
   /** The value a plain name is declared with, followed through names; the node itself otherwise. */
@@ -309,6 +339,9 @@ class Project {
     return { dynamic: `computed by \`${clip(node.text)}\``, pieces: [] };
   }
 }
+
+/** DataStax Enterprise Search's pseudo-column in a WHERE clause (`WHERE solr_query = ?`). */
+const DSE_SEARCH = /\bWHERE\b[\s\S]*\bsolr_query\s*=/i;
 
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, " ");
@@ -709,6 +742,11 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           }
           if (!isCqlStatement(filled)) continue;
           seen.add(key);
+          if (DSE_SEARCH.test(filled)) {
+            // DSE Search answers `solr_query` from its Solr index: not a column, and not Cassandra's plan.
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", start: clip(filled.trim()) });
+            continue;
+          }
           const callLine = positionAt(file, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
           statements.push({
@@ -747,6 +785,16 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
     for (const { node, cql } of derived) {
       if (!isCqlStatement(cql)) continue;
       statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "Spring Data derived query" });
+    }
+  }
+  // The statements cqlengine models run where the Python code calls them.
+  if (tables.some((t) => t.framework === "cqlengine")) {
+    for (const file of parsed) {
+      if (file.language !== "python") continue;
+      for (const { node, cql } of cqlengineStatements(file.tree.rootNode, tables)) {
+        if (!isCqlStatement(cql)) continue;
+        statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api: "cqlengine" });
+      }
     }
   }
   // Mapper DAOs, with the methods they inherit from generic interfaces of any Java file read.
@@ -806,6 +854,78 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
       if ("cql" in batch) {
         if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language: file.language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement" });
       } else dynamic.push({ id: nextId(file, batch.root), language: file.language, file: file.path, range: rangeOf(file, batch.root), api: "BatchStatement", reason: batch.dynamic, start: "BEGIN BATCH …" });
+    }
+  }
+  // The Node driver's client.batch(list, options): one BATCH of the list's statements, at the call.
+  for (const file of parsed) {
+    if ((file.language !== "javascript" && file.language !== "typescript" && file.language !== "tsx") || !file.cassandra) continue;
+    for (const node of file.tree.rootNode.descendantsOfType(file.syntax.callTypes)) {
+      const call = node && file.syntax.call(node);
+      if (!node || !call || (call.name !== "batch" && call.name !== "batchAsync") || !driverApi(file.language, call)) continue;
+      if (file.otherDatabase && !looksLikeCassandraCall(call, file.language)) continue;
+      const [list, options] = call.args;
+      if (!list || project.follow(file, list).type !== "array") continue;
+      const texts: string[] = [];
+      let unknown: string | undefined;
+      for (const element of project.branches(file, list)) {
+        const value = project.evaluate(file, element);
+        if (!("text" in value) || !isCqlStatement(value.text)) {
+          unknown = element.text;
+          break;
+        }
+        const statement = value.text.trim().replace(/;\s*$/, "");
+        if (!texts.includes(statement)) texts.push(statement);
+      }
+      if (texts.length === 0 && unknown === undefined) continue;
+      const key = `${file.path}:${node.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const api = `${call.receiver.split(".").pop() ?? "client"}.${call.name}`;
+      if (unknown !== undefined) {
+        dynamic.push({ id: nextId(file, node), language: file.language, file: file.path, range: rangeOf(file, node), api, reason: `the batch holds \`${clip(unknown)}\`, which is not a statement of the code read`, start: "BEGIN BATCH …" });
+        continue;
+      }
+      // The driver's options: `logged: false` is an unlogged batch, `counter: true` a counter batch.
+      const settings = options ? project.follow(file, options) : undefined;
+      const option = (name: string) => settings?.type === "object" ? settings.namedChildren.find((p) => p?.type === "pair" && p.childForFieldName("key")?.text.replace(/["']/g, "") === name)?.childForFieldName("value")?.text : undefined;
+      const kind = option("counter") === "true" ? "COUNTER " : option("logged") === "false" ? "UNLOGGED " : "";
+      const cql = `BEGIN ${kind}BATCH\n${texts.map((t) => `  ${t};\n`).join("")}APPLY BATCH`;
+      if (isCqlStatement(cql)) statements.push({ id: nextId(file, node), language: file.language, cql, file: file.path, range: rangeOf(file, node), api });
+    }
+  }
+  // Python and Go batches filled at run time: the same, with functions of the code read followed.
+  const functionsByName = new Map<string, Node[]>();
+  for (const file of parsed) {
+    if (file.language !== "python" && file.language !== "go") continue;
+    for (const fn of file.tree.rootNode.descendantsOfType(["function_definition", "function_declaration", "method_declaration"])) {
+      const name = fn && fn.childForFieldName("name")?.text;
+      if (fn && name) functionsByName.set(`${file.language}:${name}`, [...(functionsByName.get(`${file.language}:${name}`) ?? []), fn]);
+    }
+  }
+  for (const file of parsed) {
+    if ((file.language !== "python" && file.language !== "go") || !file.cassandra) continue;
+    const language = file.language;
+    const lookup = {
+      statementOfCall: (call: Node) => callStatements.get(`${(fileOfTree.get(call.tree) ?? file).path}:${call.startIndex}`),
+      textOf: (node: Node) => {
+        const value = project.evaluate(fileOfTree.get(node.tree) ?? file, node);
+        if (!("text" in value)) return undefined;
+        const cql = language === "python" ? pythonPlaceholders(value.text) : value.text;
+        return isCqlStatement(cql) ? cql.trim() : undefined;
+      },
+      functionNamed: (name: string) => {
+        const list = functionsByName.get(`${language}:${name}`);
+        return list?.length === 1 ? list[0] : undefined;
+      },
+    };
+    const api = language === "go" ? "Batch" : "BatchStatement";
+    for (const batch of runtimeBatches(file.tree.rootNode, language, lookup)) {
+      const key = `${file.path}:${batch.root.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if ("cql" in batch) {
+        if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api });
+      } else dynamic.push({ id: nextId(file, batch.root), language, file: file.path, range: rangeOf(file, batch.root), api, reason: batch.dynamic, start: "BEGIN BATCH …" });
     }
   }
   return { statements, dynamic, tables };

@@ -4,7 +4,7 @@
 // differs. Annotations with a use-site target (`@field:Column("x")`) count like plain ones.
 import type { Node } from "web-tree-sitter";
 import { derivedQuery } from "./derived.js";
-import { entityKey, type EntitySource, type KeyColumn } from "./entities.js";
+import { entityKey, isCollectionType, type EntitySource, type KeyColumn } from "./entities.js";
 import type { CodeTable } from "./types.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
@@ -117,8 +117,8 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
   let complete = !named(named(node).find((c) => c.type === "delegation_specifiers")).some((s) => named(s).some((c) => c.type === "constructor_invocation"));
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
-  const add = (columnName: string, property: string, at: Node, from: EntitySource) => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: from.range(at) });
+  const add = (columnName: string, property: string, at: Node, from: EntitySource, type = "") => {
+    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: from.range(at), ...(isCollectionType(type) ? { collection: true as const } : {}) });
   };
   const readProperty = (property: Property, from: EntitySource, prefix: string, depth: number): boolean => {
     const { annotations } = property;
@@ -158,7 +158,7 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
     const nameNode = argument(column, "value") ?? argument(column, "name");
     const written = own(nameNode);
     if (nameNode && written === undefined) return false;
-    add(written ? cqlName(written) : property.name.text.toLowerCase(), `${prefix}${property.name.text}`, property.name, from);
+    add(written ? cqlName(written) : property.name.text.toLowerCase(), `${prefix}${property.name.text}`, property.name, from, property.type);
     return true;
   };
   for (const property of propertiesOf(node)) if (!readProperty(property, source, "", 0)) complete = false;

@@ -285,7 +285,24 @@ const go: Syntax = {
       const scope = enclosing(node, GO_FUNCTIONS);
       return names.flatMap((name, index) => (name?.type === "identifier" && values[index] && names.length === values.length ? [{ name: name.text, value: values[index]!, scope }] : []));
     });
-    return [...specs, ...short];
+    // A struct field set to a statement (`&Store{insertStmt: insertUser}`, `s.insertStmt = …`) and
+    // run as `s.insertStmt`: kept as `.insertStmt`, apart from the package's names (Project.resolve).
+    const fields = collectDeclarations(root, ["keyed_element", "assignment_statement"], (node) => {
+      if (node.type === "keyed_element") {
+        const [key, value] = node.namedChildren.map((c) => (c?.type === "literal_element" ? (c.namedChildren[0] ?? c) : c));
+        const literal = node.parent?.parent;
+        if (literal?.type !== "composite_literal" || (key?.type !== "field_identifier" && key?.type !== "identifier") || !value) return [];
+        return [{ name: `.${key.text}`, value, owner: field(literal, "type")?.text ?? "" }];
+      }
+      const lefts = field(node, "left")?.namedChildren ?? [];
+      const rights = field(node, "right")?.namedChildren ?? [];
+      if (field(node, "operator")?.text !== "=" || lefts.length !== rights.length) return [];
+      return lefts.flatMap((left, index) => {
+        const name = left?.type === "selector_expression" ? field(left, "field")?.text : undefined;
+        return name && rights[index] ? [{ name: `.${name}`, value: rights[index]! }] : [];
+      });
+    });
+    return [...specs, ...short, ...fields];
   },
   reassigned(root) {
     return root.descendantsOfType("assignment_statement").flatMap((node) => {

@@ -52,7 +52,7 @@ export interface CodeTable {
   /** in key order, with the order when the framework states one (Spring Data's `ordering`) */
   clustering?: { name: string; order?: "asc" | "desc" }[];
   /** every mapped property, keys included, each at its field's name; `property` is its Java path (`key.userId` in a key class) */
-  columns: { name: string; property: string; range: SourceRange }[];
+  columns: { name: string; property: string; range: SourceRange; collection?: true; counter?: true }[];
   /** whether the code fixes the order of each key part; without ordinals it is the framework's choice, and only names compare */
   keyOrderKnown: { partition: boolean; clustering: boolean };
 }

@@ -20,11 +20,47 @@ const videos: CodeTable = {
   columns: [
     { name: "user_id", property: "userId", range: at },
     { name: "added_date", property: "addedDate", range: at },
-    { name: "tags", property: "tags", range: at },
+    { name: "tags", property: "tags", range: at, collection: true },
+    { name: "title", property: "title", range: at },
     { name: "logged_in", property: "loggedIn", range: at },
   ],
   keyOrderKnown: { partition: true, clustering: true },
 };
+
+const PRODUCT_ENTITY = `package com.example.shop;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.data.cassandra.core.mapping.PrimaryKey;
+import org.springframework.data.cassandra.core.mapping.Table;
+
+@Table("products")
+public class Product {
+    @PrimaryKey
+    private String sku;
+    private String name;
+    private Set<String> labels;
+    private List<String> colours;
+    private Map<String, String> attributes;
+    private String[] aliases;
+    private byte[] thumbnail;
+}
+`;
+const PRODUCT_REPOSITORY = `package com.example.shop;
+
+import java.util.List;
+import org.springframework.data.cassandra.repository.CassandraRepository;
+
+public interface ProductRepository extends CassandraRepository<Product, String> {
+    List<Product> findByNameContaining(String part);
+    List<Product> findByLabelsContaining(String label);
+    List<Product> findByColoursContains(String colour);
+    List<Product> findByAttributesContaining(String value);
+    List<Product> findByAliasesContaining(String alias);
+    List<Product> findByThumbnailContaining(byte[] part);
+}
+`;
 
 describe("Spring Data derived query methods", () => {
   it.each([
@@ -34,6 +70,10 @@ describe("Spring Data derived query methods", () => {
     ["readByUserIdAndAddedDateBefore", "SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date < ?"],
     ["findByUserIdIn", "SELECT * FROM shop.videos_by_user WHERE user_id IN ?"],
     ["findByTagsContaining", "SELECT * FROM shop.videos_by_user WHERE tags CONTAINS ?"],
+    // Containing on a text property is a LIKE '%x%' (a SASI or SAI index must serve it)
+    ["findByTitleContaining", "SELECT * FROM shop.videos_by_user WHERE title LIKE ?"],
+    ["findByTitleIsContaining", "SELECT * FROM shop.videos_by_user WHERE title LIKE ?"],
+    ["findByTagsContains", "SELECT * FROM shop.videos_by_user WHERE tags CONTAINS ?"],
     ["findByLoggedIn", "SELECT * FROM shop.videos_by_user WHERE logged_in = ?"],
     ["findFirstByUserIdOrderByAddedDateDesc", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC LIMIT 1"],
     ["findTop5ByUserIdOrderByAddedDate", "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date ASC LIMIT 5"],
@@ -109,6 +149,46 @@ public interface VideoByUserRepository extends CassandraRepository<VideoByUser, 
       [20, "SELECT * FROM shop.videos_by_user WHERE user_id = ? ORDER BY added_date DESC LIMIT 1"],
       [22, "SELECT * FROM shop.videos_by_user WHERE user_id = ? LIMIT 1"],
     ]);
+  });
+
+  it("reads Containing by the property's declared type: CONTAINS on a collection or map, LIKE on text", async () => {
+    const extraction = await extractStatements(
+      [
+        { path: "src/Product.java", content: PRODUCT_ENTITY },
+        { path: "src/ProductRepository.java", content: PRODUCT_REPOSITORY },
+      ],
+      (language) => grammars.parser(language),
+    );
+    expect(extraction.statements.map((s) => s.cql)).toEqual([
+      "SELECT * FROM products WHERE name LIKE ?",
+      "SELECT * FROM products WHERE labels CONTAINS ?",
+      "SELECT * FROM products WHERE colours CONTAINS ?",
+      "SELECT * FROM products WHERE attributes CONTAINS ?",
+      "SELECT * FROM products WHERE aliases CONTAINS ?",
+      // a byte[] is a blob, not a list
+      "SELECT * FROM products WHERE thumbnail LIKE ?",
+    ]);
+  });
+
+  it("leaves a text Containing to the planner: a LIKE that only a SASI index serves", async () => {
+    const schema = (index: string) => `CREATE TABLE shop.products (sku text PRIMARY KEY, name text, labels set<text>, colours list<text>,
+  attributes map<text, text>, aliases list<text>, thumbnail blob);
+CREATE INDEX products_labels ON shop.products (labels);
+${index}
+`;
+    const files = (index: string) => ({
+      "schema/shop.cql": schema(index),
+      "src/Product.java": PRODUCT_ENTITY.replace('@Table("products")', '@Table(value = "products", keyspace = "shop")'),
+      "src/ProductRepository.java": PRODUCT_REPOSITORY,
+    });
+    const plain = await reviewWithCode(files("CREATE INDEX products_name ON shop.products (name);"));
+    const sasi = await reviewWithCode(files("CREATE CUSTOM INDEX products_name ON shop.products (name) USING 'org.apache.cassandra.index.sasi.SASIIndex' WITH OPTIONS = {'mode': 'CONTAINS'};"));
+    // A regular index cannot serve LIKE; a SASI index in CONTAINS mode can.
+    expect(findingsAt(plain)).toContain("query-index-unsupported-operator src/ProductRepository.java:7");
+    const nameLine = (r: Awaited<ReturnType<typeof reviewWithCode>>) => findingsAt(r).filter((f) => f.endsWith(":7") && /invalid|unsupported/.test(f));
+    expect(nameLine(sasi)).toEqual([]);
+    // The collection's CONTAINS is served by its index.
+    expect(findingsAt(sasi).filter((f) => f.endsWith(":8") && /invalid|unsupported|allow-filtering/.test(f))).toEqual([]);
   });
 
   it("finds the methods of a repository over an entity, on their names' lines", async () => {

@@ -107,6 +107,66 @@ class Orders {
 });
 
 describe("Go: gocql", () => {
+  it("lists a DSE Search query (WHERE solr_query = ?) as not analysed instead of planning a column that does not exist", async () => {
+    const result = await read({
+      "app/search.py": `from dse.cluster import Cluster
+
+class Search:
+    def __init__(self, session):
+        self.by_text = session.prepare("SELECT videoid, name FROM videos WHERE solr_query = ?")
+        self.by_id = session.prepare("SELECT name FROM videos WHERE videoid = ?")
+`,
+    });
+    expect(result.at).toEqual(["app/search.py:6 SELECT name FROM videos WHERE videoid = ?"]);
+    expect(result.dynamicAt).toEqual(["app/search.py:5 a DSE Search query on solr_query, answered by a search index that cql-review does not plan"]);
+  });
+
+  it("follows a Go struct field the package sets once to a constant, in a keyed literal or an assignment", async () => {
+    const result = await read({
+      "store/queries.go": `package store
+
+const (
+	insertUser = \`INSERT INTO users (id, name) VALUES (?, ?)\`
+	selectUser = \`SELECT name FROM users WHERE id = ?\`
+)
+`,
+      "store/store.go": `package store
+
+import "github.com/gocql/gocql"
+
+type Store struct {
+	session    *gocql.Session
+	InsertStmt string
+	selectStmt string
+	deleteStmt string
+	listStmt   string
+}
+
+func New(s *gocql.Session, admin bool) *Store {
+	st := &Store{session: s, InsertStmt: insertUser, selectStmt: selectUser}
+	st.deleteStmt = "DELETE FROM users WHERE id = ?"
+	if admin {
+		st.listStmt = "SELECT * FROM users"
+	} else {
+		st.listStmt = "SELECT id FROM users LIMIT 10"
+	}
+	return st
+}
+
+func (s *Store) Add(id, name string) error { return s.session.Query(s.InsertStmt, id, name).Exec() }
+func (s *Store) Get(id string) *gocql.Query   { return s.session.Query(s.selectStmt, id) }
+func (s *Store) Remove(id string) error       { return s.session.Query(s.deleteStmt, id).Exec() }
+func (s *Store) List() *gocql.Iter            { return s.session.Query(s.listStmt).Iter() }
+`,
+    });
+    // A field set to different values in the package is not guessed at.
+    expect(result.at).toEqual([
+      "store/queries.go:4 INSERT INTO users (id, name) VALUES (?, ?)",
+      "store/queries.go:5 SELECT name FROM users WHERE id = ?",
+      "store/store.go:15 DELETE FROM users WHERE id = ?",
+    ]);
+  });
+
   it("follows constants of the package's other files, joined with + over several lines", async () => {
     const result = await read({
       "internal/store/queries.go": `package store
@@ -445,6 +505,8 @@ def latest(day, start=None):
       "src/comments.js:12 SELECT * FROM comments_by_video WHERE videoid = ?",
       "src/comments.js:6 INSERT INTO comments_by_video (videoid, userid, comment) VALUES (?, ?, ?)",
       "src/comments.js:7 INSERT INTO comments_by_user (userid, videoid, comment) VALUES (?, ?, ?)",
+      // the batch as a whole, at its call
+      "src/comments.js:9 BEGIN BATCH INSERT INTO comments_by_video (videoid, userid, comment) VALUES (?, ?, ?); INSERT INTO comments_by_user (userid, videoid, comment) VALUES (?, ?, ?); APPLY BATCH",
     ]);
   });
 });

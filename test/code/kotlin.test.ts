@@ -167,6 +167,10 @@ interface VideoByUserRepository : CassandraRepository<VideoByUser, VideoKey> {
 
     fun findByTitleOrTags(title: String, tag: String): List<VideoByUser>
 
+    fun findByTagsContaining(tag: String): List<VideoByUser>
+
+    fun findByTitleContaining(part: String): List<VideoByUser>
+
     fun countByKeyUserId(user: UUID): Long = 0
 }
 `;
@@ -191,6 +195,9 @@ interface VideoByUserRepository : CassandraRepository<VideoByUser, VideoKey> {
     expect(at).toEqual([
       "VideoByUserRepository.kt:9 Spring Data derived query SELECT * FROM shop.videos_by_user WHERE user_id = ? AND added_date > ? ORDER BY added_date DESC LIMIT 10",
       "VideoByUserRepository.kt:12 Spring Data derived query SELECT * FROM shop.videos_by_user WHERE title = ? ALLOW FILTERING",
+      // Containing: CONTAINS on the Set, LIKE on the String
+      "VideoByUserRepository.kt:16 Spring Data derived query SELECT * FROM shop.videos_by_user WHERE tags CONTAINS ?",
+      "VideoByUserRepository.kt:18 Spring Data derived query SELECT * FROM shop.videos_by_user WHERE title LIKE ?",
     ]);
   });
 
