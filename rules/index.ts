@@ -68,6 +68,7 @@ import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
 import writeTableNotWritten from "./write-table-not-written.js";
 import writeTombstones from "./write-tombstones.js";
+import writeUniquenessRace from "./write-uniqueness-race.js";
 
 export const rules: RuleModule[] = [
   changeClusteringOrder,
@@ -137,4 +138,5 @@ export const rules: RuleModule[] = [
   writeNonIdempotentRetried,
   writeTableNotWritten,
   writeTombstones,
+  writeUniquenessRace,
 ].sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0));
