@@ -68,6 +68,7 @@ import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
 import writeTableNotWritten from "./write-table-not-written.js";
 import writeTombstones from "./write-tombstones.js";
+import writeTtlRowMarker from "./write-ttl-row-marker.js";
 import writeUniquenessRace from "./write-uniqueness-race.js";
 
 export const rules: RuleModule[] = [
@@ -138,5 +139,6 @@ export const rules: RuleModule[] = [
   writeNonIdempotentRetried,
   writeTableNotWritten,
   writeTombstones,
+  writeTtlRowMarker,
   writeUniquenessRace,
 ].sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0));
