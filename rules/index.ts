@@ -63,6 +63,7 @@ import writeDenormalisationDrift from "./write-denormalisation-drift.js";
 import writeHotCounter from "./write-hot-counter.js";
 import writeLightweightTransaction from "./write-lightweight-transaction.js";
 import writeListReadBeforeWrite from "./write-list-read-before-write.js";
+import writeLookupDeleteOutsideBatch from "./write-lookup-delete-outside-batch.js";
 import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition.js";
 import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
@@ -135,6 +136,7 @@ export const rules: RuleModule[] = [
   writeLightweightTransaction,
   writeListReadBeforeWrite,
   writeLoggedBatchMultiPartition,
+  writeLookupDeleteOutsideBatch,
   writeMixedLwt,
   writeNonIdempotentRetried,
   writeTableNotWritten,
