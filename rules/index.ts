@@ -67,6 +67,7 @@ import writeLookupDeleteOutsideBatch from "./write-lookup-delete-outside-batch.j
 import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition.js";
 import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
+import writeReadModifyWrite from "./write-read-modify-write.js";
 import writeTableNotWritten from "./write-table-not-written.js";
 import writeTombstones from "./write-tombstones.js";
 import writeTtlRowMarker from "./write-ttl-row-marker.js";
@@ -139,6 +140,7 @@ export const rules: RuleModule[] = [
   writeLookupDeleteOutsideBatch,
   writeMixedLwt,
   writeNonIdempotentRetried,
+  writeReadModifyWrite,
   writeTableNotWritten,
   writeTombstones,
   writeTtlRowMarker,
