@@ -54,6 +54,7 @@ import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
 import tableTimeSeriesRetention from "./table-time-series-retention.js";
 import tableTimestampCollision from "./table-timestamp-collision.js";
+import tableTokenWithoutTtl from "./table-token-without-ttl.js";
 import tableTooManyClusteringColumns from "./table-too-many-clustering-columns.js";
 import tableUnboundedPartition from "./table-unbounded-partition.js";
 import tableUnread from "./table-unread.js";
@@ -127,6 +128,7 @@ export const rules: RuleModule[] = [
   tableSasiIndex,
   tableTimeSeriesRetention,
   tableTimestampCollision,
+  tableTokenWithoutTtl,
   tableTooManyClusteringColumns,
   tableUnboundedPartition,
   tableUnread,
