@@ -97,8 +97,8 @@ const writeUniquenessRace: RuleModule = {
 
 /**
  * A lookup table whose whole primary key is one natural value and whose one other column is the key
- * of another table that the same write path creates: `usernames (username PRIMARY KEY, user_id)`
- * written with `users`. Reported at info: the value may be unique by construction elsewhere.
+ * of another table that the same write path creates, which holds the value too: `usernames
+ * (username PRIMARY KEY, user_id)` written with `users (user_id PRIMARY KEY, username)`. Reported at info: the value may be unique by construction elsewhere.
  */
 function reportLookups(context: Parameters<RuleModule["check"]>[0], model: AnalysedModel, reported: Set<WriteStatement>): void {
   for (const table of model.schema.tables.values()) {
@@ -137,8 +137,8 @@ function reportLookups(context: Parameters<RuleModule["check"]>[0], model: Analy
 
 /**
  * The table a lookup points into: another table that the insert's own write path INSERTs, whose
- * whole partition key is one column the lookup holds (same name and type), and which does not
- * itself hold the lookup's key as its primary key.
+ * whole partition key is one column the lookup holds (same name and type), and which holds the
+ * lookup's key as one of its own columns.
  */
 function ownerTable(model: AnalysedModel, lookup: TableModel, columns: string[], insert: WriteStatement): { table: TableModel; column: string } | undefined {
   for (const other of operationWrites(model, insert)) {
@@ -146,10 +146,18 @@ function ownerTable(model: AnalysedModel, lookup: TableModel, columns: string[],
     if (!table || table === lookup || other.statement.kind !== "insert" || table.partitionKey.length !== 1) continue;
     const key = table.partitionKey[0]!;
     const mine = lookup.columns.find((c) => c.name === key.name);
-    if (!mine || !columns.includes(key.name) || JSON.stringify(mine.type) !== JSON.stringify(key.type)) continue;
+    if (!mine || !columns.includes(key.name) || !sameType(mine, key)) continue;
+    // The lookup indexes an attribute of its owner (users.username): a value someone chose, not a
+    // random code issued for the row (a verification code is unique by chance, not by claim).
+    const indexed = lookup.partitionKey.every((k) => table.columns.some((c) => c.name === k.name && c.kind !== "partition" && sameType(c, k)));
+    if (!indexed) continue;
     return { table, column: key.name };
   }
   return undefined;
+}
+
+function sameType(a: { type: ColumnType }, b: { type: ColumnType }): boolean {
+  return JSON.stringify(a.type) === JSON.stringify(b.type);
 }
 
 /** The other writes of the write path (or code function) an insert belongs to. */

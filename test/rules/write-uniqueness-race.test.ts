@@ -61,6 +61,21 @@ writes:
 `,
     },
     {
+      name: "a random code issued for the user is no attribute of the user: unique by chance, not by claim",
+      cql: "CREATE TABLE users (user_id uuid PRIMARY KEY, name text);\nCREATE TABLE invitations (invite_code text PRIMARY KEY, user_id uuid);\n",
+      manifest: `version: 1
+keyspace: shop
+queries:
+  - id: Q1
+    cql: SELECT user_id FROM invitations WHERE invite_code = ?
+writes:
+  - id: W1
+    cql:
+      - INSERT INTO users (user_id, name) VALUES (?, ?)
+      - INSERT INTO invitations (invite_code, user_id) VALUES (?, ?)
+`,
+    },
+    {
       name: "a lookup that keeps every owner of the value as a clustering column",
       cql: "CREATE TABLE users (user_id uuid PRIMARY KEY, city text);\nCREATE TABLE users_by_city (city text, user_id uuid, PRIMARY KEY ((city), user_id));\n",
       manifest: `version: 1
