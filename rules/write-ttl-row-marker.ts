@@ -45,8 +45,14 @@ const writeTtlRowMarker: RuleModule = {
       const ttlText = [...new Set(expiring.map((w) => `USING TTL ${termText(ttlOf(w)!)}`))].join(", ");
       const expiringColumns = new Map<string, string[]>();
       for (const w of expiring) for (const c of writtenColumns(w.statement)) expiringColumns.set(c, [...new Set([...(expiringColumns.get(c) ?? []), w.write!.id])]);
+      // A table whose INSERTs come with and without a TTL holds rows of both lifetimes by design
+      // (sticky and expiring task lists): its TTL'd rows may be the ones a TTL'd INSERT created.
+      const inserts = writes.filter((w) => w.statement.kind === "insert");
+      const expiringInsert = inserts.some((w) => ttlOf(w));
+      const plainInsert = inserts.some((w) => !ttlOf(w));
       for (const write of writes) {
-        if (ttlOf(write)) continue;
+        // `USING TTL 0` says the write is meant to last.
+        if (ttlOf(write) || write.statement.using?.ttl || write.batch?.using?.ttl) continue;
         const statement = write.statement;
         // INSERT JSON names no columns; its marker is written all the same.
         const persistent = writtenColumns(statement).filter((c) => expiringColumns.has(c));
@@ -54,7 +60,7 @@ const writeTtlRowMarker: RuleModule = {
           // Two INSERTs, one with a TTL and one without, may well write different rows on purpose;
           // an UPDATE with a TTL of the rows an INSERT creates is the mistake.
           const others = [...new Set(expiring.filter((w) => w.statement.kind === "update").map((w) => w.write!.id))];
-          if (others.length === 0) continue;
+          if (others.length === 0 || expiringInsert) continue;
           const cells = writtenColumns(statement).filter((c) => !primaryKeyNames(table).includes(c));
           context.report({
             messageId: "insertWithoutTtl",
@@ -71,7 +77,7 @@ const writeTtlRowMarker: RuleModule = {
             range: statement.range,
             entity: `${writeEntity(write.write!.id)}:ttl-marker:${table.qualifiedName}`,
           });
-        } else if (persistent.length > 0 && writesRows(write, table)) {
+        } else if (persistent.length > 0 && !plainInsert && writesRows(write, table) && !hasTwinWithTtl(write, expiring)) {
           const sharing = [...new Set(persistent.flatMap((c) => expiringColumns.get(c)!))].filter((id) => id !== write.write!.id);
           if (sharing.length === 0) continue;
           // A column deliberately kept (a status) is a choice: said at info, never a gate failure.
@@ -96,6 +102,19 @@ const writeTtlRowMarker: RuleModule = {
     }
   },
 };
+
+/**
+ * Whether a TTL'd write sets exactly the columns this one sets: the same write offered with and
+ * without a TTL (a DAO's `save(entity)` and `save(entity, ttl)`), a lifetime chosen per row, not a
+ * TTL forgotten on one column.
+ */
+function hasTwinWithTtl(write: WriteStatement, expiring: WriteStatement[]): boolean {
+  const columns = new Set(writtenColumns(write.statement));
+  return expiring.some((w) => {
+    const other = writtenColumns(w.statement);
+    return other.length === columns.size && other.every((c) => columns.has(c));
+  });
+}
 
 /** A TTL as written: the number, `?` or `:name`. */
 function termText(term: Term): string {

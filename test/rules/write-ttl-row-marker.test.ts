@@ -23,6 +23,26 @@ ruleTester.run("write-ttl-row-marker", rule, {
       manifest: paths(create, "INSERT INTO sessions (session_id, user_id) VALUES (?, ?) USING TTL 60"),
     },
     {
+      name: "rows of both lifetimes by design: a TTL'd INSERT creates the rows the TTL'd UPDATE refreshes",
+      cql: schema,
+      manifest: paths(create, "INSERT INTO sessions (session_id, user_id) VALUES (?, ?) USING TTL 1800", touch),
+    },
+    {
+      name: "USING TTL 0 says the value is meant to last",
+      cql: schema,
+      manifest: paths(`${create} USING TTL 1800`, touch, "UPDATE sessions USING TTL 0 SET last_seen = ? WHERE session_id = ?"),
+    },
+    {
+      name: "an UPDATE without TTL beside INSERTs without TTL: the table keeps rows that last",
+      cql: schema,
+      manifest: paths(create, "INSERT INTO sessions (session_id, user_id, last_seen) VALUES (?, ?, ?) USING TTL 60", "UPDATE sessions SET last_seen = ? WHERE session_id = ?"),
+    },
+    {
+      name: "the same UPDATE offered with and without a TTL: a lifetime chosen per row",
+      cql: schema,
+      manifest: paths(`${create} USING TTL 1800`, "UPDATE sessions USING TTL ? SET user_id = ?, last_seen = ? WHERE session_id = ?", "UPDATE sessions SET user_id = ?, last_seen = ? WHERE session_id = ?"),
+    },
+    {
       name: "only the UPDATE writes the rows: they vanish when its cells expire",
       cql: schema,
       manifest: paths("UPDATE sessions USING TTL 1800 SET user_id = ?, last_seen = ? WHERE session_id = ?"),
@@ -44,8 +64,8 @@ ruleTester.run("write-ttl-row-marker", rule, {
     {
       name: "an UPDATE without TTL of a column another write expires keeps it for ever",
       cql: schema,
-      manifest: paths(`${create} USING TTL 1800`, touch, "UPDATE sessions SET last_seen = ? WHERE session_id = ?"),
-      findings: [{ messageId: "columnWithoutTtl", line: 12, data: { write: "W3", columns: "`last_seen`", ttlWrites: "W2" } }],
+      manifest: paths("INSERT INTO sessions (session_id, user_id, last_seen) VALUES (?, ?, ?) USING TTL 1800", "UPDATE sessions SET last_seen = ? WHERE session_id = ?"),
+      findings: [{ messageId: "columnWithoutTtl", line: 9, data: { write: "W2", columns: "`last_seen`", ttlWrites: "W1" } }],
     },
   ],
 });
