@@ -1,7 +1,9 @@
 // Operations: the statements the application runs together, one after the other. A write path of
 // the manifest is one (its statements, in order); so is one function of the application's code
-// (src/code ids are `path#Class.method`, `~2` for its second statement). Rules about races between
-// a read and a write, or about writes that half-apply, need to know which statements share one.
+// (src/code ids are `path#Class.method`, `~2` for its second statement). A statement prepared in
+// set-up code is named after the field that holds it, so a constructor that prepares every
+// statement of a DAO is no operation. Rules about races between a read and a write, or about
+// writes that half-apply, need to know which statements share one.
 import type { QueryAnalysis } from "../analysis/types.js";
 import type { CodeStatement } from "../code/types.js";
 import type { ManifestWrite } from "../manifest/types.js";
@@ -17,10 +19,6 @@ export interface Operation {
   /** its writes, batches flattened, in order */
   writes: WriteStatement[];
 }
-
-/** A function that only prepares many statements (a DAO's constructor) runs none of them: it is no operation. */
-const PREPARATION_HUB_SIZE = 3;
-const PREPARE_API = /\.?prepare(?:Async)?$/i;
 
 /** The function a code statement is called in: its id without the `~n` of second and later statements. */
 function functionOf(statementId: string): string {
@@ -49,18 +47,16 @@ export function operations(model: AnalysedModel): Operation[] {
   if (code) {
     // Entry id → the code statements it stands for (an implicit entry has the statement's own id).
     const statementsOfEntry = new Map<string, CodeStatement[]>();
-    const byId = new Map(code.extraction.statements.map((s) => [s.id, s]));
     for (const statement of code.extraction.statements) {
       const entry = code.described.get(statement.id) ?? statement.id;
       statementsOfEntry.set(entry, [...(statementsOfEntry.get(entry) ?? []), statement]);
     }
-    const byFunction = new Map<string, { statements: CodeStatement[]; queries: QueryAnalysis[]; writes: WriteStatement[] }>();
+    const byFunction = new Map<string, { queries: QueryAnalysis[]; writes: WriteStatement[] }>();
     const slot = (fn: string) => {
       let entry = byFunction.get(fn);
-      if (!entry) byFunction.set(fn, (entry = { statements: [], queries: [], writes: [] }));
+      if (!entry) byFunction.set(fn, (entry = { queries: [], writes: [] }));
       return entry;
     };
-    for (const statement of byId.values()) slot(functionOf(statement.id)).statements.push(statement);
     for (const query of model.queries) {
       for (const statement of statementsOfEntry.get(query.id) ?? []) slot(functionOf(statement.id)).queries.push(query);
     }
@@ -73,8 +69,7 @@ export function operations(model: AnalysedModel): Operation[] {
       for (const fn of new Set(statements.map((s) => functionOf(s.id)))) slot(fn).writes.push(...writes);
     }
     for (const [fn, entry] of byFunction) {
-      const hub = entry.statements.length >= PREPARATION_HUB_SIZE && entry.statements.every((s) => PREPARE_API.test(s.api));
-      if (hub || entry.queries.length + entry.writes.length < 2) continue;
+      if (entry.queries.length + entry.writes.length < 2) continue;
       const order = (location: { range: { start: { offset: number } } }) => location.range.start.offset;
       entry.queries.sort((a, b) => order(a.location) - order(b.location));
       result.push({ name: functionLabel(fn), kind: "code", queries: [...new Set(entry.queries)], writes: [...new Set(entry.writes)] });

@@ -1,4 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/write-lookup-delete-outside-batch.js";
+import { reviewWithCode } from "../code/review-with-code.js";
 import { ruleTester } from "../rule-tester.js";
 
 const schema = `CREATE TABLE users (
@@ -51,4 +53,37 @@ ruleTester.run("write-lookup-delete-outside-batch", rule, {
       findings: [{ messageId: "split", line: 6, data: { where: "in an UNLOGGED batch, which Cassandra does not make atomic across partitions" } }],
     },
   ],
+});
+
+const DAO = "src/main/java/com/example/UserDao.java";
+const userDao = `package com.example;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import java.util.UUID;
+
+public class UserDao {
+    private final CqlSession session;
+
+    public UserDao(CqlSession session) { this.session = session; }
+
+    public void changeEmail(UUID user, String oldEmail, String newEmail) {
+        session.execute(SimpleStatement.newInstance("UPDATE users SET email = ? WHERE user_id = ?", newEmail, user));
+        session.execute(SimpleStatement.newInstance("INSERT INTO users_by_email (email, user_id) VALUES (?, ?)", newEmail, user));
+        session.execute(SimpleStatement.newInstance("DELETE FROM users_by_email WHERE email = ?", oldEmail));
+    }
+
+    public void forget(String email) {
+        session.execute(SimpleStatement.newInstance("DELETE FROM users_by_email WHERE email = ?", email));
+    }
+}
+`;
+
+describe("write-lookup-delete-outside-batch in application code", () => {
+  it("reports the DELETE of a method that moves the entry in separate statements, and not a method that only deletes", async () => {
+    const result = await reviewWithCode({ "schema/users.cql": schema.replace(/CREATE TABLE /g, "CREATE TABLE shop."), "access-patterns.yaml": "version: 1\nkeyspace: shop\n", [DAO]: userDao });
+    const found = result.findings.filter((f) => f.rule === "write-lookup-delete-outside-batch");
+    expect(found.map((f) => `${f.location.file}:${f.location.range.start.line}`)).toEqual([`${DAO}:15`]);
+    expect(found[0]!.message).toContain("UserDao.changeEmail moves the entry of users_by_email");
+  });
 });

@@ -150,3 +150,29 @@ describe("write-uniqueness-race in application code", () => {
     expect(result.findings.filter((f) => f.rule === "write-uniqueness-race")).toEqual([]);
   });
 });
+
+describe("write-uniqueness-race and statements prepared together", () => {
+  it("takes no constructor that prepares every statement of a DAO for one operation (each is named after its field)", async () => {
+    const dao = `package com.example;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+
+public class EmailDao {
+    private final CqlSession session;
+    private final PreparedStatement find;
+    private final PreparedStatement insert;
+    private final PreparedStatement remove;
+
+    public EmailDao(CqlSession session) {
+        this.session = session;
+        this.find = session.prepare("SELECT user_id FROM emails WHERE email = ?");
+        this.insert = session.prepare("INSERT INTO emails (email, user_id) VALUES (?, ?)");
+        this.remove = session.prepare("DELETE FROM emails WHERE email = ?");
+    }
+}
+`;
+    const result = await reviewWithCode({ ...app("INSERT INTO emails (email, user_id) VALUES (?, ?)"), [DAO]: dao });
+    expect(result.findings.filter((f) => f.rule === "write-uniqueness-race")).toEqual([]);
+  });
+});
