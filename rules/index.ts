@@ -55,6 +55,7 @@ import tableRemovedOption from "./table-removed-option.js";
 import tableSasiIndex from "./table-sasi-index.js";
 import tableTimeSeriesRetention from "./table-time-series-retention.js";
 import tableTimestampCollision from "./table-timestamp-collision.js";
+import tableTokenWithoutTtl from "./table-token-without-ttl.js";
 import tableTooManyClusteringColumns from "./table-too-many-clustering-columns.js";
 import tableUnboundedPartition from "./table-unbounded-partition.js";
 import tableUnread from "./table-unread.js";
@@ -64,11 +65,15 @@ import writeDenormalisationDrift from "./write-denormalisation-drift.js";
 import writeHotCounter from "./write-hot-counter.js";
 import writeLightweightTransaction from "./write-lightweight-transaction.js";
 import writeListReadBeforeWrite from "./write-list-read-before-write.js";
+import writeLookupDeleteOutsideBatch from "./write-lookup-delete-outside-batch.js";
 import writeLoggedBatchMultiPartition from "./write-logged-batch-multi-partition.js";
 import writeMixedLwt from "./write-mixed-lwt.js";
 import writeNonIdempotentRetried from "./write-non-idempotent-retried.js";
+import writeReadModifyWrite from "./write-read-modify-write.js";
 import writeTableNotWritten from "./write-table-not-written.js";
 import writeTombstones from "./write-tombstones.js";
+import writeTtlRowMarker from "./write-ttl-row-marker.js";
+import writeUniquenessRace from "./write-uniqueness-race.js";
 
 export const rules: RuleModule[] = [
   changeClusteringOrder,
@@ -125,6 +130,7 @@ export const rules: RuleModule[] = [
   tableSasiIndex,
   tableTimeSeriesRetention,
   tableTimestampCollision,
+  tableTokenWithoutTtl,
   tableTooManyClusteringColumns,
   tableUnboundedPartition,
   tableUnread,
@@ -135,8 +141,12 @@ export const rules: RuleModule[] = [
   writeLightweightTransaction,
   writeListReadBeforeWrite,
   writeLoggedBatchMultiPartition,
+  writeLookupDeleteOutsideBatch,
   writeMixedLwt,
   writeNonIdempotentRetried,
+  writeReadModifyWrite,
   writeTableNotWritten,
   writeTombstones,
+  writeTtlRowMarker,
+  writeUniquenessRace,
 ].sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0));

@@ -142,11 +142,13 @@ describe("cql-review init with application code", () => {
     const report = JSON.parse(check.stdout) as { findings: { rule: string; severity: string; file: string }[]; queries: { id: string; verdict: string }[] };
     expect(report.findings.filter((finding) => DRIFT_RULES.has(finding.rule))).toEqual([]);
     expect(report.findings.filter((finding) => finding.severity === "error")).toEqual([]);
-    // the code's own findings remain: the batch across partitions, the statement built at run time;
-    // and the draft's figures are placeholders until someone fills them in
+    // the code's own findings remain: the batch across partitions, the e-mail claimed without IF NOT
+    // EXISTS, the statement built at run time; and the draft's figures are placeholders until
+    // someone fills them in
     expect(report.findings.map((finding) => `${finding.rule} ${finding.file}`)).toEqual([
       "manifest-placeholder access-patterns.yaml",
       `write-logged-batch-multi-partition ${JAVA}/UserDao.java`,
+      `write-uniqueness-race ${JAVA}/UserDao.java`,
       `code-statement-dynamic ${JAVA}/UserDao.java`,
     ]);
     expect(report.queries.map((query) => `${query.id} ${query.verdict}`)).toEqual([
