@@ -17,6 +17,8 @@ export interface QueuedDelivery extends WebhookDelivery {
   coalescable: boolean;
   /** for pull_request events: the pull request's `updated_at` (ms), to tell which of two pushes is newer */
   updatedAt?: number;
+  /** the SHA-256 of the signed body (intake), so a queue shared by replicas drops a replayed body */
+  bodyDigest?: string;
 }
 
 /** Events the app subscribes to (app.yml); anything else is acknowledged and dropped. */

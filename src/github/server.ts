@@ -10,8 +10,8 @@ import { realCore } from "./worker/core.js";
 import { ReviewThreads } from "./worker/review-threads.js";
 import { CqlReviewOctokit } from "./api/octokit.js";
 import { installationIdOf, type QueuedDelivery } from "./delivery.js";
-import { processDelivery } from "./worker/process-delivery.js";
-import { RedisReviewQueue } from "./queue/redis-queue.js";
+import { processDelivery, processJob } from "./worker/process-delivery.js";
+import { RedisReviewQueue, type RedisQueueLimits } from "./queue/redis-queue.js";
 import { ReviewQueue, type DeliveryQueue } from "./queue/review-queue.js";
 import { reportUnreviewedCommit, unreviewedCommitOf } from "./api/stopped-check-run.js";
 import { createWebhookServer } from "./intake/webhook-server.js";
@@ -80,7 +80,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const concurrency = positiveInteger(environment.REVIEW_CONCURRENCY, DEFAULT_CONCURRENCY);
   // With REDIS_URL, replicas share the queue (and Probot shares Octokit's throttling state there).
   const queue: DeliveryQueue = environment.REDIS_URL
-    ? new RedisReviewQueue({ url: environment.REDIS_URL, run: runDelivery, concurrency, log })
+    ? new RedisReviewQueue({
+        url: environment.REDIS_URL,
+        run: async (job) => void (await processJob(probot, job, log)),
+        concurrency,
+        log,
+        limits: redisQueueLimits(environment),
+      })
     : new ReviewQueue({ run: runDelivery, concurrency, maxWaiting: MAX_WAITING, log });
   const webhookPath = environment.WEBHOOK_PATH || "/api/github/webhooks";
   const server = createWebhookServer({
@@ -147,6 +153,18 @@ async function startWebhookProxy(source: string, target: string, log: Probot["lo
   } catch {
     log.warn({ source }, "WEBHOOK_PROXY_URL is set: run `npm install --save-dev smee-client` to proxy webhooks to this server");
   }
+}
+
+/** The Redis queue's caps from the environment; a missing or malformed setting keeps its default. */
+function redisQueueLimits(environment: NodeJS.ProcessEnv): Partial<RedisQueueLimits> {
+  const megabytes = (value: string | undefined) => positiveInteger(value, 0) * 1024 * 1024;
+  const limits: Partial<RedisQueueLimits> = {
+    maxWaiting: positiveInteger(environment.REDIS_QUEUE_MAX_WAITING, 0),
+    maxMemoryBytes: megabytes(environment.REDIS_QUEUE_MAX_MEMORY_MB),
+    keepJobs: positiveInteger(environment.REDIS_QUEUE_KEEP_JOBS, 0),
+    keepBytes: megabytes(environment.REDIS_QUEUE_KEEP_MB),
+  };
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value > 0));
 }
 
 function optionalInteger<K extends string>(key: K, value: string | undefined): { [key in K]?: number } {

@@ -1,6 +1,7 @@
 // The webhook server's intake under the attacks of a stranger: many large unsigned bodies sent
 // slowly (a cap on unverified bytes in flight, answered 503), connections that never finish their
 // headers or body (closed within seconds), and a signed body replayed under a new delivery id.
+import { createHash } from "node:crypto";
 import { connect } from "node:net";
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -108,5 +109,27 @@ describe("webhook intake", () => {
     const newer = pullRequestEvent("synchronize", { headSha: "f".repeat(40) });
     expect((await deliver(port, { ...newer, id: "third" })).status).toBe(202);
     expect(queued).toHaveLength(2);
+  });
+
+  it("hands the queue the body's digest, and answers what a shared queue found already received 200", async () => {
+    const { port, queued } = await start();
+    const event = pullRequestEvent("synchronize");
+    expect((await deliver(port, event)).status).toBe(202);
+    expect(queued[0]!.bodyDigest).toBe(createHash("sha256").update(JSON.stringify(event.payload)).digest("base64"));
+
+    // Another replica saw it: this replica's memory does not know, the shared queue does.
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+    const shared = await start({ sink: { enqueue: () => "duplicate" } });
+    expect(await deliver(shared.port, event)).toEqual({ status: 200, body: JSON.stringify({ message: "already received" }) });
+  });
+
+  it("answers 422 for a delivery the queue cannot carry, and takes its redelivery", async () => {
+    const results = ["invalid", "queued"] as const;
+    let calls = 0;
+    const { port } = await start({ sink: { enqueue: () => results[calls++]! } });
+    const event = pullRequestEvent("synchronize");
+    expect((await deliver(port, event)).status).toBe(422);
+    expect((await deliver(port, event)).status).toBe(202);
   });
 });

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { signatureMatches } from "./lambda-handler.js";
 import { HANDLED_EVENTS, queuedDelivery, type QueuedDelivery } from "../delivery.js";
 import { RecentIds } from "./recent-ids.js";
-import type { QueueLog } from "../queue/review-queue.js";
+import type { EnqueueResult, QueueLog } from "../queue/review-queue.js";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -20,7 +20,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 
 export interface DeliverySink {
   /** queues the delivery; "full" and "stopping" are answered 503 so GitHub shows the failure */
-  enqueue(delivery: QueuedDelivery): Promise<"queued" | "replaced" | "full" | "stopping"> | "queued" | "replaced" | "full" | "stopping";
+  enqueue(delivery: QueuedDelivery): Promise<EnqueueResult> | EnqueueResult;
 }
 
 export interface WebhookServerOptions {
@@ -102,7 +102,16 @@ export function createWebhookServer(options: WebhookServerOptions): Server {
       log.debug({ ...context, action: (payload as { action?: string }).action }, "Ignored: nothing to review for this delivery");
       return respond(response, 200, "ignored");
     }
-    const result = await options.sink.enqueue(queued);
+    const result = await options.sink.enqueue({ ...queued, bodyDigest: digest });
+    if (result === "duplicate") {
+      // A queue shared by replicas saw this delivery id or body at another replica.
+      log.info(context, "Dropped a delivery the shared queue already received (replay or redelivery)");
+      return respond(response, 200, "already received");
+    }
+    if (result === "invalid") {
+      forget();
+      return respond(response, 422, "the delivery lacks what a review needs");
+    }
     if (result === "full" || result === "stopping") {
       forget();
       log.warn({ ...context, result }, "Could not queue the delivery");

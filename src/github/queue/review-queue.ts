@@ -18,7 +18,11 @@ export interface ReviewQueueOptions {
   log: QueueLog;
 }
 
-export type EnqueueResult = "queued" | "replaced" | "full" | "stopping";
+/**
+ * "duplicate": a queue shared by replicas already received this delivery id or signed body;
+ * "invalid": the delivery lacks what a queue shared by replicas must carry (an installation id…).
+ */
+export type EnqueueResult = "queued" | "replaced" | "full" | "stopping" | "duplicate" | "invalid";
 
 /** What a stopped queue leaves undone: deliveries never started, and ones still running at the deadline. */
 export interface StoppedWork {
