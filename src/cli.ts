@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { readFilesAtRef, GitError, type GitRunner } from "./cli/git.js";
 import { draftManifest } from "./cli/init.js";
+import { applicationRoots, BUILD_FILES, type ApplicationRoots } from "./cli/init-roots.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { explain, parseExplainRequest, type ExplainAnswer, type ExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
@@ -862,6 +863,13 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   if (schemaFiles.length === 0) {
     throw new InputError(`no schema files under ${written} (globs: ${inputs.config.schema.join(", ")}): init drafts the manifest from the tables`);
   }
+  // Several applications: one draft in each, never one merging their keyspaces and tables.
+  const applications = await applicationRoots(directory, schemaFiles.map((file) => path.resolve(inputs.root, file.path)), {
+    ...(inputs.config.models ? { models: inputs.config.models } : {}),
+    repositoryRoot: inputs.root,
+    hasBuildFile: async (candidate) => (await Promise.all(BUILD_FILES.map((name) => statOrUndefined(io, path.join(candidate, name))))).some((stat) => stat?.isFile()),
+  });
+  if (applications.roots.length > 1) return initEachApplication(io, parsed, applications);
   const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
   // The application's configuration too: it names the keyspace of unqualified tables.
   const applicationConfigs = inputs.files.filter((file) => isApplicationConfigFile(file.path) && !schemaFiles.includes(file));
@@ -913,6 +921,24 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   }
   // A draft that does not validate is no success, whoever is to blame.
   return draftErrors.length > 0 ? EXIT.gateFails : EXIT.ok;
+}
+
+/** `init` in each application root: each draft written and checked on its own; a root whose draft cannot be written is said and skipped. */
+async function initEachApplication(io: CliIo, parsed: ParsedCommand, applications: ApplicationRoots): Promise<number> {
+  const shown = (absolute: string) => toPosix(path.relative(io.cwd, absolute)) || ".";
+  io.stdout(`${applications.roots.length} applications, each with its own schema: one draft in each (${applications.roots.map(shown).join(", ")}).\n`);
+  for (const file of applications.outside) io.stdout(`${shown(file)} lies in none of them: not drafted (run init in its application's directory).\n`);
+  let exit: number = EXIT.ok;
+  for (const root of applications.roots) {
+    try {
+      exit = Math.max(exit, await initCommand(io, { ...parsed, positionals: [shown(root)] }));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      io.stderr(`cql-review: ${error.message}\n`);
+      exit = Math.max(exit, EXIT.usage);
+    }
+  }
+  return exit;
 }
 
 /** Runs the CLI; resolves to the exit code (bin/cql-review.js sets it). */

@@ -537,6 +537,9 @@ function splitByModel(input: ReviewInput): ModelPart[] | undefined {
     config,
   );
   if (roots.length < 2) return undefined;
+  // A root listed in the config with no file beneath it is no model here (a review of one directory).
+  const populated = roots.filter((root) => input.files.some((file) => rootOf(file.path, roots) === root));
+  if (populated.length < 2) return undefined;
   const belongs = (root: ModelRoot | undefined) => (path: string) => rootOf(path, roots) === root;
   const codeOf = (code: CodeExtraction | undefined, within: (path: string) => boolean): CodeExtraction | undefined =>
     code && {
@@ -552,7 +555,7 @@ function splitByModel(input: ReviewInput): ModelPart[] | undefined {
   const changed = input.changedPaths;
   const touchesAll = changed === undefined || changed.some((path) => path === input.configFile?.path || rootOf(path, roots) === undefined);
   const parts: ModelPart[] = [];
-  for (const root of [...roots, undefined]) {
+  for (const root of [...populated, undefined]) {
     const within = belongs(root);
     const files = input.files.filter((file) => within(file.path));
     const code = codeOf(input.code, within);
