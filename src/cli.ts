@@ -807,9 +807,25 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
   return answer.kind === "not-found" || answer.kind === "invalid-select" || answer.kind === "code-dynamic" ? EXIT.gateFails : EXIT.ok;
 }
 
-/** Where the manifest's modeline points: the package's own schema file when the package and
- * the working directory lie one inside the other (a local install, the clone), else its published address. */
-function schemaReference(io: CliIo, manifestDirectory: string): string {
+/**
+ * Where the manifest's modeline points, so an editor's YAML language server validates against the
+ * schema of the version installed: a path to a file on disk when there is one (resolved without
+ * network), else the address of that version's schema (docs/manifest.md, "Editor support").
+ */
+async function schemaReference(io: CliIo, manifestDirectory: string): Promise<string> {
+  const own = ownSchemaReference(io, manifestDirectory);
+  if (own !== undefined) return own;
+  // A project that installs the package itself, run through npx or a global install.
+  for (let directory = manifestDirectory; ; directory = path.dirname(directory)) {
+    const installed = path.join(directory, "node_modules", "cql-review", "schema", "access-patterns.schema.json");
+    if ((await statOrUndefined(io, installed))?.isFile()) return toPosix(path.relative(manifestDirectory, installed));
+    if (path.dirname(directory) === directory || !isInside(io.cwd, path.dirname(directory))) break;
+  }
+  return `${SCHEMA_BASE_URL.replace("/main/", `/v${packageVersion()}/`)}access-patterns.schema.json`;
+}
+
+/** The package's own schema file when the package and the working directory lie one inside the other (a local install, the clone). */
+function ownSchemaReference(io: CliIo, manifestDirectory: string): string | undefined {
   const packaged = path.join(packageRoot(), "schema", "access-patterns.schema.json");
   const root = packageRoot();
   // Installed for the project: in a node_modules of the manifest's directory or one above it.
@@ -818,7 +834,7 @@ function schemaReference(io: CliIo, manifestDirectory: string): string {
   const installedFor = modules > 0 ? parts.slice(0, modules).join(path.sep) || path.sep : undefined;
   const installedHere = installedFor !== undefined && isInside(installedFor, manifestDirectory);
   if (installedHere || isInside(io.cwd, root) || isInside(root, io.cwd)) return toPosix(path.relative(manifestDirectory, packaged));
-  return `${SCHEMA_BASE_URL}access-patterns.schema.json`;
+  return undefined;
 }
 
 /**
@@ -880,7 +896,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const code = await readCode(inputs.files, inputs.config, (language) => grammars.parser(language));
   const draft = draftManifest(fromSchema.schema, {
     cassandra,
-    schemaReference: schemaReference(io, directory),
+    schemaReference: await schemaReference(io, directory),
     // the files applied, in their order (tear-down scripts are not)
     sourceFiles: applied.map((file) => file.path),
     schemaSetting: settingFor(applied, fromSchema.model.schemaFiles, toPosix(path.relative(inputs.root, directory))),

@@ -94,4 +94,34 @@ describe("check on a repository with several models", () => {
       await git("checkout", "--quiet", "--", "apps/chat/access-patterns.yaml");
     }
   });
+
+  it("init drafts one manifest in each application root, never one merging them", async () => {
+    const scratch = await nodeFs.mkdtemp(path.join(tmpdir(), "cql-review-models-init-"));
+    try {
+      for (const [file, content] of Object.entries(severalModelsFiles())) {
+        if (file.endsWith("access-patterns.yaml")) continue;
+        await nodeFs.mkdir(path.dirname(path.join(scratch, file)), { recursive: true });
+        await nodeFs.writeFile(path.join(scratch, file), content);
+      }
+      await nodeFs.writeFile(path.join(scratch, "stray.cql"), "CREATE KEYSPACE tools WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\n");
+      const init = await runCli(["init", "."], { cwd: scratch });
+      expect(init.stderr).toBe("");
+      expect(init.code).toBe(0);
+      expect(init.stdout.split("\n").slice(0, 2)).toEqual([
+        "2 applications, each with its own schema: one draft in each (apps/chat, apps/shop).",
+        "stray.cql lies in none of them: not drafted (run init in its application's directory).",
+      ]);
+      await expect(nodeFs.stat(path.join(scratch, "access-patterns.yaml"))).rejects.toThrow();
+      const chat = await nodeFs.readFile(path.join(scratch, "apps/chat/access-patterns.yaml"), "utf8");
+      expect(chat).toContain("# Drafted by `cql-review init` from apps/chat/schema.cql.");
+      expect(chat).toContain("code: apps/chat/chat/store.py#profile");
+      expect(chat).not.toContain("orders_by_user");
+      const check = await runCli(["check", ".", "--format", "json"], { cwd: scratch });
+      const report = JSON.parse(check.stdout);
+      expect(report.models.map((model: { name: string }) => model.name)).toEqual(["apps/chat", "apps/shop", "(outside the models)"]);
+      expect(report.findings.filter((finding: { rule: string }) => finding.rule === "schema-invalid")).toEqual([]);
+    } finally {
+      await nodeFs.rm(scratch, { recursive: true, force: true });
+    }
+  });
 });
