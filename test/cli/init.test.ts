@@ -92,6 +92,10 @@ describe("cql-review init", () => {
     expect(manifest.tables["audit.events"]).toBeDefined();
     // every figure is marked as a placeholder
     for (const line of lines.filter((candidate) => /^\s+(partitions|rows_per_partition|columns|rate):/.test(candidate))) expect(line).toMatch(/# TODO/);
+    // and only the figures: a description says what the entry is, without a TODO
+    for (const line of lines.filter((candidate) => candidate.includes("TODO") && !candidate.startsWith("#"))) {
+      expect(line).toMatch(/^\s+(partitions|rows_per_partition|columns|rate):[^#]*# TODO/);
+    }
   });
 
   it("points the modeline at the package's own schema file when the package lies inside the project", async () => {
