@@ -7,7 +7,7 @@ import { attachTombstoneEstimates } from "./analysis/estimator-tombstones.js";
 import { estimateFromMeasurements } from "./analysis/measured.js";
 import { analyseQuery, countQueryPlans, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
-import type { CodeExtraction } from "./code/types.js";
+import { languageOf, type CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { parseCql } from "./cql/index.js";
@@ -551,9 +551,14 @@ function splitByModel(input: ReviewInput): ModelPart[] | undefined {
       skipped: code.skipped.filter((skipped) => within(skipped.file)),
       ...(code.directives ? { directives: code.directives.filter((directive) => within(directive.file)) } : {}),
     };
-  // A change to the config, or to a file beneath no model, may alter any model: all are reviewed.
+  // A change to the config, or to a file the review reads beneath no model, may alter any model: all are reviewed.
+  const reviewable = (path: string) =>
+    !matchesAny(path, config.ignore) &&
+    (matchesAny(path, [...config.schema, ...config.manifest, ...config.stats]) ||
+      isApplicationConfigFile(path) ||
+      (config.code.enabled && languageOf(path) !== undefined && matchesAny(path, config.code.files) && !matchesAny(path, config.code.exclude)));
   const changed = input.changedPaths;
-  const touchesAll = changed === undefined || changed.some((path) => path === input.configFile?.path || rootOf(path, roots) === undefined);
+  const touchesAll = changed === undefined || changed.some((path) => path === input.configFile?.path || (rootOf(path, roots) === undefined && reviewable(path)));
   const parts: ModelPart[] = [];
   for (const root of [...populated, undefined]) {
     const within = belongs(root);

@@ -58,8 +58,11 @@ describe("a repository with several models", () => {
     const config = { path: ".github/cql-review.yml", content: "fail_on: error\n" };
     const withConfig = await reviewOf(APPS, { configFile: config, changedPaths: [".github/cql-review.yml"] });
     expect(withConfig.models?.every((model) => model.review !== undefined)).toBe(true);
-    const outside = await reviewOf({ ...APPS, "README.md": "# apps\n" }, { changedPaths: ["README.md"] });
+    const outside = await reviewOf({ ...APPS, "shared/audit.cql": "CREATE TABLE store.audit (id uuid PRIMARY KEY);\n" }, { changedPaths: ["shared/audit.cql"] });
     expect(outside.models?.every((model) => model.review !== undefined)).toBe(true);
+    // A file the review does not read (a README) beneath no model leaves the models alone.
+    const readme = await reviewOf({ ...APPS, "README.md": "# apps\n" }, { changedPaths: ["README.md", "apps/chat/chat/store.py"] });
+    expect(readme.models?.map((model) => model.review !== undefined)).toEqual([true, false]);
   });
 
   it("compares each model with its own base", async () => {
