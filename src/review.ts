@@ -537,8 +537,10 @@ function splitByModel(input: ReviewInput): ModelPart[] | undefined {
     config,
   );
   if (roots.length < 2) return undefined;
-  // A root listed in the config with no file beneath it is no model here (a review of one directory).
-  const populated = roots.filter((root) => input.files.some((file) => rootOf(file.path, roots) === root));
+  // A model has schema files of its own: manifests sharing one schema elsewhere (one per service,
+  // each in its keyspace) stay one model, and a root with no file here (a review of one directory) is none.
+  const isSchema = (path: string) => matchesAny(path, config.schema) && !matchesAny(path, config.ignore) && !matchesAny(path, config.manifest);
+  const populated = roots.filter((root) => input.files.some((file) => isSchema(file.path) && rootOf(file.path, roots) === root));
   if (populated.length < 2) return undefined;
   const belongs = (root: ModelRoot | undefined) => (path: string) => rootOf(path, roots) === root;
   const codeOf = (code: CodeExtraction | undefined, within: (path: string) => boolean): CodeExtraction | undefined =>

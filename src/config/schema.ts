@@ -163,7 +163,7 @@ export const configSchema = z
       .array(
         z
           .string(says("expected a directory such as apps/shop"))
-          .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))(?=.*\S)[^*?{}[\]]+$/, says("expected a directory inside the repository such as apps/shop (no glob, no .., not absolute)")),
+          .refine((directory) => directory.trim() !== "" && !directory.startsWith("/") && !/[*?{}[\]]/.test(directory) && !directory.split("/").includes(".."), says("expected a directory inside the repository such as apps/shop (no glob, no .., not absolute)")),
         says("expected a list of directories such as [apps/shop, apps/chat]"),
       )
       .min(1, says("list at least one directory"))

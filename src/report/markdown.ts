@@ -10,6 +10,7 @@ import { withoutRuleCodes } from "../analysis/planner.js";
 import { formatMeasuredValue } from "../analysis/measured.js";
 import { modelDiagram } from "./diagram.js";
 import { failsGate, findingsByModel, gateReason, modelsNote, plural } from "./gate.js";
+import { append } from "../arrays.js";
 import { tablesInFileOrder } from "./json.js";
 import { hasControls } from "./controls.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
@@ -374,7 +375,7 @@ function renderModelsSummary(review: Review, options: CheckSummaryOptions): stri
     const part = { ...(model?.review ?? review), findings };
     if (model) blocks.push({ head: `### Model ${codeSpan(model.name)}${model.review ? "" : ` (not reviewed: ${escapeMarkdown(model.skipped ?? "skipped")})`}` });
     if (model && !model.review) continue;
-    blocks.push(...findingsBlocks(part, options.shownInline, options.standalone, "####"));
+    append(blocks, findingsBlocks(part, options.shownInline, options.standalone, "####"));
     if (!model?.review) continue;
     blocks.push(suggestedTablesBlock(model.review), queriesBlock(model.review), estimatesBlock(model.review), diagramBlock(model.review));
   }

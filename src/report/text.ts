@@ -8,6 +8,7 @@ import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatPartitions } from "./figures.js";
 import { findingsByModel, gateReason, modelsNote } from "./gate.js";
+import { append } from "../arrays.js";
 
 export interface TextOptions {
   color: boolean;
@@ -183,9 +184,9 @@ function renderModels(review: Review, options: TextOptions, paint: ReturnType<ty
   for (const { model, findings } of findingsByModel(review, shown)) {
     if (!model && findings.length === 0) continue;
     if (model) lines.push(paint(`Model ${terminalSafe(model.name)}${model.review ? "" : ` (not reviewed: ${model.skipped ?? "skipped"})`}`, "bold"), "");
-    lines.push(...renderFindings(findings.filter((finding) => !finding.existing), paint, options.layout));
-    lines.push(...renderExisting({ ...review, findings }, paint, options.layout));
-    if (model?.review && !options.quiet) lines.push(...renderQueries(model.review.queries, paint));
+    append(lines, renderFindings(findings.filter((finding) => !finding.existing), paint, options.layout));
+    append(lines, renderExisting({ ...review, findings }, paint, options.layout));
+    if (model?.review && !options.quiet) append(lines, renderQueries(model.review.queries, paint));
   }
   return `${[...lines, renderSummary(review, paint)].join("\n")}\n`;
 }
