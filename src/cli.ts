@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { readFilesAtRef, GitError, type GitRunner } from "./cli/git.js";
 import { draftManifest } from "./cli/init.js";
+import { applicationRoots, BUILD_FILES, type ApplicationRoots } from "./cli/init-roots.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { explain, parseExplainRequest, type ExplainAnswer, type ExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
@@ -806,9 +807,25 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
   return answer.kind === "not-found" || answer.kind === "invalid-select" || answer.kind === "code-dynamic" ? EXIT.gateFails : EXIT.ok;
 }
 
-/** Where the manifest's modeline points: the package's own schema file when the package and
- * the working directory lie one inside the other (a local install, the clone), else its published address. */
-function schemaReference(io: CliIo, manifestDirectory: string): string {
+/**
+ * Where the manifest's modeline points, so an editor's YAML language server validates against the
+ * schema of the version installed: a path to a file on disk when there is one (resolved without
+ * network), else the address of that version's schema (docs/manifest.md, "Editor support").
+ */
+async function schemaReference(io: CliIo, manifestDirectory: string): Promise<string> {
+  const own = ownSchemaReference(io, manifestDirectory);
+  if (own !== undefined) return own;
+  // A project that installs the package itself, run through npx or a global install.
+  for (let directory = manifestDirectory; ; directory = path.dirname(directory)) {
+    const installed = path.join(directory, "node_modules", "cql-review", "schema", "access-patterns.schema.json");
+    if ((await statOrUndefined(io, installed))?.isFile()) return toPosix(path.relative(manifestDirectory, installed));
+    if (path.dirname(directory) === directory || !isInside(io.cwd, path.dirname(directory))) break;
+  }
+  return `${SCHEMA_BASE_URL.replace("/main/", `/v${packageVersion()}/`)}access-patterns.schema.json`;
+}
+
+/** The package's own schema file when the package and the working directory lie one inside the other (a local install, the clone). */
+function ownSchemaReference(io: CliIo, manifestDirectory: string): string | undefined {
   const packaged = path.join(packageRoot(), "schema", "access-patterns.schema.json");
   const root = packageRoot();
   // Installed for the project: in a node_modules of the manifest's directory or one above it.
@@ -817,7 +834,7 @@ function schemaReference(io: CliIo, manifestDirectory: string): string {
   const installedFor = modules > 0 ? parts.slice(0, modules).join(path.sep) || path.sep : undefined;
   const installedHere = installedFor !== undefined && isInside(installedFor, manifestDirectory);
   if (installedHere || isInside(io.cwd, root) || isInside(root, io.cwd)) return toPosix(path.relative(manifestDirectory, packaged));
-  return `${SCHEMA_BASE_URL}access-patterns.schema.json`;
+  return undefined;
 }
 
 /**
@@ -862,6 +879,13 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   if (schemaFiles.length === 0) {
     throw new InputError(`no schema files under ${written} (globs: ${inputs.config.schema.join(", ")}): init drafts the manifest from the tables`);
   }
+  // Several applications: one draft in each, never one merging their keyspaces and tables.
+  const applications = await applicationRoots(directory, schemaFiles.map((file) => path.resolve(inputs.root, file.path)), {
+    ...(inputs.config.models ? { models: inputs.config.models } : {}),
+    repositoryRoot: inputs.root,
+    hasBuildFile: async (candidate) => (await Promise.all(BUILD_FILES.map((name) => statOrUndefined(io, path.join(candidate, name))))).some((stat) => stat?.isFile()),
+  });
+  if (applications.roots.length > 1) return initEachApplication(io, parsed, applications);
   const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
   // The application's configuration too: it names the keyspace of unqualified tables.
   const applicationConfigs = inputs.files.filter((file) => isApplicationConfigFile(file.path) && !schemaFiles.includes(file));
@@ -872,7 +896,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const code = await readCode(inputs.files, inputs.config, (language) => grammars.parser(language));
   const draft = draftManifest(fromSchema.schema, {
     cassandra,
-    schemaReference: schemaReference(io, directory),
+    schemaReference: await schemaReference(io, directory),
     // the files applied, in their order (tear-down scripts are not)
     sourceFiles: applied.map((file) => file.path),
     schemaSetting: settingFor(applied, fromSchema.model.schemaFiles, toPosix(path.relative(inputs.root, directory))),
@@ -913,6 +937,24 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   }
   // A draft that does not validate is no success, whoever is to blame.
   return draftErrors.length > 0 ? EXIT.gateFails : EXIT.ok;
+}
+
+/** `init` in each application root: each draft written and checked on its own; a root whose draft cannot be written is said and skipped. */
+async function initEachApplication(io: CliIo, parsed: ParsedCommand, applications: ApplicationRoots): Promise<number> {
+  const shown = (absolute: string) => toPosix(path.relative(io.cwd, absolute)) || ".";
+  io.stdout(`${applications.roots.length} applications, each with its own schema: one draft in each (${applications.roots.map(shown).join(", ")}).\n`);
+  for (const file of applications.outside) io.stdout(`${shown(file)} lies in none of them: not drafted (run init in its application's directory).\n`);
+  let exit: number = EXIT.ok;
+  for (const root of applications.roots) {
+    try {
+      exit = Math.max(exit, await initCommand(io, { ...parsed, positionals: [shown(root)] }));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      io.stderr(`cql-review: ${error.message}\n`);
+      exit = Math.max(exit, EXIT.usage);
+    }
+  }
+  return exit;
 }
 
 /** Runs the CLI; resolves to the exit code (bin/cql-review.js sets it). */

@@ -39,6 +39,8 @@ export interface ReviewConfig {
   stats: string[];
   /** globs of paths to leave out */
   ignore: string[];
+  /** directories that each hold one model, reviewed apart (src/manifest/model-roots.ts); absent: the manifests' directories */
+  models?: string[];
   /** application code read for CQL statements (src/code) */
   code: { enabled: boolean; files: string[]; exclude: string[]; languages: CodeLanguageName[] };
 }
@@ -149,7 +151,7 @@ export function loadConfig(file?: SourceFile): LoadedConfig {
 function salvage(data: Record<string, unknown>): ConfigDocument {
   const valid: ConfigDocument = {};
   const shape = configSchema.shape;
-  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore", "code", "stats"] as const) {
+  for (const key of ["schema", "manifest", "cassandra", "fail_on", "unreviewed", "ignore", "code", "stats", "models"] as const) {
     const result = shape[key].safeParse(data[key]);
     if (result.success && result.data !== undefined) (valid as Record<string, unknown>)[key] = result.data;
   }
@@ -191,6 +193,7 @@ function applySettings(config: ReviewConfig, valid: ConfigDocument): void {
   if (valid.unreviewed) config.unreviewed = valid.unreviewed;
   if (valid.ignore) config.ignore = valid.ignore;
   if (valid.stats) config.stats = valid.stats;
+  if (valid.models) config.models = valid.models;
   if (valid.code === false) config.code.enabled = false;
   else if (typeof valid.code === "object") {
     if (valid.code.files) config.code.files = valid.code.files;

@@ -490,6 +490,11 @@ function explainSelect(review: Review, cql: string): SelectExplanation | Invalid
 
 /** Answers one explain request from a finished review. Never throws on bad input. */
 export function explain(review: Review, request: ExplainRequest): ExplainAnswer {
+  // Several models: the first model that knows the query or table answers (each has its own schema).
+  if (review.models) {
+    const answers = review.models.flatMap((model) => (model.review ? [explain(model.review, request)] : []));
+    return answers.find((answer) => answer.kind !== "not-found") ?? answers[0] ?? explain({ ...review, models: undefined }, request);
+  }
   switch (request.kind) {
     case "query":
       return explainQuery(review, request.id);

@@ -7,7 +7,7 @@ import { attachTombstoneEstimates } from "./analysis/estimator-tombstones.js";
 import { estimateFromMeasurements } from "./analysis/measured.js";
 import { analyseQuery, countQueryPlans, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
-import type { CodeExtraction } from "./code/types.js";
+import { languageOf, type CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
 import { parseCql } from "./cql/index.js";
@@ -16,6 +16,7 @@ import { matchesAny } from "./globs.js";
 import { checkManifestAgainstSchema } from "./manifest/check.js";
 import { changedEntries, normaliseCql } from "./manifest/compare.js";
 import { loadManifest } from "./manifest/load.js";
+import { modelName, modelRoots, rootOf, type ModelRoot } from "./manifest/model-roots.js";
 import type { Manifest } from "./manifest/types.js";
 import { runRules } from "./rule-engine/engine.js";
 import type { AnalysedModel, ParsedSchemaFile } from "./rule-engine/model.js";
@@ -60,6 +61,11 @@ export interface ReviewInput {
   baseCode?: CodeExtraction;
   /** files the shell left unread on purpose (the CLI: a symbolic link out of the reviewed directory), each not reviewed */
   notRead?: { file: string; reason: string }[];
+  /**
+   * The paths the change touched (the App). With several models, a model none of them lies
+   * beneath is not reviewed (and the gate says so); without it every model is reviewed.
+   */
+  changedPaths?: readonly string[];
 }
 
 export interface ReviewedFile {
@@ -88,6 +94,23 @@ export interface Review {
   model: AnalysedModel;
   /** what the change altered, against the base commit; undefined without one, or when the base could not be read in time */
   changed?: ReviewChanges;
+  /**
+   * Set only when the repository holds several models (docs/configuration.md, "Several models"):
+   * each reviewed apart. The findings, summary and gate above are then their union, and schema,
+   * manifest, queries, estimates and model are the first reviewed model's.
+   */
+  models?: ModelReview[];
+}
+
+/** One model of a repository with several, and its own review. */
+export interface ModelReview {
+  /** "" (the repository's root) or a directory with a trailing slash; undefined for the files beneath no model root */
+  root: string | undefined;
+  /** its directory as written in reports (`apps/shop`, `.`), or "(outside the models)" */
+  name: string;
+  /** absent when it was not reviewed: then `skipped` says why */
+  review?: Review;
+  skipped?: string;
 }
 
 /** What a change altered, by comparing the base and head models (never file text: a moved or re-formatted table is unchanged). */
@@ -488,8 +511,133 @@ export function changesBetween(base: AnalysedModel, head: AnalysedModel): Review
   return { tables: tables.altered, droppedTables: tables.dropped, queries };
 }
 
-/** The whole review of one change: the head model, its findings, and which of them are new. */
+/**
+ * The whole review of one change. A repository with several models (several manifest
+ * directories, or the config's `models:`) is reviewed model by model; otherwise as one.
+ */
 export function review(input: ReviewInput): Review {
+  const parts = input.manifestPath === undefined ? splitByModel(input) : undefined;
+  return parts ? reviewModels(input, parts) : reviewOneModel(input);
+}
+
+const OUTSIDE_MODELS = "(outside the models)";
+
+interface ModelPart {
+  root: ModelRoot | undefined;
+  input: ReviewInput;
+  /** whether the change touched it (always true without `changedPaths`) */
+  touched: boolean;
+}
+
+/** The input of each model, or undefined when the repository holds one model or none. */
+function splitByModel(input: ReviewInput): ModelPart[] | undefined {
+  const { config } = readConfig(input.configFile);
+  const roots = modelRoots(
+    input.files.map((file) => file.path),
+    config,
+  );
+  if (roots.length < 2) return undefined;
+  // A model has schema files of its own: manifests sharing one schema elsewhere (one per service,
+  // each in its keyspace) stay one model, and a root with no file here (a review of one directory) is none.
+  const isSchema = (path: string) => matchesAny(path, config.schema) && !matchesAny(path, config.ignore) && !matchesAny(path, config.manifest);
+  const populated = roots.filter((root) => input.files.some((file) => isSchema(file.path) && rootOf(file.path, roots) === root));
+  if (populated.length < 2) return undefined;
+  const belongs = (root: ModelRoot | undefined) => (path: string) => rootOf(path, roots) === root;
+  const codeOf = (code: CodeExtraction | undefined, within: (path: string) => boolean): CodeExtraction | undefined =>
+    code && {
+      ...code,
+      files: code.files.filter((file) => within(file.path)),
+      statements: code.statements.filter((statement) => within(statement.file)),
+      dynamic: code.dynamic.filter((statement) => within(statement.file)),
+      tables: code.tables.filter((table) => within(table.file)),
+      skipped: code.skipped.filter((skipped) => within(skipped.file)),
+      ...(code.directives ? { directives: code.directives.filter((directive) => within(directive.file)) } : {}),
+    };
+  // A change to the config, or to a file the review reads beneath no model, may alter any model: all are reviewed.
+  const reviewable = (path: string) =>
+    !matchesAny(path, config.ignore) &&
+    (matchesAny(path, [...config.schema, ...config.manifest, ...config.stats]) ||
+      isApplicationConfigFile(path) ||
+      (config.code.enabled && languageOf(path) !== undefined && matchesAny(path, config.code.files) && !matchesAny(path, config.code.exclude)));
+  const changed = input.changedPaths;
+  const touchesAll = changed === undefined || changed.some((path) => path === input.configFile?.path || (rootOf(path, roots) === undefined && reviewable(path)));
+  const parts: ModelPart[] = [];
+  for (const root of [...populated, undefined]) {
+    const within = belongs(root);
+    const files = input.files.filter((file) => within(file.path));
+    const code = codeOf(input.code, within);
+    const notRead = input.notRead?.filter((unread) => within(unread.file));
+    if (root === undefined) {
+      // Files beneath no model are reviewed as before, when there is anything to review.
+      const hasSchema = files.some((file) => matchesAny(file.path, config.schema) && !matchesAny(file.path, config.ignore));
+      const hasCode = code !== undefined && code.statements.length + code.dynamic.length + code.skipped.length > 0;
+      if (!hasSchema && !hasCode && (notRead?.length ?? 0) === 0) continue;
+    }
+    parts.push({
+      root,
+      touched: touchesAll || changed.some(within),
+      input: {
+        ...input,
+        files,
+        ...(input.baseFiles ? { baseFiles: input.baseFiles.filter((file) => within(file.path)) } : {}),
+        ...(code ? { code } : {}),
+        ...(input.baseCode ? { baseCode: codeOf(input.baseCode, within) } : {}),
+        ...(notRead ? { notRead } : {}),
+      },
+    });
+  }
+  return parts;
+}
+
+/** A finding of one model, told apart from the same finding of another (a table of the same name in two applications). */
+function ofModel(finding: Finding, root: ModelRoot | undefined): Finding {
+  if (root === undefined || finding.location.file === "" || !finding.location.file.startsWith(root)) return finding;
+  return Object.assign({}, finding, { fingerprint: `${finding.fingerprint}@${modelName(root)}` });
+}
+
+/** Each model reviewed apart; the findings, summary and gate are their union. */
+function reviewModels(input: ReviewInput, parts: ModelPart[]): Review {
+  const models: ModelReview[] = parts.map((part) => {
+    const name = part.root === undefined ? OUTSIDE_MODELS : modelName(part.root);
+    if (!part.touched) return { root: part.root, name, skipped: "nothing in it changed" };
+    const reviewed = reviewOneModel(part.input);
+    return { root: part.root, name, review: { ...reviewed, findings: reviewed.findings.map((finding) => ofModel(finding, part.root)) } };
+  });
+  const reviews = models.flatMap((model) => (model.review ? [model.review] : []));
+  // The config's findings come with every model: kept once.
+  const seen = new Set<string>();
+  const findings = reviews
+    .flatMap((reviewed) => reviewed.findings)
+    .filter((finding) => (seen.has(finding.fingerprint) ? false : (seen.add(finding.fingerprint), true)))
+    .sort(compareFindings);
+  const first = reviews[0] ?? reviewOneModel({ ...input, files: [], baseFiles: undefined, code: undefined, baseCode: undefined, notRead: undefined });
+  const config = first.config;
+  const files = [...new Map(reviews.flatMap((reviewed) => reviewed.files).map((file) => [file.path, file])).values()].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  const changes = reviews.map((reviewed) => reviewed.changed);
+  const union = (pick: (changed: ReviewChanges) => ReadonlySet<string>) => new Set(changes.flatMap((changed) => (changed ? [...pick(changed)] : [])));
+  const { changed: _firstChanges, ...firstModel } = first;
+  return {
+    ...firstModel,
+    files,
+    findings,
+    summary: {
+      errors: findings.filter((f) => f.severity === "error").length,
+      warnings: findings.filter((f) => f.severity === "warning").length,
+      infos: findings.filter((f) => f.severity === "info").length,
+    },
+    gateFails: gateFails(findings, config),
+    unreviewed: unreviewedOf(findings),
+    ...(changes.length > 0 && changes.every((changed) => changed !== undefined)
+      ? { changed: { tables: union((c) => c.tables), droppedTables: union((c) => c.droppedTables), queries: union((c) => c.queries) } }
+      : {}),
+    models,
+  };
+}
+
+/** The review of one model: the head model, its findings, and which of them are new. */
+function reviewOneModel(input: ReviewInput): Review {
   const head = analyseWithinDeadline(input);
   const model = head.model;
   let base: AnalysedModel | undefined;

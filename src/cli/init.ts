@@ -109,7 +109,7 @@ export function partitionQuery(table: TableModel, keyspace: string): DraftQuery 
   ];
   return {
     id: `${table.name}-by-${table.partitionKey.map((column) => column.name).join("-")}`.toLowerCase().replace(/[^a-z0-9_-]+/g, "-"),
-    description: `TODO: what the application reads from ${table.name} (drafted: one partition by its full key)`,
+    description: `${table.name}, one partition by its full key (drafted: no code read it; keep it only if the application reads it so)`,
     cql: clauses.join(" "),
   };
 }
@@ -118,7 +118,7 @@ export function partitionQuery(table: TableModel, keyspace: string): DraftQuery 
 export function tableWrite(table: TableModel, keyspace: string): DraftWrite {
   const reference = tableReference(table, keyspace);
   const id = `write-${table.name}`.toLowerCase().replace(/[^a-z0-9_-]+/g, "-");
-  const description = `TODO: what the application writes to ${table.name}`;
+  const description = `every column of ${table.name} (drafted: no code wrote it; keep it only if the application writes it so)`;
   if (isCounterTable(table)) {
     const increments = table.regular.map((column) => `${quoteName(column.name)} = ${quoteName(column.name)} + 1`).join(", ");
     const key = equalities([...table.partitionKey, ...table.clustering]);
@@ -190,7 +190,7 @@ function writtenTables(statement: Statement): QualifiedName[] {
 /** Names the calling function and its file (the id's), which may differ from where a constant holds the text. */
 function codeDescription(statement: CodeStatement): string {
   const hash = statement.id.indexOf("#");
-  return `${statement.id.slice(hash + 1)} in ${statement.id.slice(0, hash)} (${statement.api}); drafted from the code: TODO say what it is for`;
+  return `${statement.id.slice(hash + 1)} in ${statement.id.slice(0, hash)} (${statement.api}), drafted from the code`;
 }
 
 /** The entries the code gives: one per statement, in the order the code was read. */

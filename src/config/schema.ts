@@ -159,6 +159,16 @@ export const configSchema = z
       .optional(),
     comments: commentsSchema.optional(),
     code: codeSchema.optional(),
+    models: z
+      .array(
+        z
+          .string(says("expected a directory such as apps/shop"))
+          .refine((directory) => directory.trim() !== "" && !directory.startsWith("/") && !/[*?{}[\]]/.test(directory) && !directory.split("/").includes(".."), says("expected a directory inside the repository such as apps/shop (no glob, no .., not absolute)")),
+        says("expected a list of directories such as [apps/shop, apps/chat]"),
+      )
+      .min(1, says("list at least one directory"))
+      .describe("Directories that each hold one application's model (schema, manifest, code), reviewed apart; default: every directory holding an access-patterns manifest (docs/configuration.md, several models).")
+      .optional(),
     ignore: globList("Globs of paths to leave out of the review (default **/node_modules/**; setting it replaces the default, [] reviews everything).", {
       allowEmpty: true,
     }).optional(),

@@ -1,7 +1,8 @@
 // Why the gate fails or passes, in words every renderer shares: the check summary's first line
 // and the terminal's last line say the same thing.
 import type { Finding, Severity } from "../findings.js";
-import { gateFails, UNREVIEWED_RULES, type Review } from "../review.js";
+import { rootOf } from "../manifest/model-roots.js";
+import { gateFails, UNREVIEWED_RULES, type ModelReview, type Review } from "../review.js";
 import { formatCount } from "./figures.js";
 
 export function plural(count: number, one: string, many: string): string {
@@ -40,4 +41,29 @@ export function gateReason(review: Review): string {
     ...(notRead > 0 ? [`${plural(notRead, "part", "parts")} ${compared ? "of it " : ""}not reviewed`] : []),
   ];
   return why.length > 0 ? why.join("; ") : compared ? "findings new in this change" : "findings at the gate's level";
+}
+
+/** The findings of a review with several models, by model: first those of none (the config file), then each model's in order. */
+export function findingsByModel(review: Review, findings: readonly Finding[] = review.findings): { model?: ModelReview; findings: Finding[] }[] {
+  const models = review.models ?? [];
+  const roots = models.flatMap((model) => (model.root === undefined ? [] : [model.root]));
+  const groups: { model?: ModelReview; findings: Finding[] }[] = [{ findings: [] }, ...models.map((model) => ({ model, findings: [] as Finding[] }))];
+  for (const finding of findings) {
+    const root = finding.location.file === "" ? null : rootOf(finding.location.file, roots);
+    const group = root === null ? undefined : groups.find((candidate) => candidate.model?.review && candidate.model.root === root);
+    (group ?? groups[0]!).findings.push(finding);
+  }
+  return groups;
+}
+
+/** "models reviewed: a, b; not reviewed (nothing in them changed): c", each name quoted by `quote`; "" for a single model. */
+export function modelsNote(review: Review, quote: (name: string) => string): string {
+  if (!review.models) return "";
+  const reviewed = review.models.filter((model) => model.review).map((model) => quote(model.name));
+  const skipped = review.models.filter((model) => !model.review);
+  const reasons = [...new Set(skipped.map((model) => model.skipped ?? "not reviewed"))];
+  return [
+    `${reviewed.length === 1 ? "model" : "models"} reviewed: ${reviewed.join(", ")}`,
+    ...reasons.map((reason) => `not reviewed (${reason}): ${skipped.filter((model) => (model.skipped ?? "not reviewed") === reason).map((model) => quote(model.name)).join(", ")}`),
+  ].join("; ");
 }

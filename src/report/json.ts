@@ -77,6 +77,19 @@ export interface JsonReport {
   queries: JsonQuery[];
   findings: JsonFinding[];
   summary: { errors: number; warnings: number; infos: number };
+  /** only for a repository with several models: each reviewed apart (tables and queries above are all of theirs) */
+  models?: JsonModel[];
+}
+
+export interface JsonModel {
+  /** its directory (`apps/shop`, `.` for the repository's root), or "(outside the models)" */
+  name: string;
+  /** whether it was reviewed; when not, `reason` says why */
+  reviewed: boolean;
+  reason?: string;
+  files: string[];
+  summary: { errors: number; warnings: number; infos: number };
+  gateFails: boolean;
 }
 
 /** A JSON number, or null where the figure is not finite (JSON has no Infinity). */
@@ -185,6 +198,19 @@ function queryToJson(query: QueryAnalysis): JsonQuery {
 }
 
 export function buildJsonReport(review: Review): JsonReport {
+  if (review.models) {
+    const reviewed = review.models.flatMap((model) => (model.review ? [buildJsonReport({ ...model.review, models: undefined })] : []));
+    const models = review.models.map((model): JsonModel => ({
+      name: model.name,
+      reviewed: model.review !== undefined,
+      ...(model.review ? {} : { reason: model.skipped ?? "not reviewed" }),
+      files: model.review?.files.filter((file) => file.kind !== "config").map((file) => file.path) ?? [],
+      summary: { errors: model.review?.summary.errors ?? 0, warnings: model.review?.summary.warnings ?? 0, infos: model.review?.summary.infos ?? 0 },
+      gateFails: model.review?.gateFails ?? false,
+    }));
+    const single = buildJsonReport({ ...review, models: undefined });
+    return { ...single, tables: reviewed.flatMap((report) => report.tables), queries: reviewed.flatMap((report) => report.queries), models };
+  }
   return {
     version: 1,
     files: review.files

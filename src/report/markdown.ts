@@ -9,7 +9,8 @@ import { formatBytes, formatCount, formatPartitions } from "./figures.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
 import { formatMeasuredValue } from "../analysis/measured.js";
 import { modelDiagram } from "./diagram.js";
-import { failsGate, gateReason, plural } from "./gate.js";
+import { failsGate, findingsByModel, gateReason, modelsNote, plural } from "./gate.js";
+import { append } from "../arrays.js";
 import { tablesInFileOrder } from "./json.js";
 import { hasControls } from "./controls.js";
 import { ruleDocUrl, wellFormed } from "./links.js";
@@ -168,8 +169,13 @@ export function renderFindingComment(finding: Finding, options: { suggestion?: s
 /** The first line: the verdict and why, then what was reviewed. */
 function verdictBlock(review: Review, shownInline: ReadonlySet<string> | undefined): Block {
   const failOn = `(\`fail_on: ${review.config.failOn}\`)`;
-  const verdict = review.gateFails ? `❌ **The gate fails** ${failOn}: ${gateReason(review)}.` : `✅ **The gate passes** ${failOn}: ${gateReason(review)}.`;
-  const scope = `**cql-review** · Cassandra ${review.version} semantics · ${plural(review.schema.tables.size, "table", "tables")} · ${plural(review.queries.length, "query", "queries")}`;
+  const models = modelsNote(review, codeSpan);
+  const reason = `${gateReason(review)}${models ? `; ${models}` : ""}`;
+  const verdict = review.gateFails ? `❌ **The gate fails** ${failOn}: ${reason}.` : `✅ **The gate passes** ${failOn}: ${reason}.`;
+  const reviewed = review.models ? review.models.flatMap((model) => (model.review ? [model.review] : [])) : [review];
+  const tables = reviewed.reduce((sum, each) => sum + each.schema.tables.size, 0);
+  const queries = reviewed.reduce((sum, each) => sum + each.queries.length, 0);
+  const scope = `**cql-review** · Cassandra ${review.version} semantics · ${review.models ? `${plural(reviewed.length, "model", "models")} · ` : ""}${plural(tables, "table", "tables")} · ${plural(queries, "query", "queries")}`;
   const inline = shownInline ? review.findings.filter((finding) => shownInline.has(finding.fingerprint)).length : 0;
   const inlineNote = inline > 0 ? `\n\n${inline === 1 ? "1 finding is posted as an inline comment" : `${formatCount(inline)} findings are posted as inline comments`} on the changed lines and not repeated here.` : "";
   return { head: `${verdict}\n\n${scope}${inlineNote}` };
@@ -318,7 +324,7 @@ function findingsTable(title: string, findings: readonly Finding[], length: Mess
 }
 
 /** The findings by what they mean for the change: failing the gate, new, already at the base (collapsed). */
-function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undefined, standalone = false): Block[] {
+function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undefined, standalone = false, heading = "###"): Block[] {
   const listed = review.findings.filter((finding) => !shownInline?.has(finding.fingerprint));
   if (review.findings.length === 0) return [{ head: "No findings." }];
   const gating = listed.filter((finding) => failsGate(finding, review));
@@ -326,8 +332,8 @@ function findingsBlocks(review: Review, shownInline: ReadonlySet<string> | undef
   const existing = listed.filter((finding) => finding.existing && !gating.includes(finding));
   const existingTable = findingsTable("", existing, "claim", standalone);
   return [
-    findingsTable(`### Fails the gate (${formatCount(gating.length)})`, gating, "whole", standalone),
-    findingsTable(`### ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh, "claim", standalone),
+    findingsTable(`${heading} Fails the gate (${formatCount(gating.length)})`, gating, "whole", standalone),
+    findingsTable(`${heading} ${gating.length > 0 ? "Other new findings" : "New findings"} (${formatCount(fresh.length)})`, fresh, "claim", standalone),
     existingTable && details(`${plural(existing.length, "finding", "findings")} already at the base commit (they do not fail the gate)`, { ...existingTable, head: existingTable.head!.trimStart() }),
   ].filter((block): block is Block => block !== undefined);
 }
@@ -348,6 +354,7 @@ export interface CheckSummaryOptions {
  * must be cut, it is cut from the end, each section saying how much it left out.
  */
 export function renderCheckSummary(review: Review, options: CheckSummaryOptions = {}): string {
+  if (review.models) return renderModelsSummary(review, options);
   const blocks = [
     verdictBlock(review, options.shownInline),
     unreviewedBlock(review),
@@ -358,6 +365,21 @@ export function renderCheckSummary(review: Review, options: CheckSummaryOptions 
     diagramBlock(review),
   ].filter((block): block is Block => block !== undefined);
   return fitBlocks(blocks, options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH, { fill: "in-order" });
+}
+
+/** The summary of a review with several models: one verdict, then each model's findings, queries and estimates under its name. */
+function renderModelsSummary(review: Review, options: CheckSummaryOptions): string {
+  const blocks: (Block | undefined)[] = [verdictBlock(review, options.shownInline), unreviewedBlock(review)];
+  for (const { model, findings } of findingsByModel(review)) {
+    if (!model && findings.length === 0) continue;
+    const part = { ...(model?.review ?? review), findings };
+    if (model) blocks.push({ head: `### Model ${codeSpan(model.name)}${model.review ? "" : ` (not reviewed: ${escapeMarkdown(model.skipped ?? "skipped")})`}` });
+    if (model && !model.review) continue;
+    append(blocks, findingsBlocks(part, options.shownInline, options.standalone, "####"));
+    if (!model?.review) continue;
+    blocks.push(suggestedTablesBlock(model.review), queriesBlock(model.review), estimatesBlock(model.review), diagramBlock(model.review));
+  }
+  return fitBlocks(blocks.filter((block): block is Block => block !== undefined), options.maxLength ?? CHECK_SUMMARY_MAX_LENGTH, { fill: "in-order" });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import type { QueryAnalysis } from "../analysis/types.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatPartitions } from "./figures.js";
-import { gateReason } from "./gate.js";
+import { findingsByModel, gateReason, modelsNote } from "./gate.js";
+import { append } from "../arrays.js";
 
 export interface TextOptions {
   color: boolean;
@@ -167,16 +168,32 @@ function renderSummary(review: Review, paint: ReturnType<typeof painter>): strin
   const { errors, warnings, infos } = review.summary;
   const total = errors + warnings + infos;
   const existing = review.findings.filter((finding) => finding.existing).length;
-  if (total === 0) return paint("✔ No problems found", "green", "bold");
+  const models = modelsNote(review, terminalSafe);
+  if (total === 0) return paint(`✔ No problems found${models ? ` (${models})` : ""}`, "green", "bold");
   const counts = `${plural(errors, "error", "errors")}, ${plural(warnings, "warning", "warnings")}, ${plural(infos, "info", "infos")}`;
   const existingNote = existing > 0 ? `, ${existing} already at the base` : "";
-  const gate = `${review.gateFails ? "the gate fails" : "the gate passes"}: ${gateReason(review)}`;
+  const gate = `${review.gateFails ? "the gate fails" : "the gate passes"}: ${gateReason(review)}${models ? `; ${models}` : ""}`;
   const style: Style = errors > 0 ? "red" : warnings > 0 ? "yellow" : "cyan";
   return paint(`${errors > 0 ? "✖" : "⚠"} ${plural(total, "problem", "problems")} (${counts}${existingNote}); ${gate}`, style, "bold");
 }
 
+/** A review of several models: each model's findings and queries under its name, then the one verdict. */
+function renderModels(review: Review, options: TextOptions, paint: ReturnType<typeof painter>): string {
+  const shown = options.quiet ? review.findings.filter((finding) => finding.severity !== "info") : review.findings;
+  const lines = [...renderUnreviewed(review, paint)];
+  for (const { model, findings } of findingsByModel(review, shown)) {
+    if (!model && findings.length === 0) continue;
+    if (model) lines.push(paint(`Model ${terminalSafe(model.name)}${model.review ? "" : ` (not reviewed: ${model.skipped ?? "skipped"})`}`, "bold"), "");
+    append(lines, renderFindings(findings.filter((finding) => !finding.existing), paint, options.layout));
+    append(lines, renderExisting({ ...review, findings }, paint, options.layout));
+    if (model?.review && !options.quiet) append(lines, renderQueries(model.review.queries, paint));
+  }
+  return `${[...lines, renderSummary(review, paint)].join("\n")}\n`;
+}
+
 export function renderText(review: Review, options: TextOptions): string {
   const paint = painter(options.color);
+  if (review.models) return renderModels(review, options, paint);
   // Quiet leaves out the infos from the lists only: the summary still counts them.
   const shown = options.quiet ? { ...review, findings: review.findings.filter((finding) => finding.severity !== "info") } : review;
   const lines = [

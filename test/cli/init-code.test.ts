@@ -124,7 +124,7 @@ describe("cql-review init with application code", () => {
       ["UserDao.findById", `${JAVA}/UserDao.java#UserDao.findById`, undefined],
     ]);
     expect(manifest.queries[1]!.description).toBe(
-      `UserDao.findByEmail in ${JAVA}/UserDao.java (session.prepare); drafted from the code: TODO say what it is for`,
+      `UserDao.findByEmail in ${JAVA}/UserDao.java (session.prepare), drafted from the code`,
     );
     // the CQL is shown beside the reference, on one line, as a comment
     expect(text).toContain(`    code: ${JAVA}/UserDao.java#UserDao.findById\n    # SELECT name, email FROM users WHERE user_id = ?\n`);

@@ -64,8 +64,9 @@ describe("cql-review init", () => {
     await runCli(["init", "db", "--cassandra", "4.1"], { cwd: project });
     const text = await nodeFs.readFile(path.join(project, "db/access-patterns.yaml"), "utf8");
     const lines = text.split("\n");
-    // the package lies outside this project: the modeline gives the schema's published address
-    expect(lines[0]).toBe("# yaml-language-server: $schema=https://raw.githubusercontent.com/cql-review/cql-review/main/schema/access-patterns.schema.json");
+    // the package lies outside this project: the modeline gives the address of the installed version's schema
+    const { version } = JSON.parse(await nodeFs.readFile(path.join(REPO_ROOT, "package.json"), "utf8"));
+    expect(lines[0]).toBe(`# yaml-language-server: $schema=https://raw.githubusercontent.com/cql-review/cql-review/v${version}/schema/access-patterns.schema.json`);
     const manifest = parseYaml(text);
     expect(manifest).toMatchObject({ version: 1, keyspace: "app", cassandra: "4.1" });
     expect(manifest.queries.map((query: { cql: string }) => query.cql)).toContain(
@@ -91,6 +92,10 @@ describe("cql-review init", () => {
     expect(manifest.tables["audit.events"]).toBeDefined();
     // every figure is marked as a placeholder
     for (const line of lines.filter((candidate) => /^\s+(partitions|rows_per_partition|columns|rate):/.test(candidate))) expect(line).toMatch(/# TODO/);
+    // and only the figures: a description says what the entry is, without a TODO
+    for (const line of lines.filter((candidate) => candidate.includes("TODO") && !candidate.startsWith("#"))) {
+      expect(line).toMatch(/^\s+(partitions|rows_per_partition|columns|rate):[^#]*# TODO/);
+    }
   });
 
   it("points the modeline at the package's own schema file when the package lies inside the project", async () => {
@@ -105,6 +110,15 @@ describe("cql-review init", () => {
     );
   });
   const written = new Map<string, string>();
+
+  it("points the modeline at the project's installed package when cql-review runs from elsewhere (npx, a global install)", async () => {
+    const installed = path.join(project, "node_modules/cql-review/schema");
+    await nodeFs.mkdir(installed, { recursive: true });
+    await nodeFs.writeFile(path.join(installed, "access-patterns.schema.json"), "{}\n");
+    await runCli(["init", "db"], { cwd: project });
+    const text = await nodeFs.readFile(path.join(project, "db/access-patterns.yaml"), "utf8");
+    expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=../node_modules/cql-review/schema/access-patterns.schema.json");
+  });
 
   it("never overwrites without --force, and replaces with it", async () => {
     await nodeFs.writeFile(path.join(project, "db/access-patterns.yaml"), "mine\n");

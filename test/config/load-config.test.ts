@@ -81,6 +81,18 @@ describe("loadConfig", () => {
     expect(load("cassandra: '4.0'\n").config.cassandra).toBe("4.0");
   });
 
+  it("reads the model roots (models), and refuses globs, .. and absolute paths at the entry", () => {
+    expect(load("models: [apps/shop, ./apps/chat/]\n").config.models).toEqual(["apps/shop", "./apps/chat/"]);
+    expect(loadConfig().config.models).toBeUndefined();
+    for (const bad of ["apps/*", "../elsewhere", "/srv/app", "apps/../x", " "]) {
+      const { config, findings } = load(`models: [apps/shop, ${JSON.stringify(bad)}]\n`);
+      expect(config.models, bad).toBeUndefined();
+      expect(findings.map(where), bad).toEqual([expect.stringMatching(/^1:\d+ .*(directory inside the repository|directory such as)/)]);
+    }
+    const { findings } = load("models: []\n");
+    expect(findings.map(where)).toEqual([expect.stringContaining("list at least one directory")]);
+  });
+
   it("an ignore list replaces the default one, and [] reviews everything", () => {
     expect(load("ignore: []\n").config.ignore).toEqual([]);
     expect(load("ignore: build/**\n").config.ignore).toEqual(["build/**"]);

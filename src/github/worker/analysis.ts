@@ -48,8 +48,10 @@ export async function analyseInProcess(core: ReviewCore, request: AnalysisReques
   const codeConfig = core.readCode ? core.loadConfig(request.configFile).config : undefined;
   const code = codeConfig ? await core.readCode!(request.files, codeConfig) : undefined;
   const baseCode = codeConfig ? await core.readCode!(request.baseFiles, codeConfig) : undefined;
+  const changedPaths = touchedPaths(request.changedFiles);
   const review = withCollectionFindings(
     core.review({
+      ...(changedPaths ? { changedPaths } : {}),
       files: request.files,
       baseFiles: request.baseFiles,
       ...(request.configFile ? { configFile: request.configFile } : {}),
@@ -67,6 +69,18 @@ export async function analyseInProcess(core: ReviewCore, request: AnalysisReques
     render: core.renderFindingComment,
   });
   return { review, plan, renderCheckSummary: (options) => core.renderCheckSummary(review, options) };
+}
+
+/** GitHub lists at most 3,000 files of a pull request (pulls.listFiles). */
+const LISTED_FILES_CAP = 3_000;
+
+/**
+ * The paths a pull request touches, both sides of a rename: with several models, only the models
+ * holding one are reviewed. Undefined (every model reviewed) when the list is empty or may be cut.
+ */
+export function touchedPaths(changedFiles: readonly ChangedFile[]): string[] | undefined {
+  if (changedFiles.length === 0 || changedFiles.length >= LISTED_FILES_CAP) return undefined;
+  return changedFiles.flatMap((file) => (file.previousPath ? [file.path, file.previousPath] : [file.path]));
 }
 
 /**
