@@ -239,6 +239,15 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
     if (typeof width === "number" && width > 0) bucket.widthSeconds = width;
     volume.timeBucket = bucket;
   }
+  if (doc.distinct_values !== undefined) {
+    const distinct: NonNullable<TableVolume["distinctValues"]> = Object.create(null);
+    for (const [written, figure] of Object.entries(doc.distinct_values)) {
+      const entry: NonNullable<TableVolume["distinctValues"]>[string] =
+        typeof figure === "number" ? { count: figure, location: locationOf(yaml, [...path, "distinct_values", written], "key") } : { count: figure.count, maxRows: figure.max_rows, location: locationOf(yaml, [...path, "distinct_values", written], "key") };
+      distinct[cqlName(written)] = entry;
+    }
+    volume.distinctValues = distinct;
+  }
   if (doc.copies !== undefined) {
     volume.copies = Object.entries(doc.copies).map(([from, columns]) => ({
       from,

@@ -179,6 +179,25 @@ export const tableVolumeSchema = z
       })
       .describe("The partition key's time bucket: the column the writes fill with the time floored to a width (a day, a week, a shard of time), e.g. { column: partition, width: 7d }.")
       .optional(),
+    distinct_values: z
+      .record(
+        columnName,
+        z.union(
+          [
+            wholeNumber("expected a count of distinct values such as 5, or { count: 5, max_rows: 1_800_000 }").describe("Distinct values the column takes across the table."),
+            z.strictObject({
+              count: wholeNumber("expected a count of distinct values such as 5").describe("Distinct values the column takes across the table."),
+              max_rows: wholeNumber("expected a row count such as 1_800_000").describe("Rows of the table holding the most common value (the skew an index read meets at worst)."),
+            }),
+          ],
+          says("expected a count of distinct values such as 5, or { count: 5, max_rows: 1_800_000 }"),
+        ),
+        says("expected a mapping of column names to distinct-value counts, e.g. { status: 5 }"),
+      )
+      .describe(
+        "Distinct values of indexed columns, e.g. { status: 5 } or { country: { count: 200, max_rows: 3_000_000 } }: an index read for one value scans the table's rows over this count (max_rows at worst).",
+      )
+      .optional(),
     copies: z
       .record(
         tableName,
