@@ -214,4 +214,15 @@ export interface PartitionEstimate {
   engineNote?: string;
   /** the cells whose size the manifest states, largest first (cells.ts) */
   cells?: CellSize[];
+  /** partition-key columns every write path sets to the same literal (key-constants.ts) */
+  constantKey?: ConstantKeyColumn[];
+}
+
+/** A partition-key column every write path sets to the same literal. */
+export interface ConstantKeyColumn {
+  column: string;
+  /** the literal as CQL writes it, e.g. `0` or `'all'` */
+  value: string;
+  /** the write paths that set it */
+  writes: string[];
 }
