@@ -34,7 +34,7 @@ function restrictedColumns(select: SelectStatement): string[] {
   const columns: string[] = [];
   for (const relation of select.where?.relations ?? []) {
     if (relation.kind === "column") columns.push(relation.column.name);
-    else if (relation.kind === "multi-column") columns.push(...relation.columns.map((c) => c.name));
+    else if (relation.kind === "multi-column") for (const column of relation.columns) columns.push(column.name);
   }
   return [...new Set(columns)];
 }
