@@ -1,11 +1,11 @@
 // A secondary index (legacy or SAI) is local to each node: without a partition key, the coordinator
 // must ask every token range of the ring, so one read becomes a fan-out to the whole cluster.
-import { formatFrequency } from "../src/analysis/estimator-text.js";
+import { formatCount, formatFrequency } from "../src/analysis/estimator-text.js";
 import { queryEntity, tableLabel } from "../src/rule-engine/helpers.js";
 import { indexLookupAdvice } from "../src/rule-engine/index-advice.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import { planSelect } from "../src/analysis/planner.js";
-import type { QueryAnalysis } from "../src/analysis/types.js";
+import type { QueryAnalysis, RowsReadEstimate } from "../src/analysis/types.js";
 import type { SelectStatement } from "../src/cql/ast.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { IndexModel, TableModel } from "../src/schema/model.js";
@@ -40,6 +40,34 @@ function tableThatServes(model: AnalysedModel, query: QueryAnalysis, table: Tabl
   return undefined;
 }
 
+function rowsWord(rows: number): string {
+  return `${formatCount(rows)} ${Math.round(rows) === 1 ? "entry" : "entries"}`;
+}
+
+/**
+ * What the read scans, by the manifest's rows and the column's distinct values: the index
+ * partition of one value is spread over every node, and each node reads its share.
+ */
+function scanText(rows: RowsReadEstimate | undefined, query: QueryAnalysis): string {
+  const scan = rows?.index;
+  if (!rows || !scan || !scan.fanOut) return "";
+  const most = scan.worstEntries > scan.entries ? `, ${formatCount(scan.worstEntries)} for the most common one` : "";
+  const size = `For one \`${scan.column}\` value the index holds about ${rowsWord(scan.entries)}${most} (${scan.basis}), spread over every node`;
+  const filtered = scan.postFiltered.map((c) => `\`${c}\``).join(", ");
+  const returned = rows.returned === undefined ? "" : rows.returned === 1 ? " to return one" : ` to return at most ${formatCount(rows.returned)}`;
+  const rate = query.ratePerSecond !== undefined ? ` (up to ${formatCount(Math.round(rows.perCall * query.ratePerSecond))} rows a second at its rate)` : "";
+  switch (rows.because) {
+    case "filtering":
+      return ` ${size}: the read scans up to ${rowsWord(rows.worstPerCall)} and their rows, filtering ${filtered} row by row,${returned || " to return the matches"}${rate}.`;
+    case "aggregate":
+      return ` ${size}: the aggregate reads up to ${rowsWord(rows.worstPerCall)} and their rows${returned}${rate}.`;
+    case "unbounded":
+      return ` ${size}: with no LIMIT the read returns all of them, up to ${formatCount(rows.worstPerCall)} rows${rate}.`;
+    default:
+      return ` ${size}; the LIMIT stops the read at ${formatCount(rows.worstPerCall)} rows, though finding them may take round after round of token ranges.`;
+  }
+}
+
 /** What a table serving the lookup by key would be partitioned by: the column, or what of a collection is indexed. */
 function lookupKey(index: IndexModel | undefined): string {
   if (!index) return "the indexed column";
@@ -64,7 +92,7 @@ const queryIndexWithoutPartitionKey: RuleModule = {
     description: "The query is served by a secondary index without a partition key, so it fans out to every node.",
     messages: {
       fanOut:
-        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}. Bind the partition key too if the query can. {advice}",
+        "{query} is served by index {index} on {table} without a partition key: indexes are local to each node, so the coordinator queries every token range of the cluster{rate}.{scan} Bind the partition key too if the query can. {advice}",
     },
     fixable: false,
   },
@@ -88,6 +116,7 @@ const queryIndexWithoutPartitionKey: RuleModule = {
               ? indexLookupAdvice(table, index.column, [query])
               : `Serve the query from a table partitioned by ${lookupKey(index)}.`,
           rate: query.ratePerSecond !== undefined ? ` (${formatFrequency(query.ratePerSecond)}, each one to every node)` : "",
+          scan: scanText(plan.rowsEstimate, query),
         },
         file: query.location.file,
         range: query.location.range,

@@ -53,8 +53,9 @@ const queryRowsRead: RuleModule<Options> = {
     const { model, options } = context;
     for (const query of model.queries) {
       const rows = query.plan.rowsEstimate;
-      // Scans are query-full-scan's and query-allow-filtering-scan's: their cost is the table.
-      if (!rows || !query.table || query.plan.verdict === "scan") continue;
+      // Scans are query-full-scan's and query-allow-filtering-scan's: their cost is the table. An
+      // index read without a partition key is query-index-without-partition-key's, which gives its figure.
+      if (!rows || !query.table || query.plan.verdict === "scan" || rows.index?.fanOut) continue;
       // Rows the caller asked for (a LIMIT it returns) are the answer, not waste; a slice with no
       // LIMIT may be any part of the partition, too weak a figure to warn on.
       if (rows.because === "limit" || (rows.because === "unbounded" && rows.slice)) continue;
@@ -76,7 +77,7 @@ const queryRowsRead: RuleModule<Options> = {
           partitionsRead: skewed ? " on its largest partitions" : "",
           returned: returnedText(rows),
           basis: skewed ? `about ${formatCount(Math.round(rows.perCall))} on average; ${rows.basis}` : rows.basis,
-          because: BECAUSE[rows.because] ?? "",
+          because: rows.index && rows.because === "filtering" ? `the index ${rows.index.index} returns every row of the partition with that \`${rows.index.column}\` value, and ${rows.index.postFiltered.map((c) => `\`${c}\``).join(", ")} ${rows.index.postFiltered.length === 1 ? "is" : "are"} filtered row by row` : (BECAUSE[rows.because] ?? ""),
           perSecond:
             rows.perSecond !== undefined && query.ratePerSecond !== undefined
               ? ` At its rate that is ${rows.slice ? "up to" : "about"} ${formatCount(Math.round(rows.perSecond))} rows a second${overSecond ? ` (threshold ${formatCount(options.maxRowsPerSecond)})` : ""}.`

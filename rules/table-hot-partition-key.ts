@@ -2,7 +2,7 @@
 // that is only the current time bucket, sends every write of the moment to the same replicas.
 import * as z from "zod";
 import { timeBucketOf } from "../src/analysis/estimator.js";
-import { formatCount } from "../src/analysis/estimator-text.js";
+import { formatBytes, formatCount } from "../src/analysis/estimator-text.js";
 import { joinWords, tableEntity, tableLabel, tableLocation, volumeOf, writePathsOf } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { ColumnModel, TableModel } from "../src/schema/model.js";
@@ -34,12 +34,15 @@ const tableHotPartitionKey: RuleModule<Options> = {
     id: "table-hot-partition-key",
     category: "table",
     defaultSeverity: "warning",
-    description: "The partition key sends most writes to a few partitions: a low-cardinality key, a key that is only a time bucket, or too few partitions for the write rate.",
+    description:
+      "The partition key sends most writes to a few partitions: a low-cardinality key, a key that is only a time bucket, a key every write sets to the same constant, or too few partitions for the write rate.",
     messages: {
       lowCardinality:
         "The partition key of {table} is only {columns} (boolean): the table can never have more than {count} partitions, so all its data and traffic sit on at most {count} replica sets whatever the cluster's size. Lead the partition key with a column of many values (an id) and move {columns} into the clustering columns.",
       timeBucketOnly:
         "The partition key of {table} is only the time bucket {columns}: every write of the current bucket goes to one partition, on one replica set, while the rest of the cluster idles; the hot spot moves with time but never goes away. Add the entity the rows belong to (a source, device or user id) to the partition key.",
+      constantKey:
+        "Every write to {table} sets its partition key to one value ({set}, in {writes}): the whole table is one partition{size}, on one replica set however large the cluster, and it takes every write{rate}. {advice}",
       fewPartitions:
         "{table} has {partitions} partitions for {rate} of writes ({writes}): {perPartition} per partition, over the {limit} a partition should take. A partition lives on one replica set, so those nodes take the load while the others idle. Add a column of the rows' own with more values to the partition key; a hash shard only when none exists, and then every read of a key touches all its shards.",
     },
@@ -60,7 +63,33 @@ const tableHotPartitionKey: RuleModule<Options> = {
         context.report({ ...base(), messageId: "lowCardinality", data: { table: label(), columns: names(), count: 2 ** key.length } });
         continue;
       }
+      const constant = model.estimates.get(table.qualifiedName)?.constantKey ?? [];
       const { writes, ratePerSecond } = writePathsOf(model, table);
+      if (key.every((c) => constant.some((k) => k.column === c.name))) {
+        const estimate = model.estimates.get(table.qualifiedName)!;
+        const figures = estimate.basis === "manifest" || estimate.basis === "growth-retention" || estimate.basis === "growth-ttl";
+        // A small table read and written rarely may be one partition by design (a config row, a
+        // short registry): it matters when its writes or its size are more than one partition takes.
+        const hot = ratePerSecond !== undefined && ratePerSecond > options.maxWritesPerSecondPerPartition;
+        const large = figures && model.config.limits.partitionBytes > 0 && estimate.worst.bytes > model.config.limits.partitionBytes;
+        if (!hot && !large) continue;
+        const bucket = constant.find((k) => isTimeBucket(key.find((c) => c.name === k.column)!, table));
+        context.report({
+          ...base(),
+          messageId: "constantKey",
+          data: {
+            table: label(),
+            set: constant.map((k) => `\`${k.column}\` = ${k.value}`).join(", "),
+            writes: joinWords([...new Set(constant.flatMap((k) => k.writes))]),
+            rate: ratePerSecond !== undefined ? ` (${writesPerSecond(ratePerSecond)})` : "",
+            size: figures ? ` of ${formatCount(estimate.worst.rows)} rows and ${formatBytes(estimate.worst.bytes)} by the manifest's figures` : "",
+            advice: bucket
+              ? `Compute \`${bucket.column}\` from the time each row is written (a day or an hour of it), and lead the key with a column of the rows' own with many values where one exists.`
+              : "Lead the partition key with a column of the rows' own with many values (an id), so rows spread over the cluster.",
+          },
+        });
+        continue;
+      }
       if (key.every((c) => isTimeBucket(c, table))) {
         // Every write of the moment goes to the current bucket: its rate is the table's whole rate.
         if (ratePerSecond === undefined || ratePerSecond > options.maxWritesPerSecondPerPartition) {

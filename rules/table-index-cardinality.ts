@@ -53,7 +53,7 @@ const tableIndexCardinality: RuleModule<Options> = {
         };
         const data = { index: index.name, column: column.name, table: tableLabel(model, table.qualifiedName), type: column.type.name, readers };
         const volume = volumeOf(model, table);
-        const declared = volume?.distinctValues?.[column.name];
+        const declared = volume?.distinctValues?.[column.name]?.count;
         const distinct = column.type.name === "boolean" ? Math.min(2, declared ?? 2) : declared;
         if (distinct !== undefined && distinct <= options.maxLowCardinalityValues) {
           const rows = volume?.partitions !== undefined && volume.rowsPerPartition ? volume.partitions * volume.rowsPerPartition.avg : undefined;

@@ -72,7 +72,7 @@ function reachOf(table: TableModel, where: WhereClause, volume: TableVolume | un
       reach.current.push(key.name);
       continue;
     }
-    const values = key.type.kind === "native" && key.type.name === "boolean" ? Math.min(2, volume?.distinctValues?.[key.name] ?? 2) : volume?.distinctValues?.[key.name];
+    const values = key.type.kind === "native" && key.type.name === "boolean" ? Math.min(2, volume?.distinctValues?.[key.name]?.count ?? 2) : volume?.distinctValues?.[key.name]?.count;
     if (values === undefined) {
       reach.open = true;
       continue;

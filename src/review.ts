@@ -410,7 +410,7 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
     const fromMeasurements = estimate && estimateFromMeasurements(estimate, measurements);
     if (fromMeasurements) estimates.set(name, fromMeasurements);
   }
-  attachRowsEstimates(queries, estimates, manifest);
+  attachRowsEstimates(queries, estimates, manifest, built.schema);
   attachTombstoneEstimates(queries, built.schema, manifest, estimates);
   sizeSuggestedTables(queries, manifest, built.schema, { version, limits: config.limits, keyspace });
 

@@ -101,7 +101,7 @@ export interface BucketInput {
    * an existing time bucket in the partition key, whose width the suggestion changes; `inferred`
    * when the width comes from the manifest's rows per partition over its growth
    */
-  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures" };
+  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures"; constant?: string };
   /** whether some query on the table reads a time range, to count the partitions it touches */
   rangeQuery: boolean;
   /** how long a row lives (TTL or retention), when it does: a bucket must be narrower */
@@ -354,7 +354,12 @@ function explainWidth(input: BucketInput, width: CalendarWidth, bounds: UpperBou
   const source = input.timeColumn ? `\`${input.timeColumn}\`` : "the time each row is written";
   const sentences: string[] = [];
   const existing = input.existingBucket;
-  if (existing) {
+  if (existing?.constant !== undefined) {
+    sentences.push(
+      `Compute the existing bucket \`${existing.column}\` from time: every write sets it to ${existing.constant}, so it splits nothing; make it a ${asAdjective(width.label)} bucket of ${source} instead. ` +
+        `The partition key stays (${input.partitionKey.join(", ")}), with no second bucket beside it; reads then bind the bucket of the time they want.`,
+    );
+  } else if (existing) {
     const was = `${existing.inferred ? "about " : ""}${formatSpan(existing.widthSeconds)}`;
     const verb = width.longest < existing.widthSeconds ? "Narrow" : "Change";
     const found =

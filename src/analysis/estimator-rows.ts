@@ -3,6 +3,9 @@
 // without LIMIT, an aggregate), and the rate multiplies them.
 import type { SelectStatement, Term } from "../cql/ast.js";
 import type { Manifest } from "../manifest/types.js";
+import type { SchemaModel, TableModel } from "../schema/model.js";
+import type { TableVolume } from "../manifest/types.js";
+import { estimateIndexScan } from "./estimator-index.js";
 import { integerLiteral } from "./planner-terms.js";
 import type { PartitionEstimate, QueryAnalysis, RowsReadEstimate } from "./types.js";
 
@@ -34,13 +37,50 @@ function restrictsClustering(query: QueryAnalysis): boolean {
   return query.plan.steps.some((s) => s.topic === "clustering");
 }
 
+/** Figures an estimate of a read through an index needs: the manifest's sizes from a manifest basis only. */
+function hasManifestFigures(estimate: PartitionEstimate | undefined): estimate is PartitionEstimate {
+  return estimate !== undefined && (estimate.basis === "manifest" || estimate.basis === "growth-retention" || estimate.basis === "growth-ttl");
+}
+
 /**
- * The rows a planned query reads, or undefined when the figures are too weak to say: an index or
- * a rejected query, an unknown number of partitions, or no manifest figures for the table.
+ * The rows a read through a legacy or SAI index scans: the index entries for the value (and as
+ * many base rows), across the cluster without a partition key, within the partition with one.
  */
-export function estimateRowsRead(query: QueryAnalysis, estimate: PartitionEstimate | undefined, tablePartitions: number | undefined): RowsReadEstimate | undefined {
+function estimateIndexRowsRead(query: QueryAnalysis, select: SelectStatement, table: TableModel, volume: TableVolume | undefined, estimate: PartitionEstimate | undefined): RowsReadEstimate | undefined {
+  const { plan } = query;
+  const index = table.indexes.find((i) => i.name === plan.index);
+  if (!index || !hasManifestFigures(estimate) || (plan.partitions !== 1 && plan.partitions !== "all")) return undefined;
+  const scan = estimateIndexScan(select, table, index, volume, estimate, plan.partitions === "all");
+  if (!scan) return undefined;
+  const aggregate = select.selectors.some((s) => isAggregate(s.expression));
+  const because: RowsReadEstimate["because"] = aggregate ? "aggregate" : scan.postFiltered.length > 0 ? "filtering" : select.limit ? "limit" : "unbounded";
+  const limit = integerLiteral(select.limit);
+  // A read that returns every match stops at its LIMIT; one that filters or aggregates reads on.
+  const cap = because === "limit" ? (limit !== null && limit > 0 ? limit : undefined) : undefined;
+  if (because === "limit" && cap === undefined) return undefined;
+  const perCall = cap === undefined ? scan.entries : Math.min(cap, scan.entries);
+  const worstPerCall = cap === undefined ? scan.worstEntries : Math.min(cap, scan.worstEntries);
+  const result: RowsReadEstimate = { perCall, worstPerCall, because, basis: scan.basis, slice: false, index: scan };
+  const returned = aggregate && select.groupBy.length === 0 ? 1 : because === "filtering" && limit !== null && limit > 0 ? limit : undefined;
+  if (returned !== undefined && returned < worstPerCall) result.returned = returned;
+  if (query.ratePerSecond !== undefined && Number.isFinite(query.ratePerSecond)) result.perSecond = perCall * query.ratePerSecond;
+  return result;
+}
+
+/**
+ * The rows a planned query reads, or undefined when the figures are too weak to say: a rejected
+ * query, an unknown number of partitions, or no manifest figures for the table.
+ */
+export function estimateRowsRead(
+  query: QueryAnalysis,
+  estimate: PartitionEstimate | undefined,
+  tablePartitions: number | undefined,
+  table?: TableModel,
+  volume?: TableVolume,
+): RowsReadEstimate | undefined {
   const { plan, select } = query;
   if (!select || !query.table) return undefined;
+  if (plan.verdict === "index") return table ? estimateIndexRowsRead(query, select, table, volume, estimate) : undefined;
   const because = whyMany(select, plan.allowFilteringWritten);
   let partitions: number | undefined;
   if (plan.verdict === "single-partition") partitions = 1;
@@ -57,7 +97,7 @@ export function estimateRowsRead(query: QueryAnalysis, estimate: PartitionEstima
     basis = select.limit ? "the LIMIT" : "the primary key";
   } else {
     // Without figures from the manifest, the estimator's defaults are a guess: say nothing.
-    if (!estimate || (estimate.basis !== "manifest" && estimate.basis !== "growth-retention" && estimate.basis !== "growth-ttl")) return undefined;
+    if (!hasManifestFigures(estimate)) return undefined;
     perCall = partitions * estimate.average.rows;
     // One call meets the worst partition, not all of them at once: the rest are average.
     worstPerCall = (partitions - 1) * estimate.average.rows + estimate.worst.rows;
@@ -73,12 +113,17 @@ export function estimateRowsRead(query: QueryAnalysis, estimate: PartitionEstima
 }
 
 /** Sets each planned query's `plan.rowsEstimate` where the figures allow (after the partition estimates). */
-export function attachRowsEstimates(queries: readonly QueryAnalysis[], estimates: ReadonlyMap<string, PartitionEstimate>, manifest: Manifest | undefined): void {
+export function attachRowsEstimates(
+  queries: readonly QueryAnalysis[],
+  estimates: ReadonlyMap<string, PartitionEstimate>,
+  manifest: Manifest | undefined,
+  schema?: SchemaModel,
+): void {
   for (const query of queries) {
     if (!query.table) continue;
     const [keyspace, name] = splitQualified(query.table);
     const volume = manifest?.tables.find((t) => t.name === query.table || (t.name === name && (t.keyspace ?? manifest.keyspace) === keyspace));
-    const rows = estimateRowsRead(query, estimates.get(query.table), volume?.partitions);
+    const rows = estimateRowsRead(query, estimates.get(query.table), volume?.partitions, schema?.tables.get(query.table), volume);
     if (rows) query.plan.rowsEstimate = rows;
   }
 }

@@ -16,12 +16,15 @@ import { HARD_CELL_LIMIT, suggestBucket, suggestSplitWithoutRate, type BucketRea
 import { describeEngineEstimate, enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
 import { sizeValue, type SizedValue } from "./type-sizes.js";
-import type { BucketSuggestion, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis } from "./types.js";
+import { constantKeyColumns } from "./key-constants.js";
+import type { BucketSuggestion, ConstantKeyColumn, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis } from "./types.js";
 import type { PartitionLimits } from "./limits.js";
 
 export interface EstimateContext {
   version: CassandraVersion;
   limits: PartitionLimits;
+  /** partition-key columns every write path sets to the same literal (key-constants.ts) */
+  constantKey?: ConstantKeyColumn[];
   /** the queries this table serves, for the LIMIT and time-range bounds of a bucket */
   queries: QueryAnalysis[];
   /**
@@ -68,7 +71,7 @@ interface RowCounts {
   rate?: number;
   /** rows a partition already holds when growth starts counting (manifest figures) */
   startRows: number;
-  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures" };
+  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures"; constant?: string };
   /** the worst key's rows a second: the average rate scaled by the manifest's worst over average partition */
   worstRate?: number;
   /** how long a row lives (TTL, retention), when bounded */
@@ -79,7 +82,7 @@ interface RowCounts {
 export function estimatePartition(table: TableModel, volume: TableVolume | undefined, context: EstimateContext): PartitionEstimate {
   const limits = usableLimits(context.limits);
   const sized = sizeTable(table, volume);
-  const counts = rowCounts(table, volume);
+  const counts = rowCounts(table, volume, context.constantKey ?? []);
   const counter = table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter");
   const engineTable: EngineTable = {
     partitionKey: sized.partitionKey,
@@ -120,6 +123,7 @@ export function estimatePartition(table: TableModel, volume: TableVolume | undef
   };
   const cells = statedCells(table, volume);
   if (cells.length > 0) estimate.cells = cells;
+  if (context.constantKey && context.constantKey.length > 0) estimate.constantKey = context.constantKey;
   if (counts.unbounded && counts.rate) {
     estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
     estimate.crossesAfterSeconds = crossingSeconds(sized, counts.rate, counts.startRows, limits);
@@ -139,6 +143,7 @@ export function estimateTables(
   const keyspace = options.keyspace ?? manifest?.keyspace;
   const volumes = matchVolumes(schema, manifest?.tables ?? [], keyspace);
   const writers = writersByTable(schema, manifest, keyspace);
+  const constants = constantKeyColumns(schema, manifest, keyspace);
   const queriesByTable = new Map<string, QueryAnalysis[]>();
   for (const query of queries) {
     if (query.table === null) continue;
@@ -155,6 +160,8 @@ export function estimateTables(
     };
     const writtenBy = writers.get(table.qualifiedName);
     if (writtenBy) context.writtenBy = writtenBy;
+    const constantKey = constants.get(table.qualifiedName);
+    if (constantKey) context.constantKey = constantKey;
     estimates.set(table.qualifiedName, estimatePartition(table, volumes.get(table.qualifiedName), context));
   }
   return estimates;
@@ -232,7 +239,52 @@ function keptText(volume: TableVolume | undefined): string {
   return volume?.retentionSeconds === null ? "kept forever (retention: forever) with no TTL" : "with no retention or TTL";
 }
 
-function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCounts {
+/** What the constant key columns do to the table's partitions, in words, and to its row counts. */
+function constantKeyText(table: TableModel, constantKey: readonly ConstantKeyColumn[]): string {
+  const set = constantKey.map((c) => `\`${c.column}\` = ${c.value}`).join(", ");
+  const writes = [...new Set(constantKey.flatMap((c) => c.writes))].join(", ");
+  if (table.partitionKey.every((c) => constantKey.some((k) => k.column === c.name))) {
+    return `every write sets the whole partition key to one value (${set} in ${writes}), so the table is one partition`;
+  }
+  return `every write sets ${set} (in ${writes}), so ${constantKey.length === 1 ? "that column splits" : "those columns split"} nothing`;
+}
+
+function rowCounts(table: TableModel, volume: TableVolume | undefined, constantKey: readonly ConstantKeyColumn[] = []): RowCounts {
+  const counts = rowCountsOf(table, volume, constantKey);
+  if (constantKey.length === 0) return counts;
+  const found = declaredBucket(table, volume) ?? timeBucketOf(table) ?? bucketByFigures(table, volume);
+  const constantBucket = found ? constantKey.find((c) => c.column === found.column) : undefined;
+  // The fix for a constant bucket reuses it: computed from time, not added beside it.
+  if (constantBucket) counts.existingBucket = { column: constantBucket.column, widthSeconds: Infinity, constant: constantBucket.value };
+  // Stated rows that assume the bucket closes partitions are too few: a partition keeps growing
+  // for the rows' whole lifetime.
+  const lifetime = counts.lifetimeSeconds;
+  if (constantBucket && counts.rate && lifetime !== undefined && Number.isFinite(lifetime) && counts.basis === "manifest" && counts.rate * lifetime > counts.max) {
+    const rows = wholeRows(counts.rate * lifetime);
+    return {
+      ...counts,
+      avg: Math.max(counts.avg, rows),
+      max: rows,
+      basisText: `${constantKeyText(table, constantKey)}: a partition keeps its rows for their whole ${formatSpan(lifetime)} lifetime, ${volume?.growthText ?? formatRate(counts.rate)} × ${formatSpan(lifetime)} = ${formatCount(rows)} rows (the manifest's ${rowsText(counts.avg, counts.max)} assume the bucket closes partitions)`,
+    };
+  }
+  const wholeTable = table.partitionKey.every((c) => constantKey.some((k) => k.column === c.name));
+  const partitions = volume?.partitions;
+  // The manifest's partitions are the table's spread as it thought it was: one partition holds them all.
+  if (wholeTable && partitions !== undefined && partitions > 1 && counts.basis === "manifest" && !counts.unbounded) {
+    const rows = wholeRows(partitions * counts.avg);
+    return {
+      ...counts,
+      avg: rows,
+      max: rows,
+      basisText: `${constantKeyText(table, constantKey)}: ${formatCount(partitions)} partitions × ${formatCount(counts.avg)} rows stated = ${formatCount(rows)} rows in it`,
+      ...(counts.rate ? { rate: counts.rate * partitions } : {}),
+    };
+  }
+  return { ...counts, basisText: `${constantKeyText(table, constantKey)}; ${counts.basisText}` };
+}
+
+function rowCountsOf(table: TableModel, volume: TableVolume | undefined, constantKey: readonly ConstantKeyColumn[]): RowCounts {
   if (table.clustering.length === 0) {
     return { avg: 1, max: 1, basis: "single-row", basisText: "1 row per partition (no clustering columns)", unbounded: false, startRows: 0 };
   }
@@ -240,7 +292,10 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined): RowCount
   const growth = rate ? (volume?.growthText ?? formatRate(rate)) : undefined;
   const retention = positive(volume?.retentionSeconds ?? undefined);
   const ttl = positive(table.defaultTtlSeconds);
-  const bucket: { column: string; widthSeconds: number | null; foundBy?: "figures" } | undefined = bucketThatBounds(declaredBucket(table, volume) ?? timeBucketOf(table) ?? bucketByFigures(table, volume), volume);
+  // A "bucket" every write sets to the same literal bounds nothing: the fix computes it from time.
+  const found = declaredBucket(table, volume) ?? timeBucketOf(table) ?? bucketByFigures(table, volume);
+  const constantBucket = found ? constantKey.find((c) => c.column === found.column) : undefined;
+  const bucket: { column: string; widthSeconds: number | null; foundBy?: "figures" } | undefined = constantBucket ? undefined : bucketThatBounds(found, volume);
   const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds } : undefined;
   const stated = volume?.rowsPerPartition;
 

@@ -65,6 +65,26 @@ export interface RowsReadEstimate {
   slice: boolean;
   /** where the figure comes from, in words */
   basis: string;
+  /** for a read through a secondary index: the index entries it scans for the value (estimator-index.ts) */
+  index?: IndexScanEstimate;
+}
+
+/** The entries a read through a legacy or SAI index scans for one indexed value. */
+export interface IndexScanEstimate {
+  index: string;
+  implementation: "legacy" | "sai";
+  /** the indexed column whose value the read gives (the most selective one, when SAI intersects several) */
+  column: string;
+  /** entries (and base rows) read for an average value: across the cluster when `fanOut`, else within the bound partition */
+  entries: number;
+  /** the same for the most common value the manifest states */
+  worstEntries: number;
+  /** no partition key: every token range is asked, every node reads its share */
+  fanOut: boolean;
+  /** restricted columns the index does not answer, filtered row by row after the lookup */
+  postFiltered: string[];
+  /** where the figure comes from, in words */
+  basis: string;
 }
 
 /** One kind of tombstone a write path leaves where a read walks (estimator-tombstones.ts). */
@@ -194,4 +214,15 @@ export interface PartitionEstimate {
   engineNote?: string;
   /** the cells whose size the manifest states, largest first (cells.ts) */
   cells?: CellSize[];
+  /** partition-key columns every write path sets to the same literal (key-constants.ts) */
+  constantKey?: ConstantKeyColumn[];
+}
+
+/** A partition-key column every write path sets to the same literal. */
+export interface ConstantKeyColumn {
+  column: string;
+  /** the literal as CQL writes it, e.g. `0` or `'all'` */
+  value: string;
+  /** the write paths that set it */
+  writes: string[];
 }

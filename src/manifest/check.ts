@@ -115,19 +115,6 @@ function checkCopies(volume: TableVolume, table: TableModel, schema: SchemaModel
   }
 }
 
-/** `distinct_values: { status: 5 }` names columns of the table. */
-function checkDistinctValues(volume: TableVolume, table: TableModel, report: Report): void {
-  for (const name of Object.keys(volume.distinctValues ?? {})) {
-    if (findColumn(table, name)) continue;
-    const path = `tables.${volume.name}.distinct_values.${name}`;
-    report(
-      volume.distinctValueLocations?.[name] ?? volume.location,
-      `${path}: table ${table.qualifiedName} has no column "${name}"${didYouMean(name, table.columns.map((c) => c.name))}`,
-      `${path}:unknown-column`,
-    );
-  }
-}
-
 /** `time_bucket: { column }` names a column of the partition key. */
 function checkTimeBucket(volume: TableVolume, table: TableModel, report: Report): void {
   const bucket = volume.timeBucket;
@@ -137,6 +124,18 @@ function checkTimeBucket(volume: TableVolume, table: TableModel, report: Report)
   const keyNames = table.partitionKey.map((c) => c.name);
   const reason = findColumn(table, bucket.column) ? `"${bucket.column}" is not in the partition key (${keyNames.join(", ")})` : `table ${table.qualifiedName} has no column "${bucket.column}"${didYouMean(bucket.column, keyNames)}`;
   report(bucket.location, `${path}: ${reason}; a time bucket is a partition-key column`, `${path}:not-partition-key`);
+}
+
+/** `distinct_values: { status: 5 }` names columns of the table, with max_rows at most the table's rows. */
+function checkDistinctValues(volume: TableVolume, table: TableModel, report: Report): void {
+  for (const [name, figure] of Object.entries(volume.distinctValues ?? {})) {
+    const path = `tables.${volume.name}.distinct_values.${name}`;
+    if (!findColumn(table, name)) {
+      report(figure.location, `${path}: table ${table.qualifiedName} has no column "${name}"${didYouMean(name, table.columns.map((c) => c.name))}`, `${path}:unknown-column`);
+    } else if (figure.count < 1) {
+      report(figure.location, `${path}: a column takes at least one value; give the count of distinct values`, `${path}:zero`);
+    }
+  }
 }
 
 function unknownTableReason(written: string, schema: SchemaModel, keyspace: string | undefined): string {

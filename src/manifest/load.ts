@@ -240,16 +240,13 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
     volume.timeBucket = bucket;
   }
   if (doc.distinct_values !== undefined) {
-    const distinct: Record<string, number> = Object.create(null);
-    const locations: Record<string, SourceLocation> = Object.create(null);
-    for (const [written, count] of Object.entries(doc.distinct_values)) {
-      const column = cqlName(written);
-      if (column in distinct) continue;
-      distinct[column] = count;
-      locations[column] = locationOf(yaml, [...path, "distinct_values", written], "key");
+    const distinct: NonNullable<TableVolume["distinctValues"]> = Object.create(null);
+    for (const [written, figure] of Object.entries(doc.distinct_values)) {
+      const entry: NonNullable<TableVolume["distinctValues"]>[string] =
+        typeof figure === "number" ? { count: figure, location: locationOf(yaml, [...path, "distinct_values", written], "key") } : { count: figure.count, maxRows: figure.max_rows, location: locationOf(yaml, [...path, "distinct_values", written], "key") };
+      distinct[cqlName(written)] = entry;
     }
     volume.distinctValues = distinct;
-    volume.distinctValueLocations = locations;
   }
   if (doc.copies !== undefined) {
     volume.copies = Object.entries(doc.copies).map(([from, columns]) => ({

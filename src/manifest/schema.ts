@@ -182,11 +182,20 @@ export const tableVolumeSchema = z
     distinct_values: z
       .record(
         columnName,
-        wholeNumber("expected a count of distinct values, a whole number such as 5").refine((n) => n >= 1, says("expected at least 1 distinct value")),
-        says("expected a mapping of column names to counts of distinct values, e.g. { status: 5 }"),
+        z.union(
+          [
+            wholeNumber("expected a count of distinct values such as 5, or { count: 5, max_rows: 1_800_000 }").describe("Distinct values the column takes across the table."),
+            z.strictObject({
+              count: wholeNumber("expected a count of distinct values such as 5").describe("Distinct values the column takes across the table."),
+              max_rows: wholeNumber("expected a row count such as 1_800_000").describe("Rows of the table holding the most common value (the skew an index read meets at worst)."),
+            }),
+          ],
+          says("expected a count of distinct values such as 5, or { count: 5, max_rows: 1_800_000 }"),
+        ),
+        says("expected a mapping of column names to distinct-value counts, e.g. { status: 5 }"),
       )
       .describe(
-        "How many distinct values a column takes across the table (its cardinality), by column name, e.g. { status: 5 }. An index on a column of few values makes every value stand for a large share of the table.",
+        "Distinct values of indexed columns, e.g. { status: 5 } or { country: { count: 200, max_rows: 3_000_000 } }: an index read for one value scans the table's rows over this count (max_rows at worst).",
       )
       .optional(),
     copies: z

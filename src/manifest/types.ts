@@ -37,10 +37,8 @@ export interface TableVolume {
   writeTimestamps?: "milliseconds" | "microseconds";
   /** the declared time bucket of the partition key: the column, and its width in seconds when stated */
   timeBucket?: { column: string; widthSeconds?: number; location: SourceLocation };
-  /** distinct values of a column across the table (its cardinality), by column name, when stated */
-  distinctValues?: Record<string, number>;
-  /** where each column's distinct-value count is written (the key), by column name */
-  distinctValueLocations?: Record<string, SourceLocation>;
+  /** distinct values of a column across the table, and the rows of its most common value when stated (index reads) */
+  distinctValues?: Record<string, { count: number; maxRows?: number; location: SourceLocation }>;
   /**
    * declared copies: the columns this table holds copies of, by the table (as written) they are
    * copied from; the column has the same name in both

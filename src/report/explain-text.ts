@@ -2,7 +2,7 @@
 // out in aligned columns.
 import { formatMeasuredValue } from "../analysis/measured.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
-import type { PartitionEstimate, QueryPlan } from "../analysis/types.js";
+import type { IndexScanEstimate, PartitionEstimate, QueryPlan } from "../analysis/types.js";
 import type { CodePlace, ExplainAnswer } from "../explain.js";
 import { compareFindings, type Finding } from "../findings.js";
 import { formatBytes, formatCount, formatPartitions } from "./figures.js";
@@ -19,6 +19,13 @@ function tombstonesText(estimate: NonNullable<QueryPlan["tombstonesEstimate"]>):
   return `${formatCount(estimate.perRead)} (worst ${formatCount(estimate.worstPerRead)}; ${where}; gc_grace_seconds ${formatCount(estimate.gcGraceSeconds)})`;
 }
 
+function indexEntriesText(scan: IndexScanEstimate): string {
+  const where = scan.fanOut ? "across every node" : "in the bound partition";
+  const worst = scan.worstEntries > scan.entries ? ` (most common value ${formatCount(Math.round(scan.worstEntries))})` : "";
+  const filtered = scan.postFiltered.length > 0 ? `; then filters ${scan.postFiltered.map(terminalSafe).join(", ")}` : "";
+  return `${formatCount(Math.round(scan.entries))} for one ${terminalSafe(scan.column)} value${worst}, ${where}${filtered}`;
+}
+
 /** The answer: the verdict and why, then the figures that follow from it. */
 function answerLines(plan: QueryPlan): string[] {
   return facts([
@@ -33,6 +40,8 @@ function answerLines(plan: QueryPlan): string[] {
     ["tombstones a read", plan.tombstonesEstimate && tombstonesText(plan.tombstonesEstimate)],
     ["direction", plan.direction ?? undefined],
     ["index", plan.index === undefined ? undefined : terminalSafe(plan.index)],
+    // What one value's index lookup scans (estimator-index.ts), when the manifest states its distinct values.
+    ["index entries", plan.rowsEstimate?.index && indexEntriesText(plan.rowsEstimate.index)],
   ]);
 }
 

@@ -128,10 +128,11 @@ tables:
     expect(bucket("dya").map(where)).toEqual(['5:5 tables.daily_views.time_bucket.column: table analytics.daily_views has no column "dya" (did you mean "day"?); a time bucket is a partition-key column']);
   });
 
-  it("checks declared distinct values: columns of the table", () => {
-    const distinct = (column: string) => check(`version: 1\nkeyspace: killrvideo\ntables:\n  daily_views:\n    distinct_values: { ${column}: 5 }\n`, { keyspace: "analytics" });
-    expect(distinct("day")).toEqual([]);
-    expect(distinct("dya").map(where)).toEqual(['5:24 tables.daily_views.distinct_values.dya: table analytics.daily_views has no column "dya" (did you mean "day"?)']);
+  it("checks distinct_values: columns of the table, at least one value", () => {
+    const distinct = (figures: string) => check(`version: 1\nkeyspace: killrvideo\ntables:\n  daily_views:\n    distinct_values: ${figures}\n`, { keyspace: "analytics" });
+    expect(distinct("{ videoid: 1000 }")).toEqual([]);
+    expect(distinct("{ vidoeid: 1000 }").map(where)).toEqual(['5:24 tables.daily_views.distinct_values.vidoeid: table analytics.daily_views has no column "vidoeid" (did you mean "videoid"?)']);
+    expect(distinct("{ videoid: 0 }").map(where)).toEqual(["5:24 tables.daily_views.distinct_values.videoid: a column takes at least one value; give the count of distinct values"]);
   });
 
   it("reports abstract-query columns that no table of the keyspace has, wherever they appear", () => {

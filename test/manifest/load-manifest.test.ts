@@ -60,6 +60,14 @@ describe("loadManifest on a complete, valid manifest", () => {
     expect(wrong.findings.map((f) => f.message).join("\n")).toContain('expected "milliseconds" or "microseconds"');
   });
 
+  it("reads distinct values of columns, with the rows of the most common value when given", () => {
+    const loaded = loadManifest({ path: "access-patterns.yaml", content: "version: 1\ntables:\n  orders:\n    distinct_values: { Status: 5, region: { count: 200, max_rows: 3_000_000 } }\n" });
+    expect(loaded.findings).toEqual([]);
+    expect(loaded.manifest!.tables[0]!.distinctValues).toMatchObject({ status: { count: 5 }, region: { count: 200, maxRows: 3_000_000 } });
+    const wrong = loadManifest({ path: "access-patterns.yaml", content: "version: 1\ntables:\n  orders:\n    distinct_values: { status: many }\n" });
+    expect(wrong.findings.map((f) => f.message).join("\n")).toContain("expected a count of distinct values such as 5");
+  });
+
   it("normalises column sizes, and folds unquoted column names like CQL", () => {
     const [videos, users] = manifest!.tables;
     expect({ ...videos!.columns }).toEqual({

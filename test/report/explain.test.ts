@@ -253,6 +253,36 @@ describe("explain: read-cost figures", () => {
   });
 });
 
+describe("explain: index reads", () => {
+  it("shows the entries one value's lookup scans, where, and what it filters after", () => {
+    const reviewed = review({
+      files: [
+        {
+          path: "schema/orders.cql",
+          content:
+            "CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\nCREATE TABLE shop.orders (customer_id uuid, order_id timeuuid, status text, region text, PRIMARY KEY ((customer_id), order_id));\nCREATE INDEX orders_status_idx ON shop.orders (status);\n",
+        },
+        {
+          path: "access-patterns.yaml",
+          content: [
+            "version: 1",
+            "keyspace: shop",
+            "tables:",
+            "  orders: { partitions: 1_000_000, rows_per_partition: 40, distinct_values: { status: { count: 5, max_rows: 30_000_000 } } }",
+            "queries:",
+            "  - id: pending-in-region",
+            "    cql: SELECT order_id FROM orders WHERE status = 'pending' AND region = ? LIMIT 50 ALLOW FILTERING",
+            "",
+          ].join("\n"),
+        },
+      ],
+    });
+    const text = renderExplainText(expectKind(explain(reviewed, { kind: "query", id: "pending-in-region" }), "query"), { color: false });
+    expect(text).toMatch(/index entries +8,000,000 for one status value \(most common value 30,000,000\), across every node; then filters region/);
+    expect(text).toMatch(/rows per call +8,000,000 \(worst 30,000,000\), returns at most 50/);
+  });
+});
+
 describe("explain: cell sizes", () => {
   it("shows the largest cell of a table, sized from the manifest", () => {
     const reviewed = review({

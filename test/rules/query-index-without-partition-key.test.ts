@@ -87,3 +87,79 @@ CREATE INDEX series_tags_idx ON series (ENTRIES(tags)) USING 'sai';
     );
   });
 });
+
+describe("query-index-without-partition-key figures", () => {
+  const orders = (using = "") => `CREATE TABLE orders (
+  customer_id uuid,
+  order_id timeuuid,
+  status text,
+  region text,
+  PRIMARY KEY ((customer_id), order_id)
+);
+
+CREATE INDEX orders_status_idx ON orders (status)${using};
+CREATE INDEX orders_region_idx ON orders (region)${using};
+`;
+  const manifest = (cql: string, distinct: string, rate = "") => `version: 1
+keyspace: shop
+tables:
+  orders:
+    partitions: 1_000_000
+    rows_per_partition: { avg: 40, max: 2_000 }
+${distinct ? `    distinct_values: ${distinct}\n` : ""}queries:
+  - id: Q1
+    cql: ${cql}
+${rate ? `    rate: ${rate}\n` : ""}`;
+  const messageOf = (testCase: { cql: string; manifest: string; cassandra?: "5.0" }) => runRule(rule, testCase).findings.map((f) => f.message);
+
+  it("says how many index entries one value holds and how many a filtering read scans, at the most common value", () => {
+    const [message] = messageOf({
+      cql: orders(),
+      manifest: manifest("SELECT order_id FROM orders WHERE status = 'pending' AND customer_id > ? LIMIT 50 ALLOW FILTERING", "{ status: { count: 5, max_rows: 30_000_000 } }", "2/s"),
+    });
+    expect(message).toContain(
+      "For one `status` value the index holds about 8,000,000 entries, 30,000,000 for the most common one (1,000,000 partitions × 40 rows ÷ 5 distinct values, from the manifest), spread over every node: the read scans up to 30,000,000 entries and their rows",
+    );
+    expect(message).toContain("to return at most 50 (up to 16,000,000 rows a second at its rate).");
+  });
+
+  it("names the columns filtered after the lookup", () => {
+    const [message] = messageOf({
+      cql: orders().replace("CREATE INDEX orders_region_idx ON orders (region);\n", ""),
+      manifest: manifest("SELECT order_id FROM orders WHERE status = ? AND region = ? ALLOW FILTERING", "{ status: 4 }"),
+    });
+    expect(message).toContain("10,000,000 entries (1,000,000 partitions × 40 rows ÷ 4 distinct values, from the manifest), spread over every node: the read scans up to 10,000,000 entries and their rows, filtering `region` row by row, to return the matches.");
+  });
+
+  it("bounds an SAI intersection by its most selective value, with nothing left to filter", () => {
+    const [message] = messageOf({
+      cql: orders(" USING 'sai'"),
+      cassandra: "5.0",
+      manifest: manifest("SELECT order_id FROM orders WHERE status = ? AND region = ?", "{ status: 4, region: 200 }"),
+    });
+    expect(message).toContain("For one `region` value the index holds about 200,000 entries (1,000,000 partitions × 40 rows ÷ 200 distinct values, from the manifest), spread over every node: with no LIMIT the read returns all of them, up to 200,000 rows.");
+  });
+
+  it("says the LIMIT stops a read that returns every match", () => {
+    const [message] = messageOf({ cql: orders(), manifest: manifest("SELECT order_id FROM orders WHERE status = ? LIMIT 20", "{ status: 4 }") });
+    expect(message).toContain("the LIMIT stops the read at 20 rows");
+  });
+
+  it("gives no figure without the column's distinct values or the table's partitions", () => {
+    const [withoutDistinct] = messageOf({ cql: orders(), manifest: manifest("SELECT order_id FROM orders WHERE status = ?", "") });
+    expect(withoutDistinct).not.toContain("entries");
+    const [withoutPartitions] = messageOf({
+      cql: orders(),
+      manifest: manifest("SELECT order_id FROM orders WHERE status = ?", "{ status: 4 }").replace("    partitions: 1_000_000\n", ""),
+    });
+    expect(withoutPartitions).not.toContain("entries");
+  });
+
+  it("counts a boolean's two values from its type", () => {
+    const [message] = messageOf({
+      cql: orders().replace("region text,", "region text,\n  shipped boolean,").replace("CREATE INDEX orders_region_idx ON orders (region);", "CREATE INDEX orders_shipped_idx ON orders (shipped);"),
+      manifest: manifest("SELECT order_id FROM orders WHERE shipped = false", ""),
+    });
+    expect(message).toContain("For one `shipped` value the index holds about 20,000,000 entries (1,000,000 partitions × 40 rows ÷ 2 distinct values, from its type)");
+  });
+});

@@ -117,4 +117,19 @@ describe("query-rows-read", () => {
     }).findings;
     expect(findings).toHaveLength(1);
   });
+
+  it("counts the rows a read through an index scans inside the bound partition, and leaves a fan-out to query-index-without-partition-key", () => {
+    const cql = `CREATE TABLE events_by_account (account_id uuid, event_id timeuuid, kind text, source text, PRIMARY KEY ((account_id), event_id));
+CREATE INDEX events_kind_idx ON events_by_account (kind);
+`;
+    const yaml = (query: string) =>
+      `version: 1\nkeyspace: shop\ntables:\n  events_by_account:\n    partitions: 10_000\n    rows_per_partition: { avg: 50_000, max: 400_000 }\n    distinct_values: { kind: { count: 10, max_rows: 250_000_000 } }\nqueries:\n  - id: Q1\n    cql: ${query}\n    rate: 5/s\n`;
+    const [finding] = runRule(rule, { cql, manifest: yaml("SELECT event_id FROM events_by_account WHERE account_id = ? AND kind = 'login' AND source = ? LIMIT 10 ALLOW FILTERING") }).findings;
+    expect(finding?.message).toMatch(
+      /^Q1 reads up to 200,000 rows of events_by_account per call on its largest partitions to return at most 10 \(about 5,000 on average; one partition of 50,000 rows, worst 400,000, times one `kind` value's share of the table: 10,000 partitions × 50,000 rows ÷ 10 distinct values, from the manifest\): the index events_kind_idx returns every row of the partition with that `kind` value, and `source` is filtered row by row\./,
+    );
+    // Without filtering the index returns what it reads; without the partition key the fan-out rule speaks.
+    expect(runRule(rule, { cql, manifest: yaml("SELECT event_id FROM events_by_account WHERE account_id = ? AND kind = 'login' LIMIT 10") }).findings).toEqual([]);
+    expect(runRule(rule, { cql, manifest: yaml("SELECT event_id FROM events_by_account WHERE kind = 'login' AND source = ? ALLOW FILTERING") }).findings).toEqual([]);
+  });
 });

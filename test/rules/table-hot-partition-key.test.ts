@@ -1,5 +1,6 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/table-hot-partition-key.js";
-import { ruleTester } from "../rule-tester.js";
+import { ruleTester, runRule } from "../rule-tester.js";
 
 const eventsByHour = `CREATE TABLE events_by_hour (
   hour timestamp,
@@ -85,4 +86,54 @@ ruleTester.run("table-hot-partition-key", rule, {
       findings: [{ messageId: "fewPartitions", line: 1, data: { partitions: "20", rate: "5,000 writes/s", perPartition: "250 writes/s", writes: "W1" } }],
     },
   ],
+});
+
+describe("table-hot-partition-key: a key the writes set to a constant", () => {
+  const audit = `CREATE TABLE audit_log (
+  bucket int,
+  event_time timestamp,
+  event_id uuid,
+  detail text,
+  PRIMARY KEY ((bucket), event_time, event_id)
+);
+`;
+  const readings = `CREATE TABLE readings (
+  sensor_id uuid,
+  shard int,
+  reading_time timestamp,
+  value double,
+  PRIMARY KEY ((sensor_id, shard), reading_time)
+);
+`;
+  const manifest = (tables: string, writes: string[]) => `version: 1
+keyspace: shop
+tables:
+${tables}writes:
+${writes.map((cql, i) => `  - id: W${i + 1}\n    cql: ${cql}\n`).join("")}`;
+  const auditVolume = "  audit_log:\n    partitions: 1_000\n    rows_per_partition: 20_000\n    columns: { detail: 200 }\n";
+  const messages = (cql: string, yaml: string) => runRule(rule, { cql, manifest: yaml }).findings.map((f) => f.message);
+
+  it("reports a partition key every write sets to one literal as one partition of the whole table", () => {
+    const [message] = messages(audit, manifest(auditVolume, ["INSERT INTO audit_log (bucket, event_time, event_id, detail) VALUES (0, ?, ?, ?)", "UPDATE audit_log SET detail = ? WHERE bucket = 0 AND event_time = ? AND event_id = ?"]));
+    expect(message).toBe(
+      "Every write to audit_log sets its partition key to one value (`bucket` = 0, in W1 and W2): the whole table is one partition of 20,000,000 rows and 4.6 GB by the manifest's figures, on one replica set however large the cluster, and it takes every write. Compute `bucket` from the time each row is written (a day or an hour of it), and lead the key with a column of the rows' own with many values where one exists.",
+    );
+  });
+
+  it("leaves a small one-partition table alone: a config row or a short registry is one partition by design", () => {
+    const small = manifest("  audit_log:\n    partitions: 1\n    rows_per_partition: 50\n", ["INSERT INTO audit_log (bucket, event_time, event_id, detail) VALUES (0, ?, ?, ?)"]);
+    expect(messages(audit, small).filter((m) => m.includes("one value"))).toEqual([]);
+    const busy = small.replace("    cql: INSERT", "    rate: 500/s\n    cql: INSERT");
+    expect(messages(audit, busy).filter((m) => m.includes("one value"))[0]).toContain("the whole table is one partition of 50 rows");
+  });
+
+  it("stays silent when a write binds the column, or two writes set different values", () => {
+    const bound = manifest(auditVolume, ["INSERT INTO audit_log (bucket, event_time, event_id, detail) VALUES (0, ?, ?, ?)", "INSERT INTO audit_log (bucket, event_time, event_id, detail) VALUES (?, ?, ?, ?)"]);
+    expect(messages(audit, bound).filter((m) => m.includes("one value"))).toEqual([]);
+    const two = manifest(auditVolume, ["INSERT INTO audit_log (bucket, event_time, event_id, detail) VALUES (0, ?, ?, ?)", "INSERT INTO audit_log (bucket, event_time, event_id, detail) VALUES (1, ?, ?, ?)"]);
+    expect(messages(audit, two).filter((m) => m.includes("one value"))).toEqual([]);
+    // A literal in a read is no write: it says nothing of the values the table holds.
+    const readOnly = `version: 1\nkeyspace: shop\nqueries:\n  - id: Q1\n    cql: SELECT detail FROM audit_log WHERE bucket = 0 LIMIT 10\n`;
+    expect(messages(audit, readOnly).filter((m) => m.includes("one value"))).toEqual([]);
+  });
 });
