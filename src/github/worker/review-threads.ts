@@ -55,7 +55,9 @@ export class ReviewThreads implements ReviewIsolation {
   readonly #deadlineMs: number;
   readonly #memoryMb: number;
   readonly #log: ReviewThreadOptions["log"];
+  readonly #threads: number;
   #free: number;
+  #warmed: Promise<number[]> | undefined;
   readonly #waiting: (() => void)[] = [];
 
   /** `core` renders a stopped review's result on this thread (an empty review: cheap). */
@@ -65,6 +67,7 @@ export class ReviewThreads implements ReviewIsolation {
     this.#deadlineMs = options.deadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS;
     this.#memoryMb = options.memoryMb ?? DEFAULT_REVIEW_THREAD_MEMORY_MB;
     this.#log = options.log;
+    this.#threads = threads;
     this.#free = threads;
     this.#pool = new Piscina({
       filename: options.filename ?? reviewThreadFile(),
@@ -103,6 +106,24 @@ export class ReviewThreads implements ReviewIsolation {
     return outcome.result as string;
   }
 
+  /**
+   * Loads the core in every thread and reviews a one-table model there; resolves with the ids of
+   * the threads once all are ready, rejects when one cannot load the core. The server listens only
+   * after this, so a burst of deliveries at start-up is answered while the threads are idle, not
+   * while they compete for the CPU loading the core.
+   */
+  warm(): Promise<number[]> {
+    this.#warmed ??= Promise.all(
+      Array.from({ length: this.#threads }, async () => {
+        // Each job takes a slot, and piscina gives a job to an idle thread: one job per thread.
+        const outcome = await this.#run({ kind: "warm" });
+        if ("stopped" in outcome) throw new Error(`A review thread could not load the core: ${stoppedReviewFinding(outcome.stopped).message}`);
+        return outcome.result as number;
+      }),
+    );
+    return this.#warmed;
+  }
+
   /** Stops every thread; running reviews end as stopped ones. */
   async close(): Promise<void> {
     await this.#pool.destroy();
@@ -112,7 +133,7 @@ export class ReviewThreads implements ReviewIsolation {
     return this.#pool.threads.length;
   }
 
-  async #run(job: { kind: string; request: unknown }): Promise<{ result: unknown } | { stopped: StopReason }> {
+  async #run(job: { kind: string; request?: unknown }): Promise<{ result: unknown } | { stopped: StopReason }> {
     await this.#acquire();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.#deadlineMs);
