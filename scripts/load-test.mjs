@@ -216,7 +216,8 @@ process.on("exit", stopServer);
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 let exitCode = 1;
 try {
-  const readyBy = Date.now() + 30_000;
+  // The server listens once its review threads have loaded the core: seconds on a loaded host.
+  const readyBy = Date.now() + 120_000;
   while (!(await listening(appPort))) {
     if (server.exitCode !== null || Date.now() > readyBy) throw new Error(`the server did not start: ${serverErrors.join("\n") || `exit ${server.exitCode}`}`);
     await sleep(50);

@@ -20,9 +20,12 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import type { ExplainRequest, Log, ReviewCore } from "../port.js";
 import {
-  analyseInProcess,
   fromPortable,
+  isOutOfMemory,
+  stoppedAnalysis,
+  stoppedExplainAnswer,
   stoppedReviewFinding,
+  threadSafeRequest,
   type Analysis,
   type AnalysisRequest,
   type PortableAnalysis,
@@ -83,26 +86,14 @@ export class ReviewThreads implements ReviewIsolation {
   }
 
   async analyse(request: AnalysisRequest): Promise<Analysis> {
-    // Collector findings may hold source spans, whose getters structured cloning drops.
-    const plainRequest = { ...request, collectionFindings: JSON.parse(JSON.stringify(request.collectionFindings)) as AnalysisRequest["collectionFindings"] };
-    const outcome = await this.#run({ kind: "review", request: plainRequest });
-    if ("stopped" in outcome) {
-      // Nothing of the stopped review is known: an empty review carries the reason and the
-      // config's gate, and earlier comments and change requests are left as they are.
-      const stopped = await analyseInProcess(this.#core, {
-        ...request,
-        files: [],
-        baseFiles: [],
-        collectionFindings: [...request.collectionFindings, stoppedReviewFinding(outcome.stopped)],
-      });
-      return { ...stopped, complete: false };
-    }
+    const outcome = await this.#run({ kind: "review", request: threadSafeRequest(request) });
+    if ("stopped" in outcome) return stoppedAnalysis(this.#core, request, outcome.stopped);
     return fromPortable(outcome.result as PortableAnalysis);
   }
 
   async explain(request: ExplainRequest): Promise<string> {
     const outcome = await this.#run({ kind: "explain", request });
-    if ("stopped" in outcome) return stoppedReviewFinding(outcome.stopped).message.replace(/^not reviewed: the review/, "I could not answer: the review");
+    if ("stopped" in outcome) return stoppedExplainAnswer(outcome.stopped);
     return outcome.result as string;
   }
 
@@ -168,11 +159,6 @@ export class ReviewThreads implements ReviewIsolation {
     if (next) next();
     else this.#free++;
   }
-}
-
-function isOutOfMemory(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  return code === "ERR_WORKER_OUT_OF_MEMORY" || /memory limit/i.test(message ?? "");
 }
 
 /** The built thread entry: beside this file in dist/, or dist/ of the checkout when run from sources. */
