@@ -3,6 +3,7 @@
 //   node scripts/build-lambda.mjs          → dist/lambda/index.mjs  (src/lambda.ts: the webhook function, `index.handler`)
 //                                            dist/lambda/worker.mjs (src/lambda/worker-entry.ts: `worker.handler`,
 //                                                                    `worker.deadLetterHandler`)
+//                                            dist/lambda/review-thread.mjs (the worker's review thread)
 //   node scripts/build-lambda.mjs action   → dist/action/index.js   (src/action.ts, action.yml's `main`)
 //   node scripts/build-lambda.mjs cli      → dist/cli/cql-review.mjs (src/cli/bin-entry.ts, run by bin/cql-review.js):
 //                                            one file loads in a fraction of the time of the hundreds of
@@ -17,7 +18,8 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const targets = {
   lambda: {
-    entries: { index: "src/lambda.ts", worker: "src/lambda/worker-entry.ts" },
+    // review-thread: the worker's review thread, a file of its own that worker_threads starts
+    entries: { index: "src/lambda.ts", worker: "src/lambda/worker-entry.ts", "review-thread": "src/lambda/review-thread-entry.ts" },
     outdir: "dist/lambda",
     extension: ".mjs",
   },

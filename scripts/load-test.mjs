@@ -15,9 +15,10 @@
 //   --concurrency N                                        the server's REVIEW_CONCURRENCY
 import { spawn } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { Agent, createServer, request as httpRequest } from "node:http";
 import { connect, createServer as createTcpServer } from "node:net";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     ghe: { type: "boolean", default: false },
     replay: { type: "boolean", default: false },
     concurrency: { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 const DELIVERIES = Number(values.deliveries);
@@ -76,6 +78,28 @@ function listening(port) {
     socket.once("connect", () => (socket.destroy(), resolve(true)));
     socket.once("error", () => resolve(false));
   });
+}
+
+/**
+ * CPU seconds (user + system) of the server's threads, from Linux's /proc, by kind: the main thread
+ * (HTTP, Octokit, the in-process GitHub mock), the review threads (worker_threads), and the rest
+ * (V8's garbage-collection helpers, libuv's pool). Undefined where /proc is missing.
+ */
+function threadCpuSeconds(pid) {
+  try {
+    const ticksPerSecond = 100;
+    const sums = { main: 0, reviewThreads: 0, other: 0 };
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const comm = readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
+      // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ").at(-1).split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+      sums[comm === "MainThread" ? "main" : comm === "WorkerThread" ? "reviewThreads" : "other"] += seconds;
+    }
+    return sums;
+  } catch {
+    return undefined;
+  }
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -150,7 +174,10 @@ const serverErrors = [];
 // A scratch working directory, so no developer .env changes what is measured.
 const server = spawn(
   process.execPath,
-  [...(values.ghe ? [] : ["--import", `${root}scripts/load-test-github.mjs`]), `${root}dist/src/github/server.js`],
+  [
+    // One .cpuprofile per thread (main and review threads), for `node --cpu-prof`'s usual readers.
+    ...(values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : []),
+    ...(values.ghe ? [] : ["--import", `${root}scripts/load-test-github.mjs`]), `${root}dist/src/github/server.js`],
   {
     cwd: tmpdir(),
     env: {
@@ -186,28 +213,44 @@ const stopServer = () => {
 };
 process.on("exit", stopServer);
 
+const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 let exitCode = 1;
 try {
-  const readyBy = Date.now() + 30_000;
+  // The server listens once its review threads have loaded the core: seconds on a loaded host.
+  const readyBy = Date.now() + 120_000;
   while (!(await listening(appPort))) {
     if (server.exitCode !== null || Date.now() > readyBy) throw new Error(`the server did not start: ${serverErrors.join("\n") || `exit ${server.exitCode}`}`);
     await sleep(50);
   }
 
   const requests = Array.from({ length: DELIVERIES }, (_, index) => delivery(index + 1));
+  // Each delivery on its own connection, opened before the burst (one GET /ping each): GitHub
+  // sends from many machines, while one client opening hundreds of connections at once measures
+  // mostly itself (on a loaded 2-core host, 0.5–0.7 s against a server that does nothing).
+  const post = (method, path, headers, body) =>
+    new Promise((resolve, reject) => {
+      const outgoing = httpRequest({ host: "127.0.0.1", port: appPort, method, path, agent, headers, timeout: TIMEOUT_MS }, (response) => {
+        response.resume();
+        response.once("end", () => resolve(response.statusCode));
+      });
+      outgoing.once("timeout", () => outgoing.destroy(new Error("timed out")));
+      outgoing.once("error", reject);
+      outgoing.end(body);
+    });
+  await Promise.all(requests.map(() => post("GET", "/ping", {})));
   const send = (batch) =>
     Promise.all(
       batch.map(async ({ body, headers }) => {
         const sent = performance.now();
         try {
-          const response = await fetch(`http://127.0.0.1:${appPort}/api/github/webhooks`, { method: "POST", headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
-          await response.arrayBuffer();
-          return { status: response.status, ms: performance.now() - sent };
+          const status = await post("POST", "/api/github/webhooks", { ...headers, "content-length": Buffer.byteLength(body) }, body);
+          return { status, ms: performance.now() - sent };
         } catch (error) {
           return { status: 0, ms: performance.now() - sent, error: error.message };
         }
       }),
     );
+  const cpuBefore = threadCpuSeconds(server.pid);
   startedAt = performance.now();
   const responses = await send(requests);
   // A replay: the same deliveries (same ids and signatures) again, while their reviews still run.
@@ -217,6 +260,9 @@ try {
   // Give a duplicate the time to show itself before counting.
   await sleep(Math.min(2_000, TIMEOUT_MS / 10));
   const wall = performance.now() - startedAt;
+  const cpuAfter = threadCpuSeconds(server.pid);
+  const cpuSpent = cpuBefore && cpuAfter ? Object.fromEntries(Object.keys(cpuAfter).map((kind) => [kind, cpuAfter[kind] - (cpuBefore[kind] ?? 0)])) : undefined;
+  const perReview = (seconds) => `${Math.round((seconds * 1000) / Math.max(stats.completed.size, 1))} ms`;
 
   const accepted = responses.filter((r) => r.status >= 200 && r.status < 300).length;
   const responseTimes = [...responses, ...replayed].map((r) => r.ms);
@@ -234,6 +280,8 @@ try {
     `delivery response:       p50 ${ms(percentile(responseTimes, 50))}, p95 ${ms(percentile(responseTimes, 95))}, p99 ${ms(percentile(responseTimes, 99))}, max ${ms(Math.max(...responseTimes))}`,
     `delivery → check done:   p50 ${ms(percentile(completionTimes, 50))}, p95 ${ms(percentile(completionTimes, 95))}, max ${ms(Math.max(...completionTimes))}`,
     `check runs created:      ${checkRunsCreated} for ${stats.created.size} pull requests; reviews posted: ${reviewsPosted}; pull requests with a duplicate: ${duplicates}`,
+    `server CPU in the run:   ${cpuSpent ? `main thread ${cpuSpent.main.toFixed(1)} s (${perReview(cpuSpent.main)} a review), review threads ${cpuSpent.reviewThreads.toFixed(1)} s (${perReview(cpuSpent.reviewThreads)}), other ${cpuSpent.other.toFixed(1)} s` : "-"}`,
+    `load average:            ${loadavg().map((load) => load.toFixed(1)).join(", ")} (1, 5, 15 min; 2 or more cores' worth of other work makes every time here an upper bound)`,
     `last check completed:    ${ms(Math.max(...completionTimes))} after the first delivery`,
     `GitHub requests:         ${stats.requests} (${(stats.requests / Math.max(stats.completed.size, 1)).toFixed(1)} per completed review, installation tokens included)`,
     `errors:                  ${errors.length}${errors.length ? `\n  ${[...new Set(errors)].slice(0, 10).join("\n  ")}` : ""}`,
@@ -244,7 +292,11 @@ try {
 } catch (error) {
   process.stderr.write(`load test failed: ${error.message}\n`);
 } finally {
+  const exited = server.exitCode !== null || server.signalCode !== null ? Promise.resolve() : new Promise((resolve) => server.once("exit", resolve));
   stopServer();
+  // The server writes its CPU profiles as it exits.
+  await Promise.race([exited, sleep(30_000)]);
+  agent.destroy();
   gheMock?.close();
   gheMock?.closeAllConnections();
 }

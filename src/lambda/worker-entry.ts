@@ -1,12 +1,15 @@
 // AWS Lambda entry of the worker and dead-letter functions (template.yaml: `worker.handler`,
 // `worker.deadLetterHandler`): one Probot per container, created on the first message from the
-// app id and the private key read once from Secrets Manager or SSM (secrets.ts).
+// app id and the private key read once from Secrets Manager or SSM (secrets.ts). Reviews compute in
+// a worker thread with the server's deadline and heap limit (review-thread.ts).
 import { createProbot, type Probot } from "probot";
 import { skipGrammarValidation } from "../cql/parser.js";
-import cqlReviewApp from "../github/worker/app.js";
+import { cqlReviewAppWith } from "../github/worker/app.js";
+import { realCore } from "../github/worker/core.js";
 import { CqlReviewOctokit } from "../github/api/octokit.js";
 import { cachedSecret, readSecret } from "./secrets.js";
-import { createDeadLetterHandler, createWorkerHandler } from "./worker.js";
+import { LambdaReviewThread } from "./review-thread.js";
+import { createDeadLetterHandler, createWorkerHandler, type SqsEvent } from "./worker.js";
 
 // The test suite validates the grammar; a cold start need not.
 skipGrammarValidation();
@@ -21,7 +24,7 @@ function loadProbot(): Promise<Probot> {
       // The worker never verifies signatures (the webhook function did); Probot still wants a secret.
       overrides: { Octokit: CqlReviewOctokit, privateKey: (await privateKey()).replace(/\\n/g, "\n"), secret: "verified-by-the-webhook-function" },
     });
-    await instance.load(cqlReviewApp);
+    await instance.load(cqlReviewAppWith(reviewThread));
     return instance;
   })().catch((error: unknown) => {
     probot = undefined;
@@ -44,7 +47,28 @@ function write(level: string, fields: object, message: string): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...rest, ...error })}\n`);
 }
 
-export const handler = createWorkerHandler({ probot: loadProbot, log });
+/** The invocation being handled: its remaining time cuts a review's deadline. */
+let invocation: { getRemainingTimeInMillis(): number } | undefined;
+
+const reviewThread = new LambdaReviewThread(realCore, {
+  filename: new URL("./review-thread.mjs", import.meta.url),
+  ...optionalInteger("deadlineMs", process.env.REVIEW_DEADLINE_MS),
+  ...optionalInteger("memoryMb", process.env.REVIEW_THREAD_MEMORY_MB),
+  remainingMs: () => invocation?.getRemainingTimeInMillis(),
+  log,
+});
+
+const reviewQueued = createWorkerHandler({ probot: loadProbot, log });
+
+export const handler = (event: SqsEvent, context?: { getRemainingTimeInMillis(): number }) => {
+  invocation = context;
+  return reviewQueued(event);
+};
+
+function optionalInteger<K extends string>(key: K, value: string | undefined): { [key in K]?: number } {
+  const parsed = Number.parseInt(value ?? "", 10);
+  return Number.isFinite(parsed) && parsed > 0 ? ({ [key]: parsed } as { [key in K]?: number }) : {};
+}
 
 export const deadLetterHandler = createDeadLetterHandler({
   probot: loadProbot,

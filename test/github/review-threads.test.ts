@@ -53,6 +53,22 @@ describe("review threads", () => {
     expect(threaded.renderCheckSummary({ shownInline: shown })).toBe(inProcess.renderCheckSummary({ maxLength: 65_000, shownInline: shown }));
   }, 60_000);
 
+  it("warm() loads the core in every thread before the first review, and a review still works after", async () => {
+    threads = new ReviewThreads(realCore, { threads: 2, log });
+    const warmed = await threads.warm();
+    expect(warmed).toHaveLength(2);
+    expect(new Set(warmed).size).toBe(2);
+    // Asked again (the server asks once), the same answer, not a second round of jobs.
+    expect(await threads.warm()).toBe(warmed);
+    const review = await threads.analyse(requestOf([keyspace, readings]));
+    expect(review.review.findings.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("warm() rejects when a thread cannot load its entry, so the server does not start", async () => {
+    threads = new ReviewThreads(realCore, { threads: 1, filename: fileURLToPath(new URL("./fixtures/no-such-thread-entry.mjs", import.meta.url)), log });
+    await expect(threads.warm()).rejects.toThrow();
+  }, 60_000);
+
   it("stops a review that spins at its deadline, fails closed, and the thread answering GitHub stays free", async () => {
     threads = new ReviewThreads(realCore, { threads: 2, deadlineMs: 20_000, filename: HOSTILE, log });
     const server = await listen();

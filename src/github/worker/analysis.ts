@@ -142,3 +142,35 @@ export function stoppedReviewFinding(reason: StopReason): Finding {
     fingerprint: `input-limit-exceeded:review-${reason.kind}`,
   };
 }
+
+/**
+ * The analysis of a review stopped at its deadline or memory limit: nothing of it is known, so an
+ * empty review carries the reason and the config's gate (`unreviewed` decides whether it fails),
+ * and earlier comments and change requests are left as they are. Rendered on the calling thread
+ * (an empty review: cheap).
+ */
+export async function stoppedAnalysis(core: ReviewCore, request: AnalysisRequest, reason: StopReason): Promise<Analysis> {
+  const stopped = await analyseInProcess(core, {
+    ...request,
+    files: [],
+    baseFiles: [],
+    collectionFindings: [...request.collectionFindings, stoppedReviewFinding(reason)],
+  });
+  return { ...stopped, complete: false };
+}
+
+/** `/cql explain`'s answer when its review was stopped. */
+export function stoppedExplainAnswer(reason: StopReason): string {
+  return stoppedReviewFinding(reason).message.replace(/^not reviewed: the review/, "I could not answer: the review");
+}
+
+/** Whether a thread's error is V8 running out of the heap its `resourceLimits` allow. */
+export function isOutOfMemory(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === "ERR_WORKER_OUT_OF_MEMORY" || /memory limit/i.test(message ?? "");
+}
+
+/** Collector findings may hold source spans, whose getters structured cloning drops: plain JSON crosses. */
+export function threadSafeRequest(request: AnalysisRequest): AnalysisRequest {
+  return { ...request, collectionFindings: JSON.parse(JSON.stringify(request.collectionFindings)) as AnalysisRequest["collectionFindings"] };
+}
