@@ -10,9 +10,7 @@
 import {
   EmbeddedActionsParser,
   getLookaheadPaths,
-  LLkLookaheadStrategy,
   NoViableAltException,
-  type ILookaheadStrategy,
   type IRecognitionException,
   type IToken,
   type LookaheadSequence,
@@ -51,33 +49,6 @@ type FollowsForInRuleRecovery = (this: EmbeddedActionsParser, tokenType: TokenTy
 
 const MAX_CACHED_PATHS = 4096;
 
-/**
- * Chevrotain's LL(k) lookahead, each decision's function built on the decision's first use rather
- * than for the whole grammar in performSelfAnalysis: a statement touches few of the grammar's
- * decisions, and building them all was the largest part of building the parser (about 120 ms of
- * CPU, a fifth of `cql-review check` of a dozen tables as a new process).
- */
-class LazyLookaheadStrategy extends LLkLookaheadStrategy {
-  override buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy["buildLookaheadForAlternation"]>[0]): ReturnType<ILookaheadStrategy["buildLookaheadForAlternation"]> {
-    const build = () => super.buildLookaheadForAlternation(options);
-    let built: ReturnType<typeof build> | undefined;
-    // Called with the parser as `this` (the function reads the tokens ahead through it).
-    return function (this: unknown, alternatives?: Parameters<ReturnType<typeof build>>[0]) {
-      built ??= build();
-      return built.call(this, alternatives);
-    };
-  }
-
-  override buildLookaheadForOptional(options: Parameters<ILookaheadStrategy["buildLookaheadForOptional"]>[0]): ReturnType<ILookaheadStrategy["buildLookaheadForOptional"]> {
-    const build = () => super.buildLookaheadForOptional(options);
-    let built: ReturnType<typeof build> | undefined;
-    return function (this: unknown) {
-      built ??= build();
-      return built.call(this);
-    };
-  }
-}
-
 /** Tokens recovery may invent: closing punctuation and separators, never a name or a value. */
 const INSERTABLE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.Greater, T.Comma]);
 
@@ -93,7 +64,6 @@ class CqlParser extends EmbeddedActionsParser {
       skipValidations: !options.validateGrammar,
       recoveryEnabled: true,
       maxLookahead: 1,
-      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 1 }),
       errorMessageProvider: messages,
     });
     this.messages = messages;
