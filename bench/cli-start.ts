@@ -1,56 +1,93 @@
-// Benchmark: `cql-review check examples/iot` as a developer's pre-commit hook runs it, a new Node
-// process each time: the shipped entry (bin/cql-review.js, which runs the one-file bundle
-// dist/cli/cql-review.mjs) against the modules of dist/src that it ran before the bundle existed,
-// in the same run. Wall time is what the developer waits; CPU time (the child's own, reported at
-// its exit) shows how much of it is the command's rather than the machine's load.
+// Benchmark: the command line as a developer's pre-commit hook runs it, a new Node process each
+// time: `check examples/iot` and `--help`, through bin/cql-review.js (the CLI bundle and its lazy
+// chunks), against the same commands of a baseline bundle built in this run from an earlier commit
+// (CLI_BASELINE_REF, by default the last commit before the CLI loaded its parts lazily). Wall time
+// is what the developer waits; CPU time (the child's own, reported at its exit) shows how much of
+// it is the command's rather than the machine's load.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { cpuPressure, formatMs, median } from "./measure.js";
 import type { BenchRow } from "./run.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RUNS = 7;
 const MARKER = "cli-start-cpu:";
-const ARGUMENTS = ["check", "examples/iot"];
+/** 28 November 2026: the one-file bundle, before the CLI loaded the core, report formats and code readers lazily. */
+const DEFAULT_BASELINE_REF = "d8ec176";
+/** Inside the clone, so the baseline's build finds this clone's node_modules by walking up. */
+const BASELINE_DIR = join(ROOT, "dist", "bench-cli-baseline");
+
+const COMMANDS: Record<string, string[]> = {
+  "check examples/iot": ["check", "examples/iot"],
+  "--help": ["--help"],
+};
 
 /** Preloaded into the child: reports its CPU time on exit, on stderr. */
 const CPU_PROBE = `data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("${MARKER}"+(u.user+u.system)/1000+"\\n")})`;
 
-const ENTRIES = {
-  // today: bin/cql-review.js, the bundle
-  bundle: [`${ROOT}bin/cql-review.js`],
-  // before: what bin/cql-review.js ran until the bundle, dist/src/cli.js and its modules
-  modules: ["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/src/cli.js`).href)}); process.exitCode = await main(process.argv.slice(1));`],
-} as const;
+interface Figure {
+  wallMs: number;
+  cpuMs: number;
+}
 
-function runOnce(entry: readonly string[]): { wallMs: number; cpuMs: number } {
+function runOnce(bin: string, args: readonly string[]): Figure {
   const started = performance.now();
-  const child = spawnSync(process.execPath, ["--import", CPU_PROBE, ...entry, ...ARGUMENTS], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  const child = spawnSync(process.execPath, ["--import", CPU_PROBE, bin, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
   const wallMs = performance.now() - started;
   // 0 or 1 (the example's gate): anything else is a broken command, not a figure.
-  if (child.status !== 0 && child.status !== 1) throw new Error(`check exited ${child.status}: ${child.stderr}`);
+  if (child.status !== 0 && child.status !== 1) throw new Error(`${bin} ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
   const cpu = child.stderr.split("\n").find((line) => line.startsWith(MARKER));
   if (!cpu) throw new Error(`no CPU figure from the child: ${child.stderr}`);
   return { wallMs, cpuMs: Number(cpu.slice(MARKER.length)) };
 }
 
+/**
+ * The baseline's bin/cql-review.js, its bundle built from `ref` with its own build script (the
+ * sources from `git archive`, the dependencies of this clone); the compiled grammars module it
+ * imports is this clone's. Undefined, with the reason, when the ref cannot be built here.
+ */
+function buildBaseline(ref: string): { bin: string } | { failed: string } {
+  rmSync(BASELINE_DIR, { recursive: true, force: true });
+  mkdirSync(join(BASELINE_DIR, "dist"), { recursive: true });
+  const archive = spawnSync("sh", ["-c", `git archive --format=tar "$0" bin src rules scripts package.json | tar -x -C "$1"`, ref, BASELINE_DIR], { cwd: ROOT, encoding: "utf8" });
+  if (archive.status !== 0) return { failed: `git archive ${ref}: ${archive.stderr.trim()}` };
+  symlinkSync(join(ROOT, "dist", "src"), join(BASELINE_DIR, "dist", "src"));
+  const build = spawnSync(process.execPath, ["scripts/build-lambda.mjs", "cli"], { cwd: BASELINE_DIR, encoding: "utf8", timeout: 120_000 });
+  if (build.status !== 0) return { failed: `building the CLI of ${ref}: ${build.stderr.trim()}` };
+  return { bin: join(BASELINE_DIR, "bin", "cql-review.js") };
+}
+
 export async function benchCliStart(): Promise<BenchRow[]> {
   if (!existsSync(`${ROOT}dist/cli/cql-review.mjs`)) throw new Error("dist/cli/cql-review.mjs is missing: run `npm run build`");
+  const ref = process.env.CLI_BASELINE_REF || DEFAULT_BASELINE_REF;
+  const baseline = buildBaseline(ref);
+  const entries: Record<string, string> = { today: join(ROOT, "bin", "cql-review.js"), ...("bin" in baseline ? { [`baseline ${ref}`]: baseline.bin } : {}) };
   const rows: BenchRow[] = [];
-  const load = cpuPressure();
-  // Interleaved, so both see the same load; the first run of each warms the compile cache and the disk.
-  const figures = { bundle: [] as { wallMs: number; cpuMs: number }[], modules: [] as { wallMs: number; cpuMs: number }[] };
-  for (let run = 0; run <= RUNS; run++) {
-    for (const name of ["modules", "bundle"] as const) {
-      const result = runOnce(ENTRIES[name]);
-      if (run > 0) figures[name].push(result);
+  if ("failed" in baseline) rows.push({ section: "cli", metric: `baseline ${ref}`, value: "not built", note: baseline.failed });
+  for (const [command, args] of Object.entries(COMMANDS)) {
+    const load = `load average ${loadavg()[0]!.toFixed(1)}${cpuPressure()}`;
+    const figures = new Map<string, Figure[]>(Object.keys(entries).map((name) => [name, []]));
+    // Interleaved, so each sees the same load; the first run of each warms the compile cache and the disk.
+    for (let run = 0; run <= RUNS; run++) {
+      for (const [name, bin] of Object.entries(entries)) {
+        const figure = runOnce(bin, args);
+        if (run > 0) figures.get(name)!.push(figure);
+      }
+    }
+    for (const [name, runs] of figures) {
+      const cpu = median(runs.map((figure) => figure.cpuMs));
+      const wall = median(runs.map((figure) => figure.wallMs));
+      rows.push({
+        section: "cli",
+        metric: `${command}, new process, ${name}`,
+        value: `${formatMs(cpu)} CPU`,
+        note: `wall ${formatMs(wall)}; medians of ${RUNS}, user + system of the child; ${load}`,
+      });
     }
   }
-  for (const name of ["modules", "bundle"] as const) {
-    const label = name === "bundle" ? "bin/cql-review.js (bundle)" : "dist/src/cli.js (modules, before)";
-    rows.push({ section: "cli", metric: `check examples/iot, new process: ${label}, wall`, value: formatMs(median(figures[name].map((f) => f.wallMs))), note: `median of ${RUNS}${load}` });
-    rows.push({ section: "cli", metric: `check examples/iot, new process: ${label}, CPU`, value: formatMs(median(figures[name].map((f) => f.cpuMs))), note: "user + system of the child" });
-  }
+  rmSync(BASELINE_DIR, { recursive: true, force: true });
   return rows;
 }

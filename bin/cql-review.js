@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script): the one-file
-// bundle dist/cli/cql-review.mjs when it is there (it starts fastest), else the modules of dist/src.
+// The compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script): the bundle
+// dist/cli/cql-review.mjs and its chunks when they are there (they start fastest), else the modules
+// of dist/src.
 import { existsSync } from "node:fs";
 import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";

@@ -2,7 +2,7 @@
 // estimator says when, and which bucket keeps partitions bounded while serving the reads. A limit
 // crossed only after the horizon (default 3 years) is left unsaid: the manifest's rates are
 // today's, and a data model is revisited well before then.
-import { z } from "zod";
+import * as z from "zod";
 import { bucketColumnFor, newColumnName } from "../src/analysis/buckets.js";
 import { formatSpan, YEAR } from "../src/analysis/estimator-text.js";
 import type { PartitionEstimate } from "../src/analysis/types.js";

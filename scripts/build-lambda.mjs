@@ -5,13 +5,13 @@
 //                                                                    `worker.deadLetterHandler`)
 //                                            dist/lambda/review-thread.mjs (the worker's review thread)
 //   node scripts/build-lambda.mjs action   → dist/action/index.js   (src/action.ts, action.yml's `main`)
-//   node scripts/build-lambda.mjs cli      → dist/cli/cql-review.mjs (src/cli/bin-entry.ts, run by bin/cql-review.js):
-//                                            one file loads in a fraction of the time of the hundreds of
-//                                            modules of dist/src; it uses dist/src/code/grammars.js and
-//                                            its grammars/ folder, so no grammar is shipped twice
+//   node scripts/build-lambda.mjs cli      → dist/cli/cql-review.mjs (src/cli/bin-entry.ts, run by bin/cql-review.js)
+//                                            and its chunks: a few files load in a fraction of the time of the
+//                                            hundreds of modules of dist/src; it uses dist/src/code/grammars.js
+//                                            and its grammars/ folder, so no grammar is shipped twice
 // Next to each bundle: THIRD-PARTY-NOTICES.txt, the licence of every package the bundle includes.
 import { build } from "esbuild";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,7 +24,9 @@ const targets = {
     extension: ".mjs",
   },
   action: { entries: { index: "src/action.ts" }, outdir: "dist/action", extension: ".js" },
-  cli: { entries: { "cql-review": "src/cli/bin-entry.ts" }, outdir: "dist/cli", extension: ".mjs", grammarsFrom: "../src/code/grammars.js", node: "node22.12" },
+  // Split: what a command imports dynamically (the core for `check`, a report format, the code
+  // readers) is a chunk of its own beside the entry, loaded only by the commands that need it.
+  cli: { entries: { "cql-review": "src/cli/bin-entry.ts" }, outdir: "dist/cli", extension: ".mjs", grammarsFrom: "../src/code/grammars.js", node: "node22.12", splitting: true },
 };
 const name = process.argv[2] ?? "lambda";
 const target = targets[name];
@@ -32,12 +34,21 @@ if (!target) {
   process.stderr.write(`unknown target "${name}"; expected one of: ${Object.keys(targets).join(", ")}\n`);
   process.exit(2);
 }
+// `--outdir DIR`: somewhere else than dist/ (a test builds the CLI into a scratch folder).
+const outdirOption = process.argv.indexOf("--outdir");
+if (outdirOption > 0) target.outdir = resolve(process.argv[outdirOption + 1]);
+
+// A split build's chunk names change with their content: the last build's chunks go first.
+const outdir = resolve(root, target.outdir);
+if (target.splitting) for (const file of existsSync(outdir) ? readdirSync(outdir) : []) if (/\.mjs(\.LEGAL\.txt)?$/.test(file)) rmSync(join(outdir, file));
 
 const result = await build({
   absWorkingDir: root,
   entryPoints: target.entries,
   outdir: target.outdir,
   outExtension: { ".js": target.extension },
+  // Chunks sit beside the entry, so the grammars module's relative path holds for each of them.
+  ...(target.splitting ? { splitting: true, chunkNames: "[name]-[hash]" } : {}),
   bundle: true,
   minify: true,
   platform: "node",
@@ -57,9 +68,9 @@ const result = await build({
 // The tree-sitter runtime and grammars are WASM files read at run time (src/code/grammars.ts looks
 // for them in a grammars/ folder beside the bundle); their licences go into the notices too.
 const { copyGrammars } = await import("./copy-grammars.mjs");
-const grammars = target.grammarsFrom ? { bytes: 0, packageDirs: [] } : copyGrammars(join(root, target.outdir, "grammars"));
+const grammars = target.grammarsFrom ? { bytes: 0, packageDirs: [] } : copyGrammars(join(outdir, "grammars"));
 writeFileSync(
-  join(root, target.outdir, "THIRD-PARTY-NOTICES.txt"),
+  join(outdir, "THIRD-PARTY-NOTICES.txt"),
   thirdPartyNotices([...Object.keys(result.metafile.inputs), ...grammars.packageDirs.map((dir) => `${dir}/`)]),
 );
 for (const [file, output] of Object.entries(result.metafile.outputs)) {

@@ -9,21 +9,15 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { readFilesAtRef, GitError, type GitRunner } from "./cli/git.js";
-import { draftManifest } from "./cli/init.js";
 import { applicationRoots, BUILD_FILES, type ApplicationRoots } from "./cli/init-roots.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
-import { explain, parseExplainRequest, type ExplainAnswer, type ExplainRequest } from "./explain.js";
+import type { ExplainAnswer, ExplainRequest, parseExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
-import { renderCodeClimate } from "./report/codeclimate.js";
 import { isCodeFile, readCode } from "./code/read.js";
-import { grammars } from "./code/grammars.js";
-import { renderExplainText } from "./report/explain-text.js";
-import { renderExplainJson, renderJson } from "./report/json.js";
-import { renderCheckSummary, renderExplainMarkdown } from "./report/markdown.js";
-import { renderSarif } from "./report/sarif.js";
-import { renderText, terminalSafe } from "./report/text.js";
+import type { CodeLanguage } from "./code/types.js";
+import { terminalSafe } from "./report/controls.js";
 import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
-import { review, type Review, type SourceFile } from "./review.js";
+import type { Review, SourceFile } from "./review.js";
 import { CASSANDRA_VERSIONS, DEFAULT_CASSANDRA_VERSION, type CassandraVersion, type SchemaModel } from "./schema/model.js";
 import { isApplicationConfigFile } from "./schema/default-keyspace.js";
 import { settingFor } from "./schema/file-order.js";
@@ -31,7 +25,7 @@ import { combineStats, measuredTableName } from "./stats/combine.js";
 import { parseStatsFile } from "./stats/parse.js";
 import type { NodeTableStats, TableMeasurements } from "./stats/types.js";
 import { append } from "./arrays.js";
-import { changedLines, filterReview, FILTER_MODES, type FilterMode } from "./cli/filter-mode.js";
+import { FILTER_MODES, type FilterMode } from "./cli/filter-modes.js";
 import { applyFixes, fixDiff, MAX_FIX_PASSES, safeFixesByFile } from "./cli/fix.js";
 
 export interface CliStat {
@@ -618,7 +612,14 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   };
 }
 
+/** A parser of application code: the tree-sitter module loads only for a review that reads some. */
+async function codeParser(language: CodeLanguage) {
+  return (await import("./code/grammars.js")).grammars.parser(language);
+}
+
 async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inputs) => void): Promise<Review | number> {
+  // The core loads with the first command that reviews: `--help` and `--version` do not wait for it.
+  const { review } = await import("./review.js");
   const inputs = await collectInputs(io, options);
   read?.(inputs);
   if (inputs.files.length === 0) {
@@ -629,12 +630,12 @@ async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inpu
   const now = io.now ?? (() => performance.now());
   const deadline = now() + REVIEW_TIME_BUDGET_MS;
   // Application code is read before the review: its grammars load asynchronously.
-  const code = await readCode(inputs.files, config, (language) => grammars.parser(language));
+  const code = await readCode(inputs.files, config, codeParser);
   // Code counts only when it runs CQL: a folder of unrelated sources is as empty for this review as
   // a folder of nothing, and a mistyped CI path must not pass the gate.
   // The base's code too, read with the same config (as the App does): else every finding about
   // application code would count as new at the base.
-  const baseCode = inputs.baseFiles ? await readCode(inputs.baseFiles, config, (language) => grammars.parser(language)) : undefined;
+  const baseCode = inputs.baseFiles ? await readCode(inputs.baseFiles, config, codeParser) : undefined;
   const onlyCode = inputs.files.every((file) => isCodeFile(file.path, config) || isApplicationConfigFile(file.path));
   if (onlyCode && (code === undefined || code.statements.length + code.dynamic.length === 0)) {
     io.stderr(`cql-review: ${nothingToReview(options.paths.length > 0 ? options.paths.join(", ") : ".", config)}\n`);
@@ -679,7 +680,10 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
   let reviewed = await runReview(io, { ...parsed.options, paths }, (read) => (inputs = read));
   if (typeof reviewed === "number") return reviewed;
   const { filterMode } = parsed.options;
-  if (filterMode && inputs?.baseFiles) reviewed = filterReview(reviewed, filterMode, changedLines(inputs.baseFiles, inputs.files));
+  if (filterMode && inputs?.baseFiles) {
+    const { changedLines, filterReview } = await import("./cli/filter-mode.js");
+    reviewed = filterReview(reviewed, filterMode, changedLines(inputs.baseFiles, inputs.files));
+  }
   if (parsed.options.fix && inputs) {
     const fixed = await fixSafely(io, { ...parsed.options, paths }, inputs, reviewed);
     if (typeof fixed === "number") return fixed;
@@ -695,19 +699,19 @@ async function check(io: CliIo, parsed: ParsedCommand): Promise<number> {
   }
   switch (parsed.format) {
     case "json":
-      io.stdout(renderJson(reviewed));
+      io.stdout((await import("./report/json.js")).renderJson(reviewed));
       break;
     case "sarif":
-      io.stdout(renderSarif(reviewed, { toolVersion: packageVersion() }));
+      io.stdout((await import("./report/sarif.js")).renderSarif(reviewed, { toolVersion: packageVersion() }));
       break;
     case "markdown":
-      io.stdout(`${renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY, standalone: true })}\n`);
+      io.stdout(`${(await import("./report/markdown.js")).renderCheckSummary(reviewed, { maxLength: Number.POSITIVE_INFINITY, standalone: true })}\n`);
       break;
     case "codeclimate":
-      io.stdout(renderCodeClimate(reviewed));
+      io.stdout((await import("./report/codeclimate.js")).renderCodeClimate(reviewed));
       break;
     default:
-      io.stdout(renderText(reviewed, { color: useColor(io), layout: io.stdoutIsTTY ? (io.stdoutColumns || DEFAULT_COLUMNS) : "plain", quiet: parsed.quiet }));
+      io.stdout((await import("./report/text.js")).renderText(reviewed, { color: useColor(io), layout: io.stdoutIsTTY ? (io.stdoutColumns || DEFAULT_COLUMNS) : "plain", quiet: parsed.quiet }));
   }
   return reviewed.gateFails ? EXIT.gateFails : EXIT.ok;
 }
@@ -751,6 +755,7 @@ async function fixSafely(
     const again = await runReview(fixedIo, options, (read) => (next = read));
     if (typeof again === "number") return again;
     inputs = next!;
+    const { changedLines, filterReview } = await import("./cli/filter-mode.js");
     review = options.filterMode && inputs.baseFiles ? filterReview(again, options.filterMode, changedLines(inputs.baseFiles, inputs.files)) : again;
   }
   const files = [...originals]
@@ -764,7 +769,7 @@ async function fixSafely(
  * from the argument that starts with SELECT to the end (quoted as one argument, or left unquoted
  * as several); or else the last argument as a query id.
  */
-function explainTarget(positionals: string[]): { paths: string[]; request: ExplainRequest; text: string } {
+function explainTarget(positionals: string[], parseRequest: typeof parseExplainRequest): { paths: string[]; request: ExplainRequest; text: string } {
   const last = positionals.at(-1);
   if (last === undefined) throw new UsageError('explain needs a target: a query id, "SELECT …" or table <name>');
   const select = positionals.findIndex((argument) => /^\s*select\b/i.test(argument));
@@ -780,13 +785,14 @@ function explainTarget(positionals: string[]): { paths: string[]; request: Expla
     paths = positionals.slice(0, -1);
     text = last;
   }
-  const request = parseExplainRequest(text);
+  const request = parseRequest(text);
   if ("error" in request) throw new UsageError(request.error.replace(/`/g, ""));
   return { paths: paths.length > 0 ? paths : ["."], request, text };
 }
 
 async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
-  const target = explainTarget(parsed.positionals);
+  const { explain, parseExplainRequest } = await import("./explain.js");
+  const target = explainTarget(parsed.positionals, parseExplainRequest);
   const reviewed = await runReview(io, { ...parsed.options, paths: target.paths });
   if (typeof reviewed === "number") return reviewed;
   const answer: ExplainAnswer = explain(reviewed, target.request);
@@ -796,13 +802,13 @@ async function explainCommand(io: CliIo, parsed: ParsedCommand): Promise<number>
   }
   switch (parsed.format) {
     case "json":
-      io.stdout(renderExplainJson(answer));
+      io.stdout((await import("./report/json.js")).renderExplainJson(answer));
       break;
     case "markdown":
-      io.stdout(`${renderExplainMarkdown(answer, { maxLength: Number.POSITIVE_INFINITY })}\n`);
+      io.stdout(`${(await import("./report/markdown.js")).renderExplainMarkdown(answer, { maxLength: Number.POSITIVE_INFINITY })}\n`);
       break;
     default:
-      io.stdout(renderExplainText(answer, { color: useColor(io) }));
+      io.stdout((await import("./report/explain-text.js")).renderExplainText(answer, { color: useColor(io) }));
   }
   return answer.kind === "not-found" || answer.kind === "invalid-select" || answer.kind === "code-dynamic" ? EXIT.gateFails : EXIT.ok;
 }
@@ -855,6 +861,7 @@ function readMeasurementsForInit(io: CliIo, inputs: Inputs, schema: SchemaModel)
 }
 
 async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
+  const [{ review }, { draftManifest }] = await Promise.all([import("./review.js"), import("./cli/init.js")]);
   const written = parsed.positionals[0] ?? ".";
   const directory = path.resolve(io.cwd, written);
   if (!(await statOrUndefined(io, directory))?.isDirectory()) throw new InputError(`${written}: no such directory`);
@@ -893,7 +900,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   const applied = fromSchema.model.appliedSchemaFiles ?? fromSchema.model.schemaFiles;
   const measured = readMeasurementsForInit(io, inputs, fromSchema.schema);
   // The application's code, read as `check` reads it: its statements become the draft's entries.
-  const code = await readCode(inputs.files, inputs.config, (language) => grammars.parser(language));
+  const code = await readCode(inputs.files, inputs.config, codeParser);
   const draft = draftManifest(fromSchema.schema, {
     cassandra,
     schemaReference: await schemaReference(io, directory),

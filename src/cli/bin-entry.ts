@@ -1,7 +1,7 @@
 // The command line as bin/cql-review.js runs it, bundled into one file (scripts/build-lambda.mjs cli)
 // so a pre-commit hook does not wait for hundreds of modules to load.
 import { main } from "../cli.js";
-import { skipGrammarValidation } from "../cql/parser.js";
+import { skipGrammarValidation } from "../cql/grammar-validation.js";
 
 /** Runs the CLI on the arguments after the command name; resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {

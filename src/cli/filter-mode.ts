@@ -10,9 +10,9 @@
 import { structuredPatch } from "diff";
 import { UNREVIEWED_RULES, gateFails, type Review } from "../review.js";
 import type { SourceFile } from "../source-file.js";
+import type { FilterMode } from "./filter-modes.js";
 
-export const FILTER_MODES = ["added", "diff_context", "file", "nofilter"] as const;
-export type FilterMode = (typeof FILTER_MODES)[number];
+export { FILTER_MODES, type FilterMode } from "./filter-modes.js";
 
 /** Lines of a head file the change touched: added or modified, and those shown in its hunks. */
 export interface ChangedLines {

@@ -3,7 +3,7 @@
 import type { ReviewConfig } from "../config.js";
 import { matchesAny } from "../globs.js";
 import { mentionsCassandraDriver } from "./drivers.js";
-import { extractStatements, type ParserFor } from "./extract.js";
+import type { ParserFor } from "./extract.js";
 import { languageOf, type CodeExtraction, type CodeFile, type CodeLanguage } from "./types.js";
 
 /** Whether the config asks for `path` to be read as application code. */
@@ -42,6 +42,8 @@ export async function readCode(files: CodeFile[], config: ReviewConfig, parserFo
   const code = files.filter((file) => isCodeFile(file.path, config));
   const languages = languagesToRead(code);
   if (languages.size === 0) return code.length > 0 ? { files: [], statements: [], dynamic: [], tables: [], skipped: [] } : undefined;
+  // The extractors load only for code that uses a driver: a model of .cql files never loads them.
+  const { extractStatements } = await import("./extract.js");
   return extractStatements(
     code.filter((file) => languages.has(languageOf(file.path)!)),
     parserFor,

@@ -17,6 +17,7 @@ import {
   type TokenType,
 } from "chevrotain";
 import { CqlErrorMessageProvider } from "./errors.js";
+import { grammarValidation } from "./grammar-validation.js";
 import { defineAccessControlRules } from "./grammar/access-control.js";
 import type { Statement } from "./ast.js";
 import type { AstContext, Grammar, GrammarDsl, Rules } from "./grammar/api.js";
@@ -145,7 +146,6 @@ class CqlParser extends EmbeddedActionsParser {
 }
 
 let parser: CqlParser | undefined;
-let validateGrammar = true;
 
 /**
  * The one parser of the process, built on first use: building it (self-analysis) is the largest
@@ -153,17 +153,11 @@ let validateGrammar = true;
  * it parses, should not pay for it.
  */
 function sharedParser(): CqlParser {
-  parser ??= new CqlParser({ validateGrammar });
+  parser ??= new CqlParser({ validateGrammar: grammarValidation() });
   return parser;
 }
 
-/**
- * For production entry points (server, Lambda, Action), before the first parse: the test suite
- * validates the grammar, so a cold start need not validate it again.
- */
-export function skipGrammarValidation(): void {
-  validateGrammar = false;
-}
+export { skipGrammarValidation } from "./grammar-validation.js";
 
 export interface StatementParse {
   /** the statement's AST; undefined when recovery gave up on it or building it failed */

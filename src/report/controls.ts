@@ -22,3 +22,12 @@ export function showControls(text: string): string {
 export function jsonWithoutControls(json: string): string {
   return json.replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * Text from a repository made safe for a terminal: control characters (an escape sequence in a
+ * quoted identifier could move the cursor or retitle the window) shown as `\u{…}`; line breaks and
+ * tabs as spaces, so columns stay aligned.
+ */
+export function terminalSafe(text: string): string {
+  return showControls(text.replace(/\r\n|[\r\n\t]/g, " ")).replace(/[\u2028\u2029]/g, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
+}

@@ -2,13 +2,15 @@
 // file as `line:column  severity  message  rule-id`. The order follows the check summary's
 // priorities: what was not reviewed, the new findings, those already at the base, the query
 // table, and last (where a terminal leaves the eye) the verdict and why.
-import { showControls } from "./controls.js";
+import { terminalSafe } from "./controls.js";
 import type { QueryAnalysis } from "../analysis/types.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
 import { formatPartitions } from "./figures.js";
 import { findingsByModel, gateReason, modelsNote } from "./gate.js";
 import { append } from "../arrays.js";
+
+export { terminalSafe };
 
 export interface TextOptions {
   color: boolean;
@@ -60,14 +62,6 @@ export function painter(color: boolean): (text: string, ...styles: Style[]) => s
   };
 }
 
-/**
- * Text from a repository made safe for a terminal: control characters (an escape sequence in a
- * quoted identifier could move the cursor or retitle the window) shown as `\u{…}`; line breaks and
- * tabs as spaces, so columns stay aligned.
- */
-export function terminalSafe(text: string): string {
-  return showControls(text.replace(/\r\n|[\r\n\t]/g, " ")).replace(/[\u2028\u2029]/g, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
-}
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: "red", warning: "yellow", info: "cyan" };
 
