@@ -14,7 +14,9 @@ export function directoryOf(path: string): ModelRoot {
 
 /** A directory written in the config (`apps/shop`, `./apps/shop/`, `.`) as a root. */
 export function rootOfDirectory(directory: string): ModelRoot {
-  const trimmed = directory.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  let trimmed = directory.replace(/^(\.\/)+/, "");
+  // A loop, not /\/+$/: that pattern retries from every slash of a long run (quadratic).
+  while (trimmed.endsWith("/")) trimmed = trimmed.slice(0, -1);
   return trimmed === "" || trimmed === "." ? "" : `${trimmed}/`;
 }
 

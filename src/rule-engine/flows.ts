@@ -5,6 +5,7 @@
 // statement of a DAO is no operation. Rules about races between a read and a write, or about
 // writes that half-apply, need to know which statements share one.
 import type { QueryAnalysis } from "../analysis/types.js";
+import { append } from "../arrays.js";
 import type { CodeStatement } from "../code/types.js";
 import type { ManifestWrite } from "../manifest/types.js";
 import { writeStatements, type WriteStatement } from "./helpers.js";
@@ -49,7 +50,7 @@ export function operations(model: AnalysedModel): Operation[] {
     const statementsOfEntry = new Map<string, CodeStatement[]>();
     for (const statement of code.extraction.statements) {
       const entry = code.described.get(statement.id) ?? statement.id;
-      statementsOfEntry.set(entry, [...(statementsOfEntry.get(entry) ?? []), statement]);
+      pushTo(statementsOfEntry, entry, statement);
     }
     const byFunction = new Map<string, { queries: QueryAnalysis[]; writes: WriteStatement[] }>();
     const slot = (fn: string) => {
@@ -61,12 +62,12 @@ export function operations(model: AnalysedModel): Operation[] {
       for (const statement of statementsOfEntry.get(query.id) ?? []) slot(functionOf(statement.id)).queries.push(query);
     }
     const writesByPath = new Map<ManifestWrite, WriteStatement[]>();
-    for (const write of writeStatements(model)) if (write.write) writesByPath.set(write.write, [...(writesByPath.get(write.write) ?? []), write]);
+    for (const write of writeStatements(model)) if (write.write) pushTo(writesByPath, write.write, write);
     for (const [path, writes] of writesByPath) {
       const statements = statementsOfEntry.get(path.id) ?? [];
       if (statements.length === 0) continue;
       inCode.add(path);
-      for (const fn of new Set(statements.map((s) => functionOf(s.id)))) slot(fn).writes.push(...writes);
+      for (const fn of new Set(statements.map((s) => functionOf(s.id)))) append(slot(fn).writes, writes);
     }
     for (const [fn, entry] of byFunction) {
       if (entry.queries.length + entry.writes.length < 2) continue;
@@ -76,8 +77,15 @@ export function operations(model: AnalysedModel): Operation[] {
     }
   }
   const writesByPath = new Map<ManifestWrite, WriteStatement[]>();
-  for (const write of writeStatements(model)) if (write.write && !inCode.has(write.write)) writesByPath.set(write.write, [...(writesByPath.get(write.write) ?? []), write]);
+  for (const write of writeStatements(model)) if (write.write && !inCode.has(write.write)) pushTo(writesByPath, write.write, write);
   for (const [path, writes] of writesByPath) if (writes.length > 1) result.push({ name: path.id, kind: "write-path", queries: [], writes });
   cache.set(model, result);
   return result;
+}
+
+/** Adds a value to the list a map keeps under a key (in place: copying the list per value is quadratic). */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
