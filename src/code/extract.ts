@@ -748,7 +748,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           seen.add(key);
           if (isDseSearch(filled)) {
             // DSE Search answers `solr_query` from its Solr index: not a column, and not Cassandra's plan.
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", start: clip(filled.trim()) });
+            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", answeredElsewhere: true, start: clip(filled.trim()) });
             continue;
           }
           const callLine = positionAt(file, node.startIndex).line;

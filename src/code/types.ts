@@ -30,6 +30,8 @@ export interface DynamicStatement {
   api: string;
   /** why it is not analysed, e.g. "formatted with fmt.Sprintf" */
   reason: string;
+  /** set when the text is fixed but something other than Cassandra's planner answers it (DSE Search): `reason` then says what */
+  answeredElsewhere?: true;
   /** the statement's first literal piece, for messages */
   start: string;
 }

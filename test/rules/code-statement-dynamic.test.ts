@@ -25,4 +25,18 @@ def run(statement_text, name):
     });
     expect(findingsAt(result, RULE)).toEqual([]);
   });
+
+  it("says what answers a fixed DSE Search query instead of calling it built at run time", async () => {
+    const result = await reviewWithCode({
+      "app/search.py": `from dse.cluster import Cluster
+
+class Search:
+    def __init__(self, session):
+        self.by_text = session.prepare("SELECT videoid, name FROM videos WHERE solr_query = ?")
+`,
+    });
+    const finding = result.findings.find((f) => f.rule === RULE)!;
+    expect(finding.message).toContain("that is not reviewed: a DSE Search query on solr_query");
+    expect(finding.message).not.toContain("built at run time");
+  });
 });
