@@ -622,11 +622,7 @@ function reviewModels(input: ReviewInput, parts: ModelPart[]): Review {
     ...firstModel,
     files,
     findings,
-    summary: {
-      errors: findings.filter((f) => f.severity === "error").length,
-      warnings: findings.filter((f) => f.severity === "warning").length,
-      infos: findings.filter((f) => f.severity === "info").length,
-    },
+    summary: summaryOf(findings),
     gateFails: gateFails(findings, config),
     unreviewed: unreviewedOf(findings),
     ...(changes.length > 0 && changes.every((changed) => changed !== undefined)
@@ -634,6 +630,17 @@ function reviewModels(input: ReviewInput, parts: ModelPart[]): Review {
       : {}),
     models,
   };
+}
+
+/** How many findings of each severity: the review's summary line. */
+export function summaryOf(findings: readonly Finding[]): Review["summary"] {
+  const summary = { errors: 0, warnings: 0, infos: 0 };
+  for (const finding of findings) {
+    if (finding.severity === "error") summary.errors++;
+    else if (finding.severity === "warning") summary.warnings++;
+    else summary.infos++;
+  }
+  return summary;
 }
 
 /** The review of one model: the head model, its findings, and which of them are new. */
@@ -674,11 +681,7 @@ function reviewOneModel(input: ReviewInput): Review {
     queries: model.queries,
     estimates: model.estimates,
     findings,
-    summary: {
-      errors: findings.filter((f) => f.severity === "error").length,
-      warnings: findings.filter((f) => f.severity === "warning").length,
-      infos: findings.filter((f) => f.severity === "info").length,
-    },
+    summary: summaryOf(findings),
     gateFails: gateFails(findings, config),
     unreviewed: unreviewedOf(findings),
     model,

@@ -8,7 +8,7 @@
 // The diff is computed from the same base and head texts the review compared, so it needs no git
 // call of its own and works for a file read from standard input.
 import { structuredPatch } from "diff";
-import { UNREVIEWED_RULES, gateFails, type Review } from "../review.js";
+import { UNREVIEWED_RULES, gateFails, summaryOf, type Review } from "../review.js";
 import type { SourceFile } from "../source-file.js";
 import type { FilterMode } from "./filter-modes.js";
 
@@ -68,11 +68,7 @@ export function filterReview(review: Review, mode: FilterMode, changed: Readonly
   return {
     ...review,
     findings,
-    summary: {
-      errors: findings.filter((f) => f.severity === "error").length,
-      warnings: findings.filter((f) => f.severity === "warning").length,
-      infos: findings.filter((f) => f.severity === "info").length,
-    },
+    summary: summaryOf(findings),
     gateFails: gateFails(findings, review.config),
   };
 }

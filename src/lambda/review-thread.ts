@@ -7,16 +7,15 @@
 import { Worker } from "node:worker_threads";
 import type { ExplainRequest, Log, ReviewCore } from "../github/port.js";
 import {
-  fromPortable,
+  analysisFromThread,
+  explainFromThread,
   isOutOfMemory,
-  stoppedAnalysis,
-  stoppedExplainAnswer,
   threadSafeRequest,
   type Analysis,
   type AnalysisRequest,
-  type PortableAnalysis,
   type ReviewIsolation,
   type StopReason,
+  type ThreadOutcome,
 } from "../github/worker/analysis.js";
 import { DEFAULT_REVIEW_DEADLINE_MS, DEFAULT_REVIEW_THREAD_MEMORY_MB } from "../github/worker/review-threads.js";
 import type { ThreadAnswer } from "./review-thread-entry.js";
@@ -56,15 +55,11 @@ export class LambdaReviewThread implements ReviewIsolation {
   }
 
   async analyse(request: AnalysisRequest): Promise<Analysis> {
-    const outcome = await this.#serial({ kind: "review", request: threadSafeRequest(request) });
-    if ("stopped" in outcome) return stoppedAnalysis(this.#core, request, outcome.stopped);
-    return fromPortable(outcome.result as PortableAnalysis);
+    return analysisFromThread(this.#core, request, await this.#serial({ kind: "review", request: threadSafeRequest(request) }));
   }
 
   async explain(request: ExplainRequest): Promise<string> {
-    const outcome = await this.#serial({ kind: "explain", request });
-    if ("stopped" in outcome) return stoppedExplainAnswer(outcome.stopped);
-    return outcome.result as string;
+    return explainFromThread(await this.#serial({ kind: "explain", request }));
   }
 
   async close(): Promise<void> {
@@ -74,13 +69,13 @@ export class LambdaReviewThread implements ReviewIsolation {
   }
 
   // One job at a time, so the deadline counts from the moment the thread takes it.
-  #serial(job: { kind: string; request: unknown }): Promise<{ result: unknown } | { stopped: StopReason }> {
+  #serial(job: { kind: string; request: unknown }): Promise<ThreadOutcome> {
     const run = this.#tail.then(() => this.#run(job));
     this.#tail = run.catch(() => {});
     return run;
   }
 
-  #run(job: { kind: string; request: unknown }): Promise<{ result: unknown } | { stopped: StopReason }> {
+  #run(job: { kind: string; request: unknown }): Promise<ThreadOutcome> {
     const deadlineMs = reviewDeadlineMs(this.#options.deadlineMs ?? DEFAULT_REVIEW_DEADLINE_MS, this.#options.remainingMs?.());
     const worker = (this.#worker ??= new Worker(this.#options.filename, {
       resourceLimits: { maxOldGenerationSizeMb: this.#memoryMb, maxYoungGenerationSizeMb: 32 },

@@ -164,6 +164,20 @@ export function stoppedExplainAnswer(reason: StopReason): string {
   return stoppedReviewFinding(reason).message.replace(/^not reviewed: the review/, "I could not answer: the review");
 }
 
+/** What a review thread answered or why it was stopped (server threads and Lambda's alike). */
+export type ThreadOutcome = { result: unknown } | { stopped: StopReason };
+
+/** A review thread's outcome as the analysis the worker posts: the thread's result, or "not reviewed". */
+export function analysisFromThread(core: ReviewCore, request: AnalysisRequest, outcome: ThreadOutcome): Promise<Analysis> {
+  if ("stopped" in outcome) return stoppedAnalysis(core, request, outcome.stopped);
+  return Promise.resolve(fromPortable(outcome.result as PortableAnalysis));
+}
+
+/** An explain thread's outcome as the answer to post. */
+export function explainFromThread(outcome: ThreadOutcome): string {
+  return "stopped" in outcome ? stoppedExplainAnswer(outcome.stopped) : (outcome.result as string);
+}
+
 /** Whether a thread's error is V8 running out of the heap its `resourceLimits` allow. */
 export function isOutOfMemory(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };

@@ -20,17 +20,16 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import type { ExplainRequest, Log, ReviewCore } from "../port.js";
 import {
-  fromPortable,
+  analysisFromThread,
+  explainFromThread,
   isOutOfMemory,
-  stoppedAnalysis,
-  stoppedExplainAnswer,
   stoppedReviewFinding,
   threadSafeRequest,
   type Analysis,
   type AnalysisRequest,
-  type PortableAnalysis,
   type ReviewIsolation,
   type StopReason,
+  type ThreadOutcome,
 } from "./analysis.js";
 
 /** The core's own budget is 20 s (core.ts); past this the thread is stopped whatever it does. */
@@ -86,15 +85,11 @@ export class ReviewThreads implements ReviewIsolation {
   }
 
   async analyse(request: AnalysisRequest): Promise<Analysis> {
-    const outcome = await this.#run({ kind: "review", request: threadSafeRequest(request) });
-    if ("stopped" in outcome) return stoppedAnalysis(this.#core, request, outcome.stopped);
-    return fromPortable(outcome.result as PortableAnalysis);
+    return analysisFromThread(this.#core, request, await this.#run({ kind: "review", request: threadSafeRequest(request) }));
   }
 
   async explain(request: ExplainRequest): Promise<string> {
-    const outcome = await this.#run({ kind: "explain", request });
-    if ("stopped" in outcome) return stoppedExplainAnswer(outcome.stopped);
-    return outcome.result as string;
+    return explainFromThread(await this.#run({ kind: "explain", request }));
   }
 
   /**
@@ -124,7 +119,7 @@ export class ReviewThreads implements ReviewIsolation {
     return this.#pool.threads.length;
   }
 
-  async #run(job: { kind: string; request?: unknown }): Promise<{ result: unknown } | { stopped: StopReason }> {
+  async #run(job: { kind: string; request?: unknown }): Promise<ThreadOutcome> {
     await this.#acquire();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.#deadlineMs);
