@@ -263,28 +263,23 @@ export function changeRequestBody(plan: CommentPlan, failOn: ReviewConfig["failO
     .map((finding) => listItem(finding, finding.location.file ? `${finding.location.file}:${finding.location.range.start.line}` : undefined));
   const more = gating.length - items.length;
   const what = gating.length > 0 ? `${count(gating.length, "new finding")} in this change fail${gating.length === 1 ? "s" : ""}` : "this change fails";
-  return [
-    `**cql-review** requests changes: ${what} the gate (\`fail_on: ${failOn}\`). The \`cql-review\` check run has the details.`,
-    "",
-    ...items,
-    ...(more > 0 ? [`- and ${count(more, "more finding")} in the check run`] : []),
-    "",
-    REVIEW_MARKER,
-  ].join("\n");
+  return listedBody(`**cql-review** requests changes: ${what} the gate (\`fail_on: ${failOn}\`). The \`cql-review\` check run has the details.`, items, more);
 }
 
 /** The review body when GitHub refused the inline comments: what they said, as a list. */
 export function fallbackBody(comments: readonly InlineComment[]): string {
   const items = comments.slice(0, MAX_LISTED_IN_BODY).map(({ finding, path, line }) => listItem(finding, `${path}:${line}`));
   const more = comments.length - items.length;
-  return [
+  return listedBody(
     `**cql-review** found ${count(comments.length, "new finding")}; GitHub could not place them inline, so they are listed here and annotated in the \`cql-review\` check run.`,
-    "",
-    ...items,
-    ...(more > 0 ? [`- and ${count(more, "more finding")} in the check run`] : []),
-    "",
-    REVIEW_MARKER,
-  ].join("\n");
+    items,
+    more,
+  );
+}
+
+/** A review body: its opening line, the listed findings, how many more the check run has, and the marker. */
+function listedBody(opening: string, items: readonly string[], more: number): string {
+  return [opening, "", ...items, ...(more > 0 ? [`- and ${count(more, "more finding")} in the check run`] : []), "", REVIEW_MARKER].join("\n");
 }
 
 /** Longest message quoted in a review body's list; the check run has the whole text. */
