@@ -4,7 +4,7 @@
 // the coordinator fails between them: the old entry stays and still points at the row (two keys
 // find it), or the new one is missing. A LOGGED batch goes through the batchlog, which replays it
 // until every statement is applied.
-import { joinWords, tableLabel, writeEntity, type WriteStatement } from "../src/rule-engine/helpers.js";
+import { joinWords, sameColumnType, tableLabel, writeEntity, type WriteStatement } from "../src/rule-engine/helpers.js";
 import { operations, type Operation } from "../src/rule-engine/flows.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
@@ -13,14 +13,11 @@ import type { TableModel } from "../src/schema/model.js";
 function related(lookup: TableModel, base: TableModel): string | undefined {
   const key = new Set(lookup.partitionKey.map((c) => c.name));
   // The base holds the lookup's key value (users.email for users_by_email), and the lookup holds the base's key.
-  const holdsValue = base.columns.find((c) => key.has(c.name) && c.kind !== "partition" && sameType(c, lookup.columns.find((l) => l.name === c.name)!));
-  const pointsAt = base.partitionKey.every((c) => lookup.columns.some((l) => l.name === c.name && l.kind !== "partition" && sameType(l, c)));
+  const holdsValue = base.columns.find((c) => key.has(c.name) && c.kind !== "partition" && sameColumnType(c, lookup.columns.find((l) => l.name === c.name)!));
+  const pointsAt = base.partitionKey.every((c) => lookup.columns.some((l) => l.name === c.name && l.kind !== "partition" && sameColumnType(l, c)));
   return holdsValue && pointsAt ? holdsValue.name : undefined;
 }
 
-function sameType(a: { type: unknown }, b: { type: unknown }): boolean {
-  return JSON.stringify(a.type) === JSON.stringify(b.type);
-}
 
 /** Whether every statement given runs in one LOGGED batch. */
 function inOneLoggedBatch(statements: WriteStatement[]): boolean {

@@ -14,6 +14,7 @@ import {
   joinWords,
   primaryKeyNames,
   queriesOnTable,
+  sameColumnType,
   tableLabel,
   writeEntity,
   writesOnTable,
@@ -146,19 +147,16 @@ function ownerTable(model: AnalysedModel, lookup: TableModel, columns: string[],
     if (!table || table === lookup || other.statement.kind !== "insert" || table.partitionKey.length !== 1) continue;
     const key = table.partitionKey[0]!;
     const mine = lookup.columns.find((c) => c.name === key.name);
-    if (!mine || !columns.includes(key.name) || !sameType(mine, key)) continue;
+    if (!mine || !columns.includes(key.name) || !sameColumnType(mine, key)) continue;
     // The lookup indexes an attribute of its owner (users.username): a value someone chose, not a
     // random code issued for the row (a verification code is unique by chance, not by claim).
-    const indexed = lookup.partitionKey.every((k) => table.columns.some((c) => c.name === k.name && c.kind !== "partition" && sameType(c, k)));
+    const indexed = lookup.partitionKey.every((k) => table.columns.some((c) => c.name === k.name && c.kind !== "partition" && sameColumnType(c, k)));
     if (!indexed) continue;
     return { table, column: key.name };
   }
   return undefined;
 }
 
-function sameType(a: { type: ColumnType }, b: { type: ColumnType }): boolean {
-  return JSON.stringify(a.type) === JSON.stringify(b.type);
-}
 
 /** The other writes of the write path (or code function) an insert belongs to. */
 function operationWrites(model: AnalysedModel, insert: WriteStatement): WriteStatement[] {

@@ -340,6 +340,11 @@ export function tableLocation(table: TableModel): { file: string; range: SourceR
   return { file: table.source.file, range: table.source.range };
 }
 
+/** Whether two columns have the same type, structurally (a user type's keyspace included). */
+export function sameColumnType(a: { type: ColumnType }, b: { type: ColumnType }): boolean {
+  return JSON.stringify(a.type) === JSON.stringify(b.type);
+}
+
 /** A type as CQL writes it, from the schema model (`frozen<list<text>>`, `map<text, int>`). */
 export function typeText(type: ColumnType): string {
   switch (type.kind) {
