@@ -13,7 +13,7 @@ import { sizeValue } from "../analysis/type-sizes.js";
 import { formatBytes, formatCount } from "../analysis/estimator-text.js";
 import type { MeasuredFigure, TableMeasurements } from "../stats/types.js";
 
-/** A read the draft proposes: a statement of the code (`code` set), or a guess for a table no code reads. */
+/** A read the draft proposes: a statement of the code (`code` set), or, when no code was read, a guess for a table. */
 export interface DraftQuery {
   id: string;
   description: string;
@@ -22,7 +22,7 @@ export interface DraftQuery {
   code?: string;
 }
 
-/** A write the draft proposes: a statement of the code, or a guess for a table no code writes. */
+/** A write the draft proposes: a statement of the code, or, when no code was read, a guess for a table. */
 export interface DraftWrite {
   id: string;
   description: string;
@@ -43,8 +43,8 @@ export interface DraftOptions {
   /**
    * The statements read from the application's code: each static SELECT becomes a query and each
    * INSERT, UPDATE, DELETE or BATCH a write, pointing at the code with `code:`, in place of the
-   * per-table guesses for the tables they read or write; statements built at run time are listed
-   * as comments.
+   * per-table guesses; statements built at run time, and the tables no statement reads or writes,
+   * are listed as comments.
    */
   code?: CodeExtraction;
   /**
@@ -327,17 +327,24 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
   if (keyspace === undefined) return undefined;
   const writable = tables.filter((table) => table.kind === "table");
   const fromCode = draftsFromCode(options.code, schema, keyspace);
-  // The code's own statements first; a guess only for a table no code reads (writes).
-  const queries = uniqueIds([
-    ...fromCode.queries,
-    ...tables.filter((table) => !fromCode.read.has(table.qualifiedName)).map((table) => partitionQuery(table, keyspace)),
-  ]);
-  const writes = uniqueIds([
-    ...fromCode.writes,
-    ...writable.filter((table) => !fromCode.written.has(table.qualifiedName)).map((table) => tableWrite(table, keyspace)),
-  ]);
+  // With code read, its statements are the entries: a table none of them reads (writes) is named
+  // in a comment, not given a guessed entry that `check` would then report as unused. Without
+  // code, one guess per table is the draft.
+  const codeRead = options.code !== undefined && options.code.statements.length + options.code.dynamic.length > 0;
+  const unread = tables.filter((table) => !fromCode.read.has(table.qualifiedName));
+  const unwritten = writable.filter((table) => !fromCode.written.has(table.qualifiedName));
+  const queries = uniqueIds([...fromCode.queries, ...(codeRead ? [] : unread.map((table) => partitionQuery(table, keyspace)))]);
+  const writes = uniqueIds([...fromCode.writes, ...(codeRead ? [] : unwritten.map((table) => tableWrite(table, keyspace)))]);
   const fromCodeCount = fromCode.queries.length + fromCode.writes.length;
   const guessed = queries.length + writes.length - fromCodeCount;
+  const names = (list: readonly TableModel[]) => list.map((table) => tableReference(table, keyspace)).join(", ");
+  const untouched = codeRead
+    ? [
+        ...(unread.length > 0 ? [`# No static statement of the code reads these tables: ${names(unread)}.`] : []),
+        ...(unwritten.length > 0 ? [`# No static statement of the code writes these tables: ${names(unwritten)}.`] : []),
+        ...(unread.length + unwritten.length > 0 ? ["# Add an entry with its CQL if something outside the code (or a statement built at run time) does."] : []),
+      ]
+    : [];
   const lines = [
     `# yaml-language-server: $schema=${options.schemaReference}`,
     `# Drafted by \`cql-review init\` from ${options.sourceFiles.join(", ")}.`,
@@ -350,7 +357,7 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
     ...(guessed > 0
       ? [
           "# Every TODO is a placeholder: put in your own figures and the application's real queries",
-          `# (one read per table${fromCodeCount > 0 ? " no code reads" : ""} by its full partition key was guessed), then run \`cql-review check\`.`,
+          `# (one read per table by its full partition key was guessed), then run \`cql-review check\`.`,
         ]
       : ["# Every TODO is a placeholder: put in your own figures, then run `cql-review check`."]),
     "version: 1",
@@ -364,7 +371,7 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
     "tables:",
     ...writable.flatMap((table) => volumeLines(table, keyspace, schema, options.measured?.get(table.qualifiedName))),
     "",
-    "queries:",
+    queries.length > 0 ? "queries:" : "queries: []",
     ...queries.flatMap((query) => [
       `  - id: ${yamlScalar(query.id)}`,
       `    description: ${JSON.stringify(query.description)}`,
@@ -382,6 +389,7 @@ export function draftManifest(schema: SchemaModel, options: DraftOptions): strin
     ...(fromCode.notDrafted.length > 0
       ? ["", "# Statements the code builds at run time are not reviewed; if one's shape is fixed, add it with its CQL.", ...fromCode.notDrafted]
       : []),
+    ...(untouched.length > 0 ? ["", ...untouched] : []),
   ];
   return `${lines.join("\n")}\n`;
 }
