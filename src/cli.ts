@@ -14,7 +14,7 @@ import { loadConfig, type ReviewConfig } from "./config.js";
 import type { ExplainAnswer, ExplainRequest, parseExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
 import { isCodeFile, readCode } from "./code/read.js";
-import type { CodeLanguage } from "./code/types.js";
+import type { CodeLanguage, CodeTable } from "./code/types.js";
 import { terminalSafe } from "./report/controls.js";
 import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import type { Review, SourceFile } from "./review.js";
@@ -882,25 +882,31 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   }
 
   const inputs = await collectInputs(io, { ...parsed.options, paths: [written] });
-  const schemaFiles = inputs.files.filter((file) => matchesAny(file.path, inputs.config.schema));
-  if (schemaFiles.length === 0) {
-    throw new InputError(`no schema files under ${written} (globs: ${inputs.config.schema.join(", ")}): init drafts the manifest from the tables`);
+  let schemaFiles = inputs.files.filter((file) => matchesAny(file.path, inputs.config.schema));
+  // The application's code, read as `check` reads it: its statements become the draft's entries,
+  // and its entity classes the schema when the repository has no schema file.
+  const code = await readCode(inputs.files, inputs.config, codeParser);
+  const entities = schemaFiles.length === 0 ? (await import("./cli/init-entities.js")).draftableEntities(code?.tables ?? []) : [];
+  if (schemaFiles.length === 0 && entities.length === 0) {
+    throw new InputError(
+      `no schema files under ${written} (globs: ${inputs.config.schema.join(", ")}) and no entity classes that map tables: init drafts the manifest from the tables`,
+    );
   }
   // Several applications: one draft in each, never one merging their keyspaces and tables.
-  const applications = await applicationRoots(directory, schemaFiles.map((file) => path.resolve(inputs.root, file.path)), {
+  const tableSources = schemaFiles.length > 0 ? schemaFiles.map((file) => file.path) : entities.map((entity) => entity.file);
+  const applications = await applicationRoots(directory, [...new Set(tableSources)].map((file) => path.resolve(inputs.root, file)), {
     ...(inputs.config.models ? { models: inputs.config.models } : {}),
     repositoryRoot: inputs.root,
     hasBuildFile: async (candidate) => (await Promise.all(BUILD_FILES.map((name) => statOrUndefined(io, path.join(candidate, name))))).some((stat) => stat?.isFile()),
   });
   if (applications.roots.length > 1) return initEachApplication(io, parsed, applications);
+  if (schemaFiles.length === 0) schemaFiles = [await writeEntitySchema(io, parsed, inputs, directory, entities)];
   const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
   // The application's configuration too: it names the keyspace of unqualified tables.
   const applicationConfigs = inputs.files.filter((file) => isApplicationConfigFile(file.path) && !schemaFiles.includes(file));
   const fromSchema = review({ files: [...schemaFiles, ...applicationConfigs], configFile: inputs.configFile, cassandra });
   const applied = fromSchema.model.appliedSchemaFiles ?? fromSchema.model.schemaFiles;
   const measured = readMeasurementsForInit(io, inputs, fromSchema.schema);
-  // The application's code, read as `check` reads it: its statements become the draft's entries.
-  const code = await readCode(inputs.files, inputs.config, codeParser);
   const draft = draftManifest(fromSchema.schema, {
     cassandra,
     schemaReference: await schemaReference(io, directory),
@@ -944,6 +950,33 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   }
   // A draft that does not validate is no success, whoever is to blame.
   return draftErrors.length > 0 ? EXIT.gateFails : EXIT.ok;
+}
+
+/**
+ * `init` where the tables come from entity classes: writes the schema drafted from them (init-entities.ts)
+ * beside the manifest, says what it could not derive (file, line, column), and returns it as the schema file.
+ */
+async function writeEntitySchema(io: CliIo, parsed: ParsedCommand, inputs: Inputs, directory: string, entities: CodeTable[]): Promise<SourceFile> {
+  const { ENTITY_SCHEMA_PATH, schemaActionOf, schemaFromEntities } = await import("./cli/init-entities.js");
+  const schemaAction = schemaActionOf(inputs.files.filter((file) => isApplicationConfigFile(file.path) || isCodeFile(file.path, inputs.config)));
+  const drafted = schemaFromEntities(entities, schemaAction ? { schemaAction } : {});
+  const absolute = path.join(directory, ENTITY_SCHEMA_PATH);
+  const shownPath = toPosix(path.relative(io.cwd, absolute));
+  try {
+    await io.fs.writeFile!(absolute, drafted.text, { exclusive: !parsed.force });
+  } catch (error) {
+    throw new InputError(`${shownPath}: cannot be written (${(error as NodeJS.ErrnoException).code === "EEXIST" ? "it exists; pass --force to replace it" : describeError(error)})`);
+  }
+  const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  io.stdout(
+    `No schema file: wrote ${shownPath}, ${plural(drafted.tables, "table", "tables")} drafted from the entity classes` +
+      `${schemaAction ? ` (the application creates them: schema-action ${terminalSafe(schemaAction.value)} in ${terminalSafe(schemaAction.file)}:${schemaAction.line})` : ""}.\n`,
+  );
+  for (const field of drafted.unknown) {
+    io.stderr(`cql-review: ${terminalSafe(field.file)}:${field.line}:${field.column}: ${terminalSafe(field.entity)}.${terminalSafe(field.property)} (${terminalSafe(field.type)}): no CQL type derived (${terminalSafe(field.reason)}); a TODO in ${shownPath}\n`);
+  }
+  for (const entity of drafted.skipped) io.stderr(`cql-review: ${terminalSafe(entity.file)}:${entity.line}: ${terminalSafe(entity.entity)} not drafted: ${terminalSafe(entity.reason)}\n`);
+  return { path: toPosix(path.relative(inputs.root, absolute)), content: drafted.text };
 }
 
 /** `init` in each application root: each draft written and checked on its own; a root whose draft cannot be written is said and skipped. */

@@ -8,7 +8,7 @@
 // a custom naming strategy) is left out rather than guessed.
 import type { Node } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
-import type { CodeTable } from "./types.js";
+import type { CodeTable, DeclaredName, DeclaredType } from "./types.js";
 
 /** One Java file as the entity reader needs it. */
 export interface EntitySource {
@@ -35,7 +35,39 @@ interface Field {
   name: string;
   /** the declared type's simple name */
   type: string;
+  /** the declared type as written, annotations left out (`Map<String, Integer>`) */
+  typeText: string;
   annotations: Map<string, Node>;
+}
+
+/** A declared type as written, without the annotations inside it (`List<@Frozen Address>` → `List<Address>`). */
+function typeTextOf(node: Node | undefined): string {
+  if (!node) return "";
+  const annotations = node.descendantsOfType(["annotation", "marker_annotation"]).filter((n): n is Node => n !== null);
+  let text = node.text;
+  for (const annotation of annotations.sort((a, b) => b.startIndex - a.startIndex)) {
+    text = text.slice(0, annotation.startIndex - node.startIndex) + text.slice(annotation.endIndex - node.startIndex);
+  }
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Enums and user-defined types (`@UserDefinedType`) the sources declare, by simple class name. */
+export type DeclaredNames = Map<string, DeclaredName>;
+
+/** What the sources say about a property's type, for drafting a schema from the entity. */
+export function declaredTypeOf(typeText: string, annotations: Map<string, Node>, names: DeclaredNames): DeclaredType {
+  const named: Record<string, DeclaredName> = {};
+  for (const word of typeText.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    const known = names.get(word);
+    if (known) named[word] = known;
+  }
+  const cassandraType = annotations.get("CassandraType");
+  return {
+    text: typeText,
+    ...(cassandraType ? { cassandraType: cassandraType.text } : {}),
+    ...(annotations.has("Frozen") ? { frozen: true as const } : {}),
+    ...(Object.keys(named).length > 0 ? { named } : {}),
+  };
 }
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
@@ -127,7 +159,7 @@ function fieldsOf(info: ClassInfo): Field[] {
     const annotations = annotationsOf(component);
     if (!name || annotations.has("Transient") || annotations.has("Computed")) continue;
     const type = (field(component, "type")?.text ?? "").replace(/<.*$/s, "").split(".").pop() ?? "";
-    fields.push({ source: info.source, node: name, name: name.text, type, annotations });
+    fields.push({ source: info.source, node: name, name: name.text, type, typeText: typeTextOf(field(component, "type")), annotations });
   }
   for (const member of body?.namedChildren ?? []) {
     if (!member || member.type !== "field_declaration") continue;
@@ -136,10 +168,11 @@ function fieldsOf(info: ClassInfo): Field[] {
     // `@Computed("ttl(x)")` reads an expression, not a column.
     if (keywords.has("static") || keywords.has("transient") || annotations.has("Transient") || annotations.has("Computed")) continue;
     const type = (field(member, "type")?.text ?? "").replace(/<.*$/s, "").split(".").pop() ?? "";
+    const typeText = typeTextOf(field(member, "type"));
     for (const declarator of member.namedChildren) {
       if (declarator?.type !== "variable_declarator") continue;
       const name = field(declarator, "name");
-      if (name) fields.push({ source: info.source, node: name, name: name.text, type, annotations });
+      if (name) fields.push({ source: info.source, node: name, name: name.text, type, typeText: `${typeText}${field(declarator, "dimensions")?.text ?? ""}`, annotations });
     }
   }
   return fields;
@@ -166,19 +199,52 @@ export interface KeyColumn {
  */
 export function entityTables(sources: EntitySource[]): CodeTable[] {
   const classes = new Map<string, ClassInfo[]>();
+  const names: DeclaredNames = new Map();
+  // A simple name declared twice (two packages' `Address`) says nothing certain about either.
+  const declared = new Map<string, number>();
   for (const source of sources) {
-    for (const node of source.root.descendantsOfType(["class_declaration", "record_declaration"])) {
+    for (const node of source.root.descendantsOfType(["class_declaration", "record_declaration", "enum_declaration"])) {
       const name = node && field(node, "name")?.text;
       if (!node || !name) continue;
+      declared.set(name, (declared.get(name) ?? 0) + 1);
+      if (node.type === "enum_declaration") {
+        names.set(name, { enum: true });
+        continue;
+      }
+      const annotations = annotationsOf(node);
       const list = classes.get(name) ?? [];
-      list.push({ source, node, name, annotations: annotationsOf(node) });
+      list.push({ source, node, name, annotations });
       classes.set(name, list);
+      const userType = annotations.get("UserDefinedType");
+      if (userType) {
+        const written = argument(userType, "value") ?? argument(userType, "name");
+        const text = written ? source.text(written) : undefined;
+        if (!written || text) names.set(name, { userType: text ? cqlName(text) : name.toLowerCase() });
+      }
     }
   }
   const unique = (name: string) => {
     const list = classes.get(name);
     return list?.length === 1 ? list[0] : undefined;
   };
+  for (const [name, count] of declared) if (count > 1) names.delete(name);
+  // A user type's fields, once every name is known: their types name others by name only.
+  const shallow: DeclaredNames = new Map([...names].map(([name, entry]) => [name, "userType" in entry ? { userType: entry.userType } : entry]));
+  for (const [name, entry] of names) {
+    const info = unique(name);
+    if (!("userType" in entry) || !info) continue;
+    const fields: { name: string; declared: DeclaredType }[] = [];
+    for (const property of fieldsOf(info)) {
+      const written = argument(property.annotations.get("Column"), "value") ?? argument(property.annotations.get("Element"), "value");
+      const text = written ? property.source.text(written) : undefined;
+      if (written && text === undefined) {
+        fields.length = 0;
+        break;
+      }
+      fields.push({ name: text ? cqlName(text) : property.name.toLowerCase(), declared: declaredTypeOf(property.typeText, property.annotations, shallow) });
+    }
+    if (fields.length > 0) names.set(name, { userType: entry.userType, fields });
+  }
   const tables: CodeTable[] = [];
   for (const source of sources) {
     const framework = frameworkOf(source.imports);
@@ -187,14 +253,14 @@ export function entityTables(sources: EntitySource[]): CodeTable[] {
       if (info.source !== source) continue;
       const marker = framework === "datastax-mapper-4" ? "Entity" : "Table";
       if (!info.annotations.has(marker)) continue;
-      const table = readEntity(info, framework, unique);
+      const table = readEntity(info, framework, unique, names);
       if (table) tables.push(table);
     }
   }
   return tables;
 }
 
-function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: string) => ClassInfo | undefined): CodeTable | undefined {
+function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: string) => ClassInfo | undefined, names: DeclaredNames): CodeTable | undefined {
   const { source, annotations } = info;
   const text = (node: Node | undefined) => (node ? info.source.text(node) : undefined);
   let naming: (javaName: string) => string;
@@ -249,7 +315,16 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
   const addColumn = (columnName: string, property: string, at: Field) => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: at.source.range(at.node), ...(isCollectionType(at.type) ? { collection: true as const } : {}) });
+    if (columns.some((c) => c.name === columnName)) return;
+    const declared = at.typeText !== "" ? { declared: declaredTypeOf(at.typeText, at.annotations, names) } : {};
+    columns.push({
+      name: columnName,
+      property,
+      range: at.source.range(at.node),
+      ...(at.source.path !== source.path ? { file: at.source.path } : {}),
+      ...(isCollectionType(at.type) ? { collection: true as const } : {}),
+      ...declared,
+    });
   };
   for (const owner of chain) {
     for (const property of fieldsOf(owner)) {

@@ -5,7 +5,7 @@
 import type { Node } from "web-tree-sitter";
 import { derivedQuery } from "./derived.js";
 import { entityKey, isCollectionType, type EntitySource, type KeyColumn } from "./entities.js";
-import type { CodeTable } from "./types.js";
+import type { CodeTable, DeclaredType } from "./types.js";
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 const named = (node: Node | undefined) => (node?.namedChildren ?? []).filter((c): c is Node => c !== null && !c.type.includes("comment"));
@@ -52,7 +52,23 @@ function cqlName(text: string): string {
 interface Property {
   name: Node;
   type: string;
+  /** the declared type as written, without `?` (`List<String>`) */
+  typeText: string;
   annotations: Map<string, Annotation>;
+}
+
+/** What the sources say about a property's type (entities.ts declaredTypeOf, for Kotlin's tree). */
+function declaredOf(property: Property, enums: ReadonlySet<string>): DeclaredType | undefined {
+  if (property.typeText === "") return undefined;
+  const named: Record<string, { enum: true }> = {};
+  for (const word of property.typeText.match(/[A-Za-z_]\w*/g) ?? []) if (enums.has(word)) named[word] = { enum: true };
+  const cassandraType = property.annotations.get("CassandraType");
+  return {
+    text: property.typeText,
+    ...(cassandraType ? { cassandraType: cassandraType.node.text } : {}),
+    ...(property.annotations.has("Frozen") ? { frozen: true as const } : {}),
+    ...(Object.keys(named).length > 0 ? { named } : {}),
+  };
 }
 
 function isInterface(declaration: Node): boolean {
@@ -62,19 +78,21 @@ function isInterface(declaration: Node): boolean {
 /** Constructor `val`/`var` parameters and body properties; statics (companion members) are not properties. */
 function propertiesOf(declaration: Node): Property[] {
   const properties: Property[] = [];
-  const typeOf = (node: Node) => (named(node).find((c) => c.type === "user_type" || c.type === "nullable_type")?.text ?? "").replace(/[<?].*$/s, "").split(".").pop() ?? "";
+  const typeNode = (node: Node) => named(node).find((c) => c.type === "user_type" || c.type === "nullable_type");
+  const typeOf = (node: Node) => (typeNode(node)?.text ?? "").replace(/[<?].*$/s, "").split(".").pop() ?? "";
+  const typeTextOf = (node: Node) => (typeNode(node)?.text ?? "").replace(/\?$/, "").replace(/\s+/g, " ").trim();
   const constructor = named(declaration).find((c) => c.type === "primary_constructor");
   for (const parameter of named(named(constructor).find((c) => c.type === "class_parameters"))) {
     if (parameter.type !== "class_parameter" || !parameter.children.some((c) => c?.type === "val" || c?.type === "var")) continue;
     const name = named(parameter).find((c) => c.type === "identifier");
-    if (name) properties.push({ name, type: typeOf(parameter), annotations: annotationsOf(parameter) });
+    if (name) properties.push({ name, type: typeOf(parameter), typeText: typeTextOf(parameter), annotations: annotationsOf(parameter) });
   }
   for (const member of named(named(declaration).find((c) => c.type === "class_body"))) {
     if (member.type !== "property_declaration") continue;
     const variable = named(member).find((c) => c.type === "variable_declaration");
     const name = named(variable).find((c) => c.type === "identifier");
     // A property with a getter of its own and no backing field is computed, not a column.
-    if (name && variable && !named(member).some((c) => c.type === "getter")) properties.push({ name, type: typeOf(variable), annotations: annotationsOf(member) });
+    if (name && variable && !named(member).some((c) => c.type === "getter")) properties.push({ name, type: typeOf(variable), typeText: typeTextOf(variable), annotations: annotationsOf(member) });
   }
   return properties.filter((p) => !p.annotations.has("Transient") && !p.annotations.has("Computed"));
 }
@@ -82,10 +100,12 @@ function propertiesOf(declaration: Node): Property[] {
 /** The Spring Data `@Table` classes of Kotlin files (files that import Spring Data Cassandra). */
 export function kotlinEntityTables(sources: EntitySource[]): CodeTable[] {
   const classes = new Map<string, { source: EntitySource; node: Node }[]>();
+  const enums = new Set<string>();
   for (const source of sources) {
     for (const node of source.root.descendantsOfType("class_declaration")) {
       const name = node && field(node, "name")?.text;
       if (node && name && !isInterface(node)) classes.set(name, [...(classes.get(name) ?? []), { source, node }]);
+      if (node && name && named(named(node).find((c) => c.type === "modifiers")).some((m) => m.type === "class_modifier" && m.text === "enum")) enums.add(name);
     }
   }
   const unique = (name: string) => {
@@ -99,14 +119,20 @@ export function kotlinEntityTables(sources: EntitySource[]): CodeTable[] {
       if (!node || isInterface(node)) continue;
       const table = annotationsOf(node).get("Table");
       if (!table) continue;
-      const read = readEntity(source, node, table, unique);
+      const read = readEntity(source, node, table, unique, enums);
       if (read) tables.push(read);
     }
   }
   return tables;
 }
 
-function readEntity(source: EntitySource, node: Node, table: Annotation, classNamed: (name: string) => { source: EntitySource; node: Node } | undefined): CodeTable | undefined {
+function readEntity(
+  source: EntitySource,
+  node: Node,
+  table: Annotation,
+  classNamed: (name: string) => { source: EntitySource; node: Node } | undefined,
+  enums: ReadonlySet<string>,
+): CodeTable | undefined {
   const className = field(node, "name")?.text ?? "";
   const text = (n: Node | undefined) => (n ? source.text(n) : undefined);
   const explicit = text(argument(table, "value"));
@@ -117,8 +143,17 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
   let complete = !named(named(node).find((c) => c.type === "delegation_specifiers")).some((s) => named(s).some((c) => c.type === "constructor_invocation"));
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
-  const add = (columnName: string, property: string, at: Node, from: EntitySource, type = "") => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: from.range(at), ...(isCollectionType(type) ? { collection: true as const } : {}) });
+  const add = (columnName: string, property: string, at: Property, from: EntitySource, type = "") => {
+    if (columns.some((c) => c.name === columnName)) return;
+    const declared = declaredOf(at, enums);
+    columns.push({
+      name: columnName,
+      property,
+      range: from.range(at.name),
+      ...(from.path !== source.path ? { file: from.path } : {}),
+      ...(isCollectionType(type) ? { collection: true as const } : {}),
+      ...(declared ? { declared } : {}),
+    });
   };
   const readProperty = (property: Property, from: EntitySource, prefix: string, depth: number): boolean => {
     const { annotations } = property;
@@ -138,7 +173,7 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
         ...(ordinal?.type === "number_literal" ? { position: Number(ordinal.text) } : {}),
         ...(ordering ? { order: ordering.endsWith("DESCENDING") ? ("desc" as const) : ("asc" as const) } : {}),
       });
-      add(columnName, `${prefix}${property.name.text}`, property.name, from);
+      add(columnName, `${prefix}${property.name.text}`, property, from);
       return true;
     }
     const primaryKey = annotations.get("PrimaryKey") ?? annotations.get("Id");
@@ -151,14 +186,14 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
       if (argument(primaryKey, "value") && written === undefined) return false;
       const columnName = written ? cqlName(written) : property.name.text.toLowerCase();
       keys.push({ name: columnName, kind: "partition", position: 0 });
-      add(columnName, `${prefix}${property.name.text}`, property.name, from);
+      add(columnName, `${prefix}${property.name.text}`, property, from);
       return true;
     }
     const column = annotations.get("Column");
     const nameNode = argument(column, "value") ?? argument(column, "name");
     const written = own(nameNode);
     if (nameNode && written === undefined) return false;
-    add(written ? cqlName(written) : property.name.text.toLowerCase(), `${prefix}${property.name.text}`, property.name, from, property.type);
+    add(written ? cqlName(written) : property.name.text.toLowerCase(), `${prefix}${property.name.text}`, property, from, property.type);
     return true;
   };
   for (const property of propertiesOf(node)) if (!readProperty(property, source, "", 0)) complete = false;

@@ -54,10 +54,41 @@ export interface CodeTable {
   /** in key order, with the order when the framework states one (Spring Data's `ordering`) */
   clustering?: { name: string; order?: "asc" | "desc" }[];
   /** every mapped property, keys included, each at its field's name; `property` is its Java path (`key.userId` in a key class) */
-  columns: { name: string; property: string; range: SourceRange; collection?: true; counter?: true }[];
+  columns: {
+    name: string;
+    property: string;
+    range: SourceRange;
+    /** the file the property is declared in, when it is not the entity's (a key class, a superclass) */
+    file?: string;
+    collection?: true;
+    counter?: true;
+    declared?: DeclaredType;
+  }[];
   /** whether the code fixes the order of each key part; without ordinals it is the framework's choice, and only names compare */
   keyOrderKnown: { partition: boolean; clustering: boolean };
 }
+
+/**
+ * A mapped property's type as the entity class declares it (Java and Kotlin), for drafting a
+ * schema from entities that have none: the type as written, `List<String>`, and what the
+ * sources say about the names in it.
+ */
+export interface DeclaredType {
+  /** the declared type as written, annotations inside it left out (`Map<String, Integer>`) */
+  text: string;
+  /** the text of the property's `@CassandraType(...)` annotation, which overrides the type's default mapping */
+  cassandraType?: string;
+  /** `@Frozen` on the property */
+  frozen?: true;
+  /** class names in `text` the sources read declare: an enum, or a user-defined type (`@UserDefinedType`) by its CQL name */
+  named?: Record<string, DeclaredName>;
+}
+
+/**
+ * A class a declared type names: an enum, or a user-defined type with its fields (each field's
+ * own `named` lists enums and user types by name only, so a type that holds itself ends).
+ */
+export type DeclaredName = { enum: true } | { userType: string; fields?: { name: string; declared: DeclaredType }[] };
 
 export interface CodeExtraction {
   /** code files read, with their language */
