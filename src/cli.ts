@@ -973,7 +973,7 @@ async function writeEntitySchema(io: CliIo, parsed: ParsedCommand, inputs: Input
       `${schemaAction ? ` (the application creates them: schema-action ${terminalSafe(schemaAction.value)} in ${terminalSafe(schemaAction.file)}:${schemaAction.line})` : ""}.\n`,
   );
   for (const field of drafted.unknown) {
-    io.stderr(`cql-review: ${terminalSafe(field.file)}:${field.line}:${field.column}: ${terminalSafe(field.entity)}.${terminalSafe(field.property)} (${terminalSafe(field.type)}): no CQL type derived (${terminalSafe(field.reason)}); a TODO in ${shownPath}\n`);
+    io.stderr(`cql-review: ${terminalSafe(field.file)}:${field.line}:${field.column}: ${terminalSafe(field.entity)}.${terminalSafe(field.property)} (${terminalSafe(field.type)}): no CQL type derived, left out of ${shownPath} as a TODO: ${terminalSafe(field.reason)}\n`);
   }
   for (const entity of drafted.skipped) io.stderr(`cql-review: ${terminalSafe(entity.file)}:${entity.line}: ${terminalSafe(entity.entity)} not drafted: ${terminalSafe(entity.reason)}\n`);
   return { path: toPosix(path.relative(inputs.root, absolute)), content: drafted.text };

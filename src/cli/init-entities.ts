@@ -157,7 +157,7 @@ export function cqlTypeOf(declared: DeclaredType): DerivedType {
       const type = `${collection}<${parts.join(", ")}>`;
       return nested || declared.frozen ? `frozen<${type}>` : type;
     }
-    return { unknown: `${node.name} has no default CQL type (a class no @UserDefinedType read names, or a type that needs a converter)` };
+    return { unknown: `${node.name} has no default CQL type: a class stored through a converter, or one no @UserDefinedType of the sources declares` };
   };
   const cql = map(tree, false);
   return typeof cql === "string" ? { cql, userTypes } : cql;

@@ -297,7 +297,7 @@ describe("cql-review init on an application whose tables come from its entities"
       /^No schema file: wrote schema\.cql, 1 table drafted from the entity classes \(the application creates them: schema-action create-if-not-exists in src\/main\/resources\/application\.yml:4\)\.\nWrote access-patterns\.yaml, drafted from 1 table and 1 statement of the code \(1 query\)\.\n/,
     );
     expect(result.stderr).toBe(
-      `cql-review: ${JAVA}/Reading.java:21:20: Reading.zone (ZoneId): no CQL type derived (ZoneId has no default CQL type (a class no @UserDefinedType read names, or a type that needs a converter)); a TODO in schema.cql\n`,
+      `cql-review: ${JAVA}/Reading.java:21:20: Reading.zone (ZoneId): no CQL type derived, left out of schema.cql as a TODO: ZoneId has no default CQL type: a class stored through a converter, or one no @UserDefinedType of the sources declares\n`,
     );
     const schema = await nodeFs.readFile(path.join(project, "schema.cql"), "utf8");
     expect(schema).toContain("CREATE TABLE readings (\n  sensor_id uuid,\n  at timestamp,\n  value double,\n  kind text,\n  tags list<text>,\n  -- TODO: zone");
