@@ -14,7 +14,7 @@ import { loadConfig, type ReviewConfig } from "./config.js";
 import type { ExplainAnswer, ExplainRequest, parseExplainRequest } from "./explain.js";
 import { matchesAny } from "./globs.js";
 import { isCodeFile, readCode } from "./code/read.js";
-import type { CodeLanguage, CodeTable } from "./code/types.js";
+import type { CodeLanguage, CodeStatement, CodeTable } from "./code/types.js";
 import { terminalSafe } from "./report/controls.js";
 import { SCHEMA_BASE_URL } from "./manifest/json-schema.js";
 import type { Review, SourceFile } from "./review.js";
@@ -900,7 +900,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
     hasBuildFile: async (candidate) => (await Promise.all(BUILD_FILES.map((name) => statOrUndefined(io, path.join(candidate, name))))).some((stat) => stat?.isFile()),
   });
   if (applications.roots.length > 1) return initEachApplication(io, parsed, applications);
-  if (schemaFiles.length === 0) schemaFiles = [await writeEntitySchema(io, parsed, inputs, directory, entities)];
+  if (schemaFiles.length === 0) schemaFiles = [await writeEntitySchema(io, parsed, inputs, directory, entities, code?.statements ?? [])];
   const cassandra = parsed.options.cassandra ?? inputs.config.cassandra ?? DEFAULT_CASSANDRA_VERSION;
   // The application's configuration too: it names the keyspace of unqualified tables.
   const applicationConfigs = inputs.files.filter((file) => isApplicationConfigFile(file.path) && !schemaFiles.includes(file));
@@ -956,10 +956,10 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
  * `init` where the tables come from entity classes: writes the schema drafted from them (init-entities.ts)
  * beside the manifest, says what it could not derive (file, line, column), and returns it as the schema file.
  */
-async function writeEntitySchema(io: CliIo, parsed: ParsedCommand, inputs: Inputs, directory: string, entities: CodeTable[]): Promise<SourceFile> {
+async function writeEntitySchema(io: CliIo, parsed: ParsedCommand, inputs: Inputs, directory: string, entities: CodeTable[], code: CodeStatement[]): Promise<SourceFile> {
   const { ENTITY_SCHEMA_PATH, schemaActionOf, schemaFromEntities } = await import("./cli/init-entities.js");
   const schemaAction = schemaActionOf(inputs.files.filter((file) => isApplicationConfigFile(file.path) || isCodeFile(file.path, inputs.config)));
-  const drafted = schemaFromEntities(entities, schemaAction ? { schemaAction } : {});
+  const drafted = schemaFromEntities(entities, { code, ...(schemaAction ? { schemaAction } : {}) });
   const absolute = path.join(directory, ENTITY_SCHEMA_PATH);
   const shownPath = toPosix(path.relative(io.cwd, absolute));
   try {

@@ -4,7 +4,8 @@
 // Each column's CQL type follows Spring Data Cassandra's default mapping of the field's Java or
 // Kotlin type, or the field's `@CassandraType`; a field whose type has no default mapping is
 // left out of its table and reported, never guessed. Pure: entities in, CQL text out.
-import type { CodeTable, DeclaredName, DeclaredType } from "../code/types.js";
+import type { CodeStatement, CodeTable, DeclaredName, DeclaredType } from "../code/types.js";
+import { parseCql } from "../cql/index.js";
 import { quoteName } from "../cql/print.js";
 import type { SourceFile } from "../source-file.js";
 
@@ -245,7 +246,7 @@ const comment = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u202
  * application configures). A column whose type is unknown is a TODO comment in its table; an
  * entity without a readable key, or with a key column of unknown type, is a comment only.
  */
-export function schemaFromEntities(entities: readonly CodeTable[], options: { schemaAction?: SchemaAction }): EntitySchemaDraft {
+export function schemaFromEntities(entities: readonly CodeTable[], options: { schemaAction?: SchemaAction; code?: readonly CodeStatement[] }): EntitySchemaDraft {
   const unknown: UnknownColumn[] = [];
   const skipped: EntitySchemaDraft["skipped"] = [];
   const userTypes = new Map<string, { name: string; fields: { name: string; declared: DeclaredType }[] }>();
@@ -327,6 +328,10 @@ export function schemaFromEntities(entities: readonly CodeTable[], options: { sc
     }
     typeBlocks.push([`CREATE TYPE ${quoteName(userType.name)} (`, fields.map((field, i) => `  ${field}${i < fields.length - 1 ? "," : ""}`).join("\n"), ...todos, ");"].join("\n"));
   }
+  // The schema statements the application runs itself (an index created at start): part of what the tables are.
+  const run = schemaStatementsOf(options.code ?? []);
+  const keyspaces = run.filter((statement) => statement.kind === "create-keyspace").map((statement) => statement.text);
+  const others = run.filter((statement) => statement.kind !== "create-keyspace").map((statement) => statement.text);
   const classes = byName.map((entity) => entity.entity);
   const action = options.schemaAction;
   const header = [
@@ -338,5 +343,21 @@ export function schemaFromEntities(entities: readonly CodeTable[], options: { sc
     "-- A field whose type has no default mapping is a TODO below, left out of its table: add it with its CQL type.",
     "-- Keep this file in step with the entities (cql-review compares them: code-table-mismatch).",
   ];
-  return { text: `${[header.join("\n"), ...typeBlocks, ...blocks].join("\n\n")}\n`, tables: drafted, skipped, unknown };
+  return { text: `${[header.join("\n"), ...keyspaces, ...typeBlocks, ...blocks, ...others].join("\n\n")}\n`, tables: drafted, skipped, unknown };
+}
+
+const SCHEMA_KINDS = /^(create|alter)-/;
+
+/** The static CREATE and ALTER statements of the code, each after a comment naming where it runs. */
+function schemaStatementsOf(statements: readonly CodeStatement[]): { kind: string; text: string }[] {
+  const found: { kind: string; text: string }[] = [];
+  for (const statement of statements) {
+    const parsed = parseCql(statement.cql);
+    const [only] = parsed.statements;
+    if (parsed.statements.length !== 1 || !only || parsed.diagnostics.length > 0 || !SCHEMA_KINDS.test(only.kind)) continue;
+    const hash = statement.id.indexOf("#");
+    const where = `${statement.id.slice(hash + 1)}, ${statement.file}:${statement.range.start.line}`;
+    found.push({ kind: only.kind, text: `-- run by the application's code: ${comment(where)}\n${statement.cql.trim().replace(/;\s*$/, "")};` });
+  }
+  return found;
 }

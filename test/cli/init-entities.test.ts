@@ -148,6 +148,26 @@ describe("schemaFromEntities", () => {
     expect(draft.text).toContain("No schema-action was found");
   });
 
+  it("keeps the schema statements the application's code runs, a keyspace first and an index after its table", () => {
+    const statement = (id: string, cql: string, line: number) => ({ id, language: "java" as const, cql, file: "src/App.java", range: range(line), api: "execute" });
+    const draft = schemaFromEntities([entity({})], {
+      code: [
+        statement("src/App.java#App.start", "CREATE INDEX IF NOT EXISTS readings_value ON readings (value);", 10),
+        statement("src/App.java#App.start~2", "CREATE KEYSPACE IF NOT EXISTS iot WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}", 11),
+        statement("src/App.java#App.find", "SELECT * FROM readings WHERE sensor = ?", 12),
+        statement("src/App.java#App.reset", "DROP TABLE readings", 13),
+      ],
+    });
+    const keyspace = draft.text.indexOf("-- run by the application's code: App.start~2, src/App.java:11\nCREATE KEYSPACE IF NOT EXISTS iot");
+    const table = draft.text.indexOf("CREATE TABLE readings");
+    const index = draft.text.indexOf("-- run by the application's code: App.start, src/App.java:10\nCREATE INDEX IF NOT EXISTS readings_value ON readings (value);\n");
+    expect(keyspace).toBeGreaterThan(0);
+    expect(table).toBeGreaterThan(keyspace);
+    expect(index).toBeGreaterThan(table);
+    expect(draft.text).not.toContain("SELECT");
+    expect(draft.text).not.toContain("DROP");
+  });
+
   it("drafts no table whose key is unknown, and one CREATE TYPE per user type used", () => {
     const named = { Address: { userType: "address", fields: [{ name: "street", declared: { text: "String" } }, { name: "zip", declared: { text: "int" } }] } };
     const draft = schemaFromEntities(
