@@ -24,7 +24,7 @@ import { runtimeBatches } from "./runtime-batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
-import { enclosingOf, indexTree } from "./tree-index.js";
+import { enclosingOf, indexTree, parentOf } from "./tree-index.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -516,6 +516,15 @@ function enclosingMethod(node: Node): Node | undefined {
   return enclosingOf(node, ["method_declaration"]);
 }
 
+/** The name of the Java method whose `return` gives this built statement (`return select(…).getQueryString();`), if it does. */
+function returningMethod(root: Node): string | undefined {
+  let current: Node | null = root;
+  // The chain may end in the call that renders it (`.getQueryString()`, `.toString()`).
+  while (current && parentOf(current)?.type === "method_invocation" && parentOf(current)?.childForFieldName("object")?.id === current.id) current = parentOf(current) ?? null;
+  if (!current || parentOf(current)?.type !== "return_statement") return undefined;
+  return enclosingMethod(current)?.childForFieldName("name")?.text;
+}
+
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
 const COMMENT_TYPES = ["comment", "line_comment", "block_comment", "multiline_comment"];
@@ -625,6 +634,8 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   const callStatements = new Map<string, string>();
   /** the statement of each mapper DAO method, by `Dao.method` */
   const daoMethodStatements = new Map<string, string>();
+  /** the statement a Java or Kotlin method returns from a query builder, by the method's name (undefined when two differ) */
+  const returnedStatements = new Map<string, string | undefined>();
   const idCounts = new Map<string, number>();
   const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
@@ -710,6 +721,8 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         if (seen.has(key)) continue;
         seen.add(key);
         if ("cql" in built) {
+          const returnedBy = returningMethod(built.root);
+          if (returnedBy && isCqlStatement(built.cql)) returnedStatements.set(returnedBy, returnedStatements.has(returnedBy) && returnedStatements.get(returnedBy) !== built.cql ? undefined : built.cql);
           if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder" });
         } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
       }
@@ -845,11 +858,14 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   }
   // Batches filled at run time with statements read above (driver calls, mapper DAO methods): one
   // BATCH when every one is known.
+  const javaRoots = parsed.filter((f) => f.language === "java" && f.cassandra).map((f) => f.tree.rootNode);
   for (const file of parsed) {
     if (file.language !== "java" || !file.cassandra) continue;
     const lookup = {
-      statementOfCall: (call: Node) => callStatements.get(`${file.path}:${call.startIndex}`),
+      statementOfCall: (call: Node) => callStatements.get(`${(fileOfTree.get(call.tree) ?? file).path}:${call.startIndex}`),
       daoStatement: (dao: string, method: string) => daoMethodStatements.get(`${dao}.${method}`),
+      returnedStatement: (call: Node) => returnedStatements.get(call.childForFieldName("name")?.text ?? ""),
+      otherRoots: javaRoots,
     };
     for (const batch of builtBatches(file.tree.rootNode, lookup)) {
       const key = `${file.path}:${batch.root.startIndex}`;
