@@ -268,14 +268,14 @@ class Project {
    * text it makes, for the plain verbs `%s`, `%v`, `%d` and `%%`; undefined otherwise.
    */
   private sprintf(file: ParsedFile, node: Node, template: string, depth: number, budget: { steps: number }): { text: string; pieces: Piece[] } | undefined {
-    if (file.language !== "go" || node.childForFieldName("function")?.text !== "fmt.Sprintf") return undefined;
-    const args = (node.childForFieldName("arguments")?.namedChildren ?? []).slice(1);
+    const args = formatArguments(file, node);
+    if (!args) return undefined;
     const values: string[] = [];
     const pieces: Piece[] = [];
     for (const argument of args) {
       if (!argument) return undefined;
       const target = this.followAcross(file, argument);
-      if (target.type === "int_literal") {
+      if (target.type === "int_literal" || target.type === "decimal_integer_literal") {
         values.push(target.text);
         continue;
       }
@@ -338,6 +338,23 @@ class Project {
     }
     return { dynamic: `computed by \`${clip(node.text)}\``, pieces: [] };
   }
+}
+
+/**
+ * The arguments that fill a format template: Go's `fmt.Sprintf(template, a, b)`, Java's
+ * `String.format(template, a, b)` and `template.formatted(a, b)`; undefined for any other call.
+ */
+function formatArguments(file: ParsedFile, node: Node): (Node | null)[] | undefined {
+  const args = node.childForFieldName("arguments")?.namedChildren.filter((n) => !n || !n.type.includes("comment"));
+  if (!args) return undefined;
+  if (file.language === "go") return node.childForFieldName("function")?.text === "fmt.Sprintf" ? args.slice(1) : undefined;
+  if (file.language !== "java" || node.type !== "method_invocation") return undefined;
+  const name = node.childForFieldName("name")?.text;
+  const object = node.childForFieldName("object")?.text;
+  // String.format(Locale.ROOT, template, …) puts the template second: not read.
+  if (name === "format" && (object === "String" || object === "java.lang.String")) return args.slice(1);
+  if (name === "formatted") return args;
+  return undefined;
 }
 
 /** DataStax Enterprise Search's pseudo-column in a WHERE clause (`WHERE solr_query = ?`). */
