@@ -22,9 +22,10 @@ import { holderName } from "./names.js";
 import { builtBatches } from "./batches.js";
 import { runtimeBatches } from "./runtime-batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
-import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
+import { driverApi, isDriverEntryName, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { enclosingOf, indexTree, parentOf } from "./tree-index.js";
+import { argumentsPassed, calledName, helperOf, type WrapperLanguage } from "./wrappers.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -680,13 +681,32 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
     ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
     ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
   ];
+  // Helpers that run the statement they are given: how many functions of each name, and the calls of each name.
+  const helperCount = new Map<string, number>();
+  const callsByName = new Map<string, { file: ParsedFile; call: Node }[]>();
+  for (const file of parsed) {
+    if (file.language !== "go" && file.language !== "java") continue;
+    const language: WrapperLanguage = file.language;
+    for (const fn of file.tree.rootNode.descendantsOfType(language === "go" ? ["function_declaration", "method_declaration"] : ["method_declaration"])) {
+      const name = fn?.childForFieldName("name")?.text;
+      if (name) helperCount.set(`${language}:${name}`, (helperCount.get(`${language}:${name}`) ?? 0) + 1);
+    }
+    for (const call of file.tree.rootNode.descendantsOfType(language === "go" ? "call_expression" : "method_invocation")) {
+      const name = call && calledName(call, language);
+      if (!call || !name) continue;
+      const list = callsByName.get(`${language}:${name}`);
+      if (list) list.push({ file, call });
+      else callsByName.set(`${language}:${name}`, [{ file, call }]);
+    }
+  }
+  const helperCalls = (language: WrapperLanguage, name: string) => callsByName.get(`${language}:${name}`) ?? [];
   // A file that imports no driver may still run statements on a session it is handed (a DAO
   // given its session by a helper module): there, only session-like receivers count.
   const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));
   for (const file of parsed) {
     if (!file.cassandra && !driverLanguages.has(file.language)) continue;
     const { syntax } = file;
-    const uses: { node: Node; api: string; argument: Node }[] = [];
+    const uses: { node: Node; api: string; argument: Node; via?: { file: ParsedFile; call: Node } }[] = [];
     for (const node of file.tree.rootNode.descendantsOfType(syntax.callTypes)) {
       if (!node) continue;
       const call = syntax.call(node);
@@ -697,6 +717,15 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         // Each choice on its own: a constant is a statement, a computed one is listed as dynamic.
         const choices = project.alternatives(file, argument) ?? [argument];
         for (const choice of choices) for (const branch of project.branches(file, choice)) uses.push({ node, api: api.name, argument: branch });
+        // A helper that runs the statement it is given: the statements are what its callers pass.
+        const helper = (file.language === "go" || file.language === "java") && choices.length === 1 ? helperOf(argument, file.language) : undefined;
+        if (helper && helperCount.get(`${file.language}:${helper.name}`) === 1 && !isDriverEntryName(file.language, helper.name)) {
+          for (const caller of helperCalls(file.language as WrapperLanguage, helper.name)) {
+            for (const passed of argumentsPassed(helper, [caller.call], file.language as WrapperLanguage)) {
+              for (const branch of project.branches(caller.file, passed.argument)) uses.push({ node, api: api.name, argument: branch, via: { file: caller.file, call: passed.call } });
+            }
+          }
+        }
       }
     }
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
@@ -744,23 +773,26 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
       }
     }
-    for (const { node, api, argument } of uses) {
+    for (const { node: driverCall, api, argument, via } of uses) {
       {
-        const value = project.evaluate(file, argument);
+        // Through a helper, the statement is the caller's: read in its file, named after its call.
+        const argumentFile = via?.file ?? file;
+        const node = via?.call ?? driverCall;
+        const value = project.evaluate(argumentFile, argument);
         const [first] = value.pieces;
         if (!first) continue;
         if ("text" in value) {
           // Spring Data numbers its bind markers (`?0`, `?1`); to the plan they are plain markers.
           const cql = file.language === "python" ? pythonPlaceholders(value.text) : api === "@Query" ? value.text.replace(/\?\d+/g, "?") : value.text;
-          const at = project.anchor(file, argument);
+          const at = project.anchor(argumentFile, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
-          if (api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${node.startIndex}`, cql.trim());
+          if (!via && api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${driverCall.startIndex}`, cql.trim());
           if (seen.has(key)) continue;
           let filled = cql;
           if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
             // Spring Data's SpEL expressions (`:#{…}`, `#{tenant}.t`) are evaluated per call.
             seen.add(key);
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a SpEL expression #{…} is filled in at run time", start: clip(cql.trim()) });
+            dynamic.push({ id: nextId(argumentFile, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a SpEL expression #{…} is filled in at run time", start: clip(cql.trim()) });
             continue;
           }
           if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
@@ -769,7 +801,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
             const placed = fillQueryPlaceholders(cql, method, mapperEntities(tables, file.path));
             if ("dynamic" in placed) {
               seen.add(key);
-              dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: placed.dynamic, start: clip(cql.trim()) });
+              dynamic.push({ id: nextId(argumentFile, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: placed.dynamic, start: clip(cql.trim()) });
               continue;
             }
             filled = placed.cql;
@@ -778,19 +810,19 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           seen.add(key);
           if (isDseSearch(filled)) {
             // DSE Search answers `solr_query` from its Solr index: not a column, and not Cassandra's plan.
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", answeredElsewhere: true, start: clip(filled.trim()) });
+            dynamic.push({ id: nextId(argumentFile, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", answeredElsewhere: true, start: clip(filled.trim()) });
             continue;
           }
-          const callLine = positionAt(file, node.startIndex).line;
+          const callLine = positionAt(argumentFile, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
           statements.push({
-            id: nextId(file, node),
+            id: nextId(argumentFile, node),
             language: file.language,
             cql: filled.trim(),
             file: at.file.path,
             range,
             api,
-            ...(at.file !== file || range.start.line !== callLine ? { call: { file: file.path, line: callLine } } : {}),
+            ...(at.file !== argumentFile || range.start.line !== callLine ? { call: { file: argumentFile.path, line: callLine } } : {}),
           });
         } else {
           // Only a computed text that starts like a statement is worth saying anything about.
@@ -801,7 +833,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           if (!CQL_START.test(startText) || seen.has(key)) continue;
           seen.add(key);
           dynamic.push({
-            id: nextId(file, node),
+            id: nextId(argumentFile, node),
             language: file.language,
             file: first.file.path,
             range: rangeOf(first.file, first.node),
