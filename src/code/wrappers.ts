@@ -59,6 +59,8 @@ export interface Helper {
   index: number;
   /** how many parameters the helper declares (a call with another count is another function) */
   count: number;
+  /** a Go method (called `x.name(…)`) rather than a function (called `name(…)` in its package) */
+  method: boolean;
 }
 
 /** When a driver call's statement argument is a parameter of the function around it, that helper. */
@@ -71,7 +73,7 @@ export function helperOf(argument: Node, language: WrapperLanguage): Helper | un
   const names = parameterNames(fn, language);
   const index = names.indexOf(argument.text);
   if (index < 0 || assigns(body, argument.text, language)) return undefined;
-  return { name, index, count: names.length };
+  return { name, index, count: names.length, method: fn.type === "method_declaration" };
 }
 
 /** The arguments the helper's callers pass at its statement parameter, among the calls given. */
@@ -79,6 +81,8 @@ export function argumentsPassed(helper: Helper, calls: Node[], language: Wrapper
   const found: { call: Node; argument: Node }[] = [];
   for (const call of calls) {
     if (call.type !== CALL_TYPE[language] || calledName(call, language) !== helper.name) continue;
+    // Go: a function of another package with the same name is `pkg.name(…)`, not this helper.
+    if (language === "go" && (field(call, "function")?.type === "selector_expression") !== helper.method) continue;
     const args = (field(call, "arguments")?.namedChildren ?? []).filter((n): n is Node => n !== null && !n.type.includes("comment"));
     const argument = args[helper.index];
     // A Go variadic tail (`args...`) may make the count differ: the statement comes first anyway.

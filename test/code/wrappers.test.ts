@@ -47,6 +47,34 @@ func (v *Versions) runStatement(stmt string, args ...any) {
     expect(result.dynamic.map((d) => [d.range.start.line, d.reason])).toEqual([[25, "built with fmt.Sprintf"]]);
   });
 
+  it("Go: a package function helper is not reached through another package's function of the same name", async () => {
+    const result = await extractFrom({
+      "store/run.go": `package store
+
+import "github.com/gocql/gocql"
+
+var session *gocql.Session
+
+const purge = \`DELETE FROM sessions WHERE user_id = ?\`
+
+func runStatement(stmt string, args ...any) error {
+	return session.Query(stmt, args...).Exec()
+}
+
+func Purge(user string) error { return runStatement(purge, user) }
+`,
+      "audit/log.go": `package audit
+
+import "example.com/sqlstore"
+
+const insertAudit = \`INSERT INTO audit (id, what) VALUES (?, ?)\`
+
+func Record(id, what string) error { return sqlstore.runStatement(insertAudit, id, what) }
+`,
+    });
+    expect(result.statements.map((s) => [s.file, s.range.start.line, s.cql])).toEqual([["store/run.go", 7, "DELETE FROM sessions WHERE user_id = ?"]]);
+  });
+
   it("Java: follows a private helper around session.execute, not a helper reassigning its parameter or named like the driver", async () => {
     const result = await extractFrom({
       "src/main/java/jobs/JobStore.java": `package jobs;
