@@ -3,6 +3,11 @@
 // / `batch.add(…)` with bound prepared statements, in a loop or an `if`. When every statement the
 // code may add is one the reader knows (a prepared statement's text, a SimpleStatement), the batch
 // is one BATCH of them all, at the line that creates it; when one is not, it is listed as dynamic.
+// A prepared statement is found through the wrappers real DAOs put around it: options set on the
+// prepared or simple statement (`session.prepare(SimpleStatement.builder("…").setIdempotence(true)
+// .build()).setConsistencyLevel(…)`), a method of the code read that returns a built statement
+// (`session.prepare(statements.getInsertTask())`), and a field of another class read
+// (`segmentDao.insertSegmentStmt.bind(…)`), when the field's name holds one statement only.
 import type { Node } from "web-tree-sitter";
 import { append } from "../arrays.js";
 import { parentOf } from "./tree-index.js";
@@ -14,6 +19,10 @@ export interface BatchLookup {
   statementOfCall(call: Node): string | undefined;
   /** the statement of a mapper DAO's method, by the DAO interface and the method */
   daoStatement(dao: string, method: string): string | undefined;
+  /** the statement a method of the code read returns (`statements.getInsertTask()`), by the call */
+  returnedStatement?(call: Node): string | undefined;
+  /** the roots of the other Java files read, where a field of another class is assigned */
+  otherRoots?: Node[];
 }
 
 export type BuiltBatch = { root: Node; cql: string } | { root: Node; dynamic: string };
@@ -21,6 +30,9 @@ export type BuiltBatch = { root: Node; cql: string } | { root: Node; dynamic: st
 const ADD_METHODS = new Set(["add", "addStatement"]);
 /** Calls on a bound or simple statement that set options, not its text. */
 const STATEMENT_OPTIONS = /^(?:bind|set\w*|boundStatementBuilder|build|enableTracing|disableTracing)$/;
+/** Calls that prepare the statement they are given. */
+const PREPARE = new Set(["prepare", "prepareAsync"]);
+const MAX_PEEL = 8;
 
 function argumentsOf(call: Node): Node[] {
   return (field(call, "arguments")?.namedChildren ?? []).filter((n): n is Node => n !== null && !n.type.includes("comment"));
@@ -51,6 +63,38 @@ function storedIn(creation: Node): { variable: string; scope: Node } | undefined
   return scope ? { variable, scope } : undefined;
 }
 
+/** The statement a value stands for once its options and its `prepare(…)` are peeled off. */
+function statementOfValue(value: Node, lookup: BatchLookup): string | undefined {
+  let current = value;
+  for (let depth = 0; depth < MAX_PEEL; depth++) {
+    const own = lookup.statementOfCall(current);
+    if (own !== undefined) return own;
+    if (current.type !== "method_invocation") return undefined;
+    const method = field(current, "name")?.text ?? "";
+    const next = PREPARE.has(method) ? argumentsOf(current)[0] : STATEMENT_OPTIONS.test(method) ? field(current, "object") : undefined;
+    if (!next) return lookup.returnedStatement?.(current);
+    current = next;
+  }
+  return undefined;
+}
+
+/** The one statement assigned to a field or variable of this name in a file, null when there is none, undefined when it is not one known statement. */
+function assignedStatement(root: Node, name: string, lookup: BatchLookup): string | null | undefined {
+  const texts = new Set<string>();
+  for (const holder of root.descendantsOfType(["variable_declarator", "assignment_expression"])) {
+    if (!holder) continue;
+    const target = holder.type === "variable_declarator" ? field(holder, "name") : field(holder, "left");
+    const targetName = target?.type === "field_access" ? field(target, "field")?.text : target?.text;
+    const value = holder.type === "variable_declarator" ? field(holder, "value") : field(holder, "right");
+    if (targetName !== name || !value || value.type !== "method_invocation") continue;
+    const text = statementOfValue(value, lookup);
+    if (text === undefined) return undefined;
+    texts.add(text);
+  }
+  if (texts.size === 0) return null;
+  return texts.size === 1 ? [...texts][0] : undefined;
+}
+
 /** The text of an added statement: `ps.bind(…).setString(…)` of a prepared statement, or a statement call the reader has read. */
 function addedStatement(node: Node, root: Node, lookup: BatchLookup): string | undefined {
   let current = node;
@@ -60,20 +104,21 @@ function addedStatement(node: Node, root: Node, lookup: BatchLookup): string | u
     if (!object) break;
     current = object;
   }
-  if (current.type === "method_invocation" || current.type === "object_creation_expression") return lookup.statementOfCall(current) ?? daoCall(current, root, lookup);
+  if (current.type === "method_invocation" || current.type === "object_creation_expression") return statementOfValue(current, lookup) ?? daoCall(current, root, lookup);
   const name = current.type === "identifier" ? current.text : current.type === "field_access" ? field(current, "field")?.text : undefined;
   if (!name) return undefined;
-  // The prepared statement's field or variable: the one prepare call assigned to it in the file.
+  // The prepared statement's field or variable: the one prepare call assigned to it in the file,
+  // else, for a field of another object (`segmentDao.insertStmt`), in the other files read.
+  const own = assignedStatement(root, name, lookup);
+  if (own !== null) return own;
+  const object = current.type === "field_access" ? field(current, "object") : undefined;
+  if (!object || object.type === "this") return undefined;
   const texts = new Set<string>();
-  for (const holder of root.descendantsOfType(["variable_declarator", "assignment_expression"])) {
-    if (!holder) continue;
-    const target = holder.type === "variable_declarator" ? field(holder, "name") : field(holder, "left");
-    const targetName = target?.type === "field_access" ? field(target, "field")?.text : target?.text;
-    const value = holder.type === "variable_declarator" ? field(holder, "value") : field(holder, "right");
-    if (targetName !== name || !value || value.type !== "method_invocation") continue;
-    const text = lookup.statementOfCall(value);
+  for (const other of lookup.otherRoots ?? []) {
+    if (other.tree === root.tree) continue;
+    const text = assignedStatement(other, name, lookup);
     if (text === undefined) return undefined;
-    texts.add(text);
+    if (text !== null) texts.add(text);
   }
   return texts.size === 1 ? [...texts][0] : undefined;
 }

@@ -72,6 +72,11 @@ export interface DriverApi {
   arguments: Node[];
 }
 
+/** Whether a name is one of the driver's own entry points (a helper of that name is not told apart from the driver). */
+export function isDriverEntryName(language: CodeLanguage, name: string): boolean {
+  return FIRST_ARGUMENT[language].includes(name);
+}
+
 export function driverApi(language: CodeLanguage, call: CallParts): DriverApi | undefined {
   if (!FIRST_ARGUMENT[language].includes(call.name)) return undefined;
   const receiverNeeded = NEEDS_RECEIVER[call.name];

@@ -22,9 +22,10 @@ import { holderName } from "./names.js";
 import { builtBatches } from "./batches.js";
 import { runtimeBatches } from "./runtime-batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
-import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
+import { driverApi, isDriverEntryName, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
-import { enclosingOf, indexTree } from "./tree-index.js";
+import { enclosingOf, indexTree, parentOf } from "./tree-index.js";
+import { argumentsPassed, calledName, helperOf, type WrapperLanguage } from "./wrappers.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -268,14 +269,14 @@ class Project {
    * text it makes, for the plain verbs `%s`, `%v`, `%d` and `%%`; undefined otherwise.
    */
   private sprintf(file: ParsedFile, node: Node, template: string, depth: number, budget: { steps: number }): { text: string; pieces: Piece[] } | undefined {
-    if (file.language !== "go" || node.childForFieldName("function")?.text !== "fmt.Sprintf") return undefined;
-    const args = (node.childForFieldName("arguments")?.namedChildren ?? []).slice(1);
+    const args = formatArguments(file, node);
+    if (!args) return undefined;
     const values: string[] = [];
     const pieces: Piece[] = [];
     for (const argument of args) {
       if (!argument) return undefined;
       const target = this.followAcross(file, argument);
-      if (target.type === "int_literal") {
+      if (target.type === "int_literal" || target.type === "decimal_integer_literal") {
         values.push(target.text);
         continue;
       }
@@ -338,6 +339,23 @@ class Project {
     }
     return { dynamic: `computed by \`${clip(node.text)}\``, pieces: [] };
   }
+}
+
+/**
+ * The arguments that fill a format template: Go's `fmt.Sprintf(template, a, b)`, Java's
+ * `String.format(template, a, b)` and `template.formatted(a, b)`; undefined for any other call.
+ */
+function formatArguments(file: ParsedFile, node: Node): (Node | null)[] | undefined {
+  const args = node.childForFieldName("arguments")?.namedChildren.filter((n) => !n || !n.type.includes("comment"));
+  if (!args) return undefined;
+  if (file.language === "go") return node.childForFieldName("function")?.text === "fmt.Sprintf" ? args.slice(1) : undefined;
+  if (file.language !== "java" || node.type !== "method_invocation") return undefined;
+  const name = node.childForFieldName("name")?.text;
+  const object = node.childForFieldName("object")?.text;
+  // String.format(Locale.ROOT, template, …) puts the template second: not read.
+  if (name === "format" && (object === "String" || object === "java.lang.String")) return args.slice(1);
+  if (name === "formatted") return args;
+  return undefined;
 }
 
 /** DataStax Enterprise Search's pseudo-column in a WHERE clause (`WHERE solr_query = ?`). */
@@ -516,6 +534,15 @@ function enclosingMethod(node: Node): Node | undefined {
   return enclosingOf(node, ["method_declaration"]);
 }
 
+/** The name of the Java method whose `return` gives this built statement (`return select(…).getQueryString();`), if it does. */
+function returningMethod(root: Node): string | undefined {
+  let current: Node | null = root;
+  // The chain may end in the call that renders it (`.getQueryString()`, `.toString()`).
+  while (current && parentOf(current)?.type === "method_invocation" && parentOf(current)?.childForFieldName("object")?.id === current.id) current = parentOf(current) ?? null;
+  if (!current || parentOf(current)?.type !== "return_statement") return undefined;
+  return enclosingMethod(current)?.childForFieldName("name")?.text;
+}
+
 const directoryOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
 const COMMENT_TYPES = ["comment", "line_comment", "block_comment", "multiline_comment"];
@@ -625,6 +652,8 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   const callStatements = new Map<string, string>();
   /** the statement of each mapper DAO method, by `Dao.method` */
   const daoMethodStatements = new Map<string, string>();
+  /** the statement a Java or Kotlin method returns from a query builder, by the method's name (undefined when two differ) */
+  const returnedStatements = new Map<string, string | undefined>();
   const idCounts = new Map<string, number>();
   const nextIdFor = (base: string) => {
     const n = (idCounts.get(base) ?? 0) + 1;
@@ -652,13 +681,32 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
     ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
     ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
   ];
+  // Helpers that run the statement they are given: how many functions of each name, and the calls of each name.
+  const helperCount = new Map<string, number>();
+  const callsByName = new Map<string, { file: ParsedFile; call: Node }[]>();
+  for (const file of parsed) {
+    if (file.language !== "go" && file.language !== "java") continue;
+    const language: WrapperLanguage = file.language;
+    for (const fn of file.tree.rootNode.descendantsOfType(language === "go" ? ["function_declaration", "method_declaration"] : ["method_declaration"])) {
+      const name = fn?.childForFieldName("name")?.text;
+      if (name) helperCount.set(`${language}:${name}`, (helperCount.get(`${language}:${name}`) ?? 0) + 1);
+    }
+    for (const call of file.tree.rootNode.descendantsOfType(language === "go" ? "call_expression" : "method_invocation")) {
+      const name = call && calledName(call, language);
+      if (!call || !name) continue;
+      const list = callsByName.get(`${language}:${name}`);
+      if (list) list.push({ file, call });
+      else callsByName.set(`${language}:${name}`, [{ file, call }]);
+    }
+  }
+  const helperCalls = (language: WrapperLanguage, name: string) => callsByName.get(`${language}:${name}`) ?? [];
   // A file that imports no driver may still run statements on a session it is handed (a DAO
   // given its session by a helper module): there, only session-like receivers count.
   const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));
   for (const file of parsed) {
     if (!file.cassandra && !driverLanguages.has(file.language)) continue;
     const { syntax } = file;
-    const uses: { node: Node; api: string; argument: Node }[] = [];
+    const uses: { node: Node; api: string; argument: Node; via?: { file: ParsedFile; call: Node } }[] = [];
     for (const node of file.tree.rootNode.descendantsOfType(syntax.callTypes)) {
       if (!node) continue;
       const call = syntax.call(node);
@@ -669,6 +717,15 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         // Each choice on its own: a constant is a statement, a computed one is listed as dynamic.
         const choices = project.alternatives(file, argument) ?? [argument];
         for (const choice of choices) for (const branch of project.branches(file, choice)) uses.push({ node, api: api.name, argument: branch });
+        // A helper that runs the statement it is given: the statements are what its callers pass.
+        const helper = (file.language === "go" || file.language === "java") && choices.length === 1 ? helperOf(argument, file.language) : undefined;
+        if (helper && helperCount.get(`${file.language}:${helper.name}`) === 1 && !isDriverEntryName(file.language, helper.name)) {
+          for (const caller of helperCalls(file.language as WrapperLanguage, helper.name)) {
+            for (const passed of argumentsPassed(helper, [caller.call], file.language as WrapperLanguage)) {
+              for (const branch of project.branches(caller.file, passed.argument)) uses.push({ node, api: api.name, argument: branch, via: { file: caller.file, call: passed.call } });
+            }
+          }
+        }
       }
     }
     if (file.cassandra) for (const annotation of syntax.statementAnnotations?.(file.tree.rootNode) ?? []) uses.push({ node: annotation.node, api: annotation.name, argument: annotation.value });
@@ -710,27 +767,32 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         if (seen.has(key)) continue;
         seen.add(key);
         if ("cql" in built) {
+          const returnedBy = returningMethod(built.root);
+          if (returnedBy && isCqlStatement(built.cql)) returnedStatements.set(returnedBy, returnedStatements.has(returnedBy) && returnedStatements.get(returnedBy) !== built.cql ? undefined : built.cql);
           if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder" });
         } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
       }
     }
-    for (const { node, api, argument } of uses) {
+    for (const { node: driverCall, api, argument, via } of uses) {
       {
-        const value = project.evaluate(file, argument);
+        // Through a helper, the statement is the caller's: read in its file, named after its call.
+        const argumentFile = via?.file ?? file;
+        const node = via?.call ?? driverCall;
+        const value = project.evaluate(argumentFile, argument);
         const [first] = value.pieces;
         if (!first) continue;
         if ("text" in value) {
           // Spring Data numbers its bind markers (`?0`, `?1`); to the plan they are plain markers.
           const cql = file.language === "python" ? pythonPlaceholders(value.text) : api === "@Query" ? value.text.replace(/\?\d+/g, "?") : value.text;
-          const at = project.anchor(file, argument);
+          const at = project.anchor(argumentFile, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
-          if (api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${node.startIndex}`, cql.trim());
+          if (!via && api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${driverCall.startIndex}`, cql.trim());
           if (seen.has(key)) continue;
           let filled = cql;
           if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
             // Spring Data's SpEL expressions (`:#{…}`, `#{tenant}.t`) are evaluated per call.
             seen.add(key);
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a SpEL expression #{…} is filled in at run time", start: clip(cql.trim()) });
+            dynamic.push({ id: nextId(argumentFile, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a SpEL expression #{…} is filled in at run time", start: clip(cql.trim()) });
             continue;
           }
           if (api.startsWith("@") && cql.includes("${") && CQL_START.test(cql)) {
@@ -739,7 +801,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
             const placed = fillQueryPlaceholders(cql, method, mapperEntities(tables, file.path));
             if ("dynamic" in placed) {
               seen.add(key);
-              dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: placed.dynamic, start: clip(cql.trim()) });
+              dynamic.push({ id: nextId(argumentFile, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: placed.dynamic, start: clip(cql.trim()) });
               continue;
             }
             filled = placed.cql;
@@ -748,19 +810,19 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           seen.add(key);
           if (isDseSearch(filled)) {
             // DSE Search answers `solr_query` from its Solr index: not a column, and not Cassandra's plan.
-            dynamic.push({ id: nextId(file, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", answeredElsewhere: true, start: clip(filled.trim()) });
+            dynamic.push({ id: nextId(argumentFile, node), language: file.language, file: at.file.path, range: rangeOf(at.file, at.node), api, reason: "a DSE Search query on solr_query, answered by a search index that cql-review does not plan", answeredElsewhere: true, start: clip(filled.trim()) });
             continue;
           }
-          const callLine = positionAt(file, node.startIndex).line;
+          const callLine = positionAt(argumentFile, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
           statements.push({
-            id: nextId(file, node),
+            id: nextId(argumentFile, node),
             language: file.language,
             cql: filled.trim(),
             file: at.file.path,
             range,
             api,
-            ...(at.file !== file || range.start.line !== callLine ? { call: { file: file.path, line: callLine } } : {}),
+            ...(at.file !== argumentFile || range.start.line !== callLine ? { call: { file: argumentFile.path, line: callLine } } : {}),
           });
         } else {
           // Only a computed text that starts like a statement is worth saying anything about.
@@ -771,7 +833,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           if (!CQL_START.test(startText) || seen.has(key)) continue;
           seen.add(key);
           dynamic.push({
-            id: nextId(file, node),
+            id: nextId(argumentFile, node),
             language: file.language,
             file: first.file.path,
             range: rangeOf(first.file, first.node),
@@ -845,11 +907,14 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   }
   // Batches filled at run time with statements read above (driver calls, mapper DAO methods): one
   // BATCH when every one is known.
+  const javaRoots = parsed.filter((f) => f.language === "java" && f.cassandra).map((f) => f.tree.rootNode);
   for (const file of parsed) {
     if (file.language !== "java" || !file.cassandra) continue;
     const lookup = {
-      statementOfCall: (call: Node) => callStatements.get(`${file.path}:${call.startIndex}`),
+      statementOfCall: (call: Node) => callStatements.get(`${(fileOfTree.get(call.tree) ?? file).path}:${call.startIndex}`),
       daoStatement: (dao: string, method: string) => daoMethodStatements.get(`${dao}.${method}`),
+      returnedStatement: (call: Node) => returnedStatements.get(call.childForFieldName("name")?.text ?? ""),
+      otherRoots: javaRoots,
     };
     for (const batch of builtBatches(file.tree.rootNode, lookup)) {
       const key = `${file.path}:${batch.root.startIndex}`;

@@ -73,12 +73,14 @@ public class VideoDao implements Cql {
     expect(result.at).toEqual([
       "src/main/java/com/example/video/Cql.java:5 SELECT video_id, title FROM videos_by_user WHERE user_id = ?",
       "src/main/java/com/example/video/VideoDao.java:28 DELETE FROM videos_by_user WHERE user_id = ?",
+      "src/main/java/com/example/video/VideoDao.java:36 SELECT * FROM videos_by_user WHERE title = ?",
       "src/main/java/com/example/video/VideoDao.java:8 INSERT INTO videos_by_user (user_id, video_id, title) VALUES (?, ?, ?)",
     ]);
     expect(result.statements.map((s) => s.id)).toEqual([
       "src/main/java/com/example/video/VideoDao.java#VideoDao.findByUser",
       "src/main/java/com/example/video/VideoDao.java#VideoDao.add",
       "src/main/java/com/example/video/VideoDao.java#VideoDao.remove",
+      "src/main/java/com/example/video/VideoDao.java#VideoDao.byTitle~2",
     ]);
     expect(result.statements[0]!.call).toEqual({ file: "src/main/java/com/example/video/VideoDao.java", line: 19 });
   });
@@ -87,7 +89,6 @@ public class VideoDao implements Cql {
     const result = await read(files);
     expect(result.dynamicAt).toEqual([
       "src/main/java/com/example/video/VideoDao.java:35 title is not a constant of the code read",
-      "src/main/java/com/example/video/VideoDao.java:36 formatted with String.format",
     ]);
   });
 
