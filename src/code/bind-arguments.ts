@@ -350,8 +350,19 @@ function calledName(call: Node): string | undefined {
  * stored elsewhere) is a site of unknown values, so nothing is concluded from the others alone.
  */
 function storedBindings(call: Node, name: string, reader: BindReader): BindSite[] {
+  const sites = bindingsOfName(reader.root, name, reader, 0);
+  // A prepared statement other classes can reach may be bound there too.
+  if (reader.language === "java" && exposedField(reader.root, name)) sites.push(unknownSite(call, reader));
+  return sites;
+}
+
+/** Helpers a statement is handed to, followed (`bindDataPoint(insertData, …)` then `statement.bind(…)` in it). */
+const MAX_HELPERS = 2;
+
+/** The bindings of a statement held in `name`, within `scope` (the file, or a helper's body). */
+function bindingsOfName(scope: Node, name: string, reader: BindReader, depth: number): BindSite[] {
   const sites: BindSite[] = [];
-  for (const occurrence of reader.root.descendantsOfType(["identifier"])) {
+  for (const occurrence of scope.descendantsOfType(["identifier"])) {
     if (!occurrence || occurrence.text !== name) continue;
     const parent = occurrence.parent;
     // The use is the name or the member access that ends in it (`this.ps`, `self.ps`, `factory.ps`).
@@ -362,6 +373,8 @@ function storedBindings(call: Node, name: string, reader: BindReader): BindSite[
     if (holder.type === "variable_declarator" && field(holder, "name")?.id === use.id) continue;
     if ((holder.type === "assignment_expression" || holder.type === "assignment") && field(holder, "left")?.id === use.id) continue;
     if (holder.type === "formal_parameter" || holder.type === "parameters" || holder.type === "method_declaration") continue;
+    // A method of the same name (`insertData(…)` beside the field `insertData`).
+    if (holder.type === "method_invocation" && field(holder, "name")?.id === use.id) continue;
     // Java: `ps.bind(a, b)`, `ps.bind()` or `ps.boundStatementBuilder()` followed by setters.
     if (holder.type === "method_invocation" && field(holder, "object")?.id === use.id) {
       sites.push(javaBinding(holder, use, reader) ?? unknownSite(use, reader));
@@ -373,7 +386,7 @@ function storedBindings(call: Node, name: string, reader: BindReader): BindSite[
       const invocation = creation?.type === "object_creation_expression" ? creation.parent : undefined;
       if (invocation?.type === "method_invocation" && field(invocation, "object")?.id === creation!.id) {
         sites.push(javaBinding(invocation, creation!, reader) ?? unknownSite(use, reader));
-      } else sites.push(unknownSite(use, reader));
+      } else sites.push(...(handedToHelper(holder, use, reader, depth) ?? [unknownSite(use, reader)]));
       continue;
     }
     if (reader.language === "python") {
@@ -389,9 +402,34 @@ function storedBindings(call: Node, name: string, reader: BindReader): BindSite[
     }
     sites.push(unknownSite(use, reader));
   }
-  // A prepared statement other classes can reach may be bound there too.
-  if (reader.language === "java" && exposedField(reader.root, name)) sites.push(unknownSite(call, reader));
   return sites;
+}
+
+/**
+ * A statement passed to a method of the same file (`bindDataPoint(insertData, metric, value)`):
+ * the bindings of that parameter in the method's body, the one method of that name taking that
+ * many arguments. Values the method takes as parameters stay unknown; its constants and clock reads count.
+ */
+function handedToHelper(list: Node, use: Node, reader: BindReader, depth: number): BindSite[] | undefined {
+  const invocation = list.parent;
+  if (depth >= MAX_HELPERS || invocation?.type !== "method_invocation") return undefined;
+  const object = field(invocation, "object");
+  if (object && object.type !== "this") return undefined;
+  const args = named(list);
+  const index = args.findIndex((a) => a.id === use.id);
+  const methodName = field(invocation, "name")?.text;
+  const candidates = reader.root.descendantsOfType("method_declaration").filter((m): m is Node => {
+    if (!m || field(m, "name")?.text !== methodName) return false;
+    const parameters = named(field(m, "parameters"));
+    return parameters.length === args.length && parameters.every((p) => p.type === "formal_parameter");
+  });
+  if (candidates.length !== 1 || index < 0) return undefined;
+  const method = candidates[0]!;
+  const parameter = field(named(field(method, "parameters"))[index]!, "name")?.text;
+  const body = field(method, "body");
+  if (!parameter || !body) return undefined;
+  const sites = bindingsOfName(body, parameter, reader, depth + 1);
+  return sites.length > 0 ? sites : undefined;
 }
 
 /** A Java field of that name declared public or protected. */

@@ -114,6 +114,26 @@ ${body}
     ]);
   });
 
+  it("a statement handed to a helper of the same file: the helper's binding, unless overloads of that arity leave the helper unknown", async () => {
+    const binds = await bindsOf(
+      dao(`
+    void save(String source, String body) { session.execute(bindEvent(insert, source, body)); }
+    private BoundStatement bindEvent(PreparedStatement statement, String source, String body) {
+        return statement.bind(source, ONLY, Instant.now(), body);
+    }`),
+      "INSERT INTO events",
+    );
+    expect(binds?.map(shortSite)).toEqual([{ function: "EventDao.bindEvent", positional: ["?", "0", "time", "?"] }]);
+    const overloaded = await bindsOf(
+      dao(`
+    void save(String source, String body) { session.execute(bindEvent(insert, source, body)); }
+    private BoundStatement bindEvent(PreparedStatement statement, String source, String body) { return statement.bind(source, ONLY, Instant.now(), body); }
+    private BoundStatement bindEvent(PreparedStatement statement, String source, long shard) { return statement.bind(source, shard, Instant.now(), "x"); }`),
+      "INSERT INTO events",
+    );
+    expect(overloaded?.map(shortSite)).toEqual([{ function: "EventDao.save", positional: [] }]);
+  });
+
   it("driver 3's execute(query, values…) and a text run by two calls: each call's values", async () => {
     const binds = await bindsOf(
       {
