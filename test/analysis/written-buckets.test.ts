@@ -182,4 +182,25 @@ def move(tenant, part, at, body):
     const { estimate } = await run({ "app/events.py": python });
     expect(estimate.constantKey).toBeUndefined();
   });
+
+  it("makes a key of it alone one partition, reported with the call that binds it (Go)", async () => {
+    const go = `package store
+
+import "github.com/gocql/gocql"
+
+const everything = 0
+
+func Save(session *gocql.Session, at int64, body string) error {
+	return session.Query("INSERT INTO feed (part, at, body) VALUES (?, ?, ?)", everything, at, body).Exec()
+}
+`;
+    const result = await reviewWithCode({
+      "schema/feed.cql": "CREATE TABLE shop.feed (part int, at timestamp, body text, PRIMARY KEY (part, at));\n",
+      "access-patterns.yaml": "version: 1\nkeyspace: shop\ntables:\n  feed:\n" + bigPartitions,
+      "store/store.go": go,
+    });
+    const hot = result.findings.filter((f) => f.rule === "table-hot-partition-key").map((f) => f.message);
+    expect(hot).toHaveLength(1);
+    expect(hot[0]).toContain("sets its partition key to one value (`part` = 0 (bound from `everything` in Save), in store/store.go#Save)");
+  });
 });
