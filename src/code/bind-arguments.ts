@@ -359,11 +359,29 @@ function storedBindings(call: Node, name: string, reader: BindReader): BindSite[
 /** Helpers a statement is handed to, followed (`bindDataPoint(insertData, …)` then `statement.bind(…)` in it). */
 const MAX_HELPERS = 2;
 
+/** A file's identifiers by name, read once per file: every prepared statement of a large DAO looks its name up. */
+const identifiersByFile = new WeakMap<Node, Map<string, Node[]>>();
+
+function identifiersNamed(root: Node, name: string): Node[] {
+  let byName = identifiersByFile.get(root);
+  if (!byName) {
+    byName = new Map();
+    for (const identifier of root.descendantsOfType(["identifier"])) {
+      if (!identifier) continue;
+      const list = byName.get(identifier.text);
+      if (list) list.push(identifier);
+      else byName.set(identifier.text, [identifier]);
+    }
+    identifiersByFile.set(root, byName);
+  }
+  return byName.get(name) ?? [];
+}
+
 /** The bindings of a statement held in `name`, within `scope` (the file, or a helper's body). */
 function bindingsOfName(scope: Node, name: string, reader: BindReader, depth: number): BindSite[] {
   const sites: BindSite[] = [];
-  for (const occurrence of scope.descendantsOfType(["identifier"])) {
-    if (!occurrence || occurrence.text !== name) continue;
+  for (const occurrence of identifiersNamed(reader.root, name)) {
+    if (occurrence.startIndex < scope.startIndex || occurrence.endIndex > scope.endIndex) continue;
     const parent = occurrence.parent;
     // The use is the name or the member access that ends in it (`this.ps`, `self.ps`, `factory.ps`).
     const use = parent && memberOf(parent)?.member.id === occurrence.id ? parent : occurrence;
@@ -418,7 +436,7 @@ function handedToHelper(list: Node, use: Node, reader: BindReader, depth: number
   const args = named(list);
   const index = args.findIndex((a) => a.id === use.id);
   const methodName = field(invocation, "name")?.text;
-  const candidates = reader.root.descendantsOfType("method_declaration").filter((m): m is Node => {
+  const candidates = methodsOf(reader.root).filter((m) => {
     if (!m || field(m, "name")?.text !== methodName) return false;
     const parameters = named(field(m, "parameters"));
     return parameters.length === args.length && parameters.every((p) => p.type === "formal_parameter");
@@ -432,13 +450,30 @@ function handedToHelper(list: Node, use: Node, reader: BindReader, depth: number
   return sites.length > 0 ? sites : undefined;
 }
 
+/** The names of a file's Java fields declared public or protected, read once per file. */
+const exposedByFile = new WeakMap<Node, Set<string>>();
+
 /** A Java field of that name declared public or protected. */
 function exposedField(root: Node, name: string): boolean {
-  return root.descendantsOfType("field_declaration").some((declaration) => {
-    if (!declaration || !named(declaration).some((d) => d.type === "variable_declarator" && field(d, "name")?.text === name)) return false;
-    const modifiers = named(declaration).find((c) => c.type === "modifiers")?.text ?? "";
-    return /\b(public|protected)\b/.test(modifiers);
-  });
+  let exposed = exposedByFile.get(root);
+  if (!exposed) {
+    exposed = new Set();
+    for (const declaration of root.descendantsOfType("field_declaration")) {
+      if (!declaration || !/\b(public|protected)\b/.test(named(declaration).find((c) => c.type === "modifiers")?.text ?? "")) continue;
+      for (const d of named(declaration)) if (d.type === "variable_declarator") exposed.add(field(d, "name")?.text ?? "");
+    }
+    exposedByFile.set(root, exposed);
+  }
+  return exposed.has(name);
+}
+
+const methodsByFile = new WeakMap<Node, Node[]>();
+
+/** A file's Java method declarations, read once per file. */
+function methodsOf(root: Node): Node[] {
+  let methods = methodsByFile.get(root);
+  if (!methods) methodsByFile.set(root, (methods = root.descendantsOfType("method_declaration").filter((m): m is Node => m !== null)));
+  return methods;
 }
 
 /** `ps.bind(a, b)` by position, or `ps.bind()` / `ps.boundStatementBuilder()` / `new BoundStatement(ps)` and the setters after it. */
