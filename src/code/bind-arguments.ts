@@ -6,6 +6,7 @@
 // function is unknown, whatever it is called.
 import type { Node } from "web-tree-sitter";
 import type { BindSite, BoundArgument } from "../manifest/types.js";
+import { parentOf } from "./tree-index.js";
 import type { CodeLanguage } from "./types.js";
 
 /** What extract.ts knows about names and constants, for one file. */
@@ -17,6 +18,10 @@ export interface BindReader {
   name(at: Node, name: string): { local: Node } | { constant: Node } | "parameter" | undefined;
   /** `Owner.NAME` or `pkg.Name`: the literal of the constant it names, or undefined */
   constant(node: Node): Node | undefined;
+  /** the file's text */
+  source: string;
+  /** whether another file of the same language mentions the name: a statement kept under it may be bound there */
+  mentionedElsewhere(name: string): boolean;
   /** a string literal's value; undefined for anything else and for interpolated strings */
   text(node: Node): string | undefined;
   functionName(node: Node): string;
@@ -297,7 +302,7 @@ function setterChain(start: Node, reader: BindReader): BindSite {
   const byIndex: Node[] = [];
   const byName = new Map<string, Node>();
   let current = start;
-  for (let parent = current.parent; parent?.type === "method_invocation" && field(parent, "object")?.id === current.id; parent = current.parent) {
+  for (let parent = parentOf(current); parent?.type === "method_invocation" && field(parent, "object")?.id === current.id; parent = parentOf(current)) {
     current = parent;
     const name = field(parent, "name")?.text ?? "";
     const args = named(field(parent, "arguments"));
@@ -317,8 +322,8 @@ function setterChain(start: Node, reader: BindReader): BindSite {
 function storedAs(call: Node): string | undefined {
   let value = call;
   // `session.prepare(Q).setConsistencyLevel(…)` still keeps the prepared statement.
-  while (value.parent?.type === "method_invocation" && field(value.parent, "object")?.id === value.id) value = value.parent;
-  const parent = value.parent;
+  for (let up = parentOf(value); up?.type === "method_invocation" && field(up, "object")?.id === value.id; up = parentOf(value)) value = up;
+  const parent = parentOf(value);
   if (!parent) return undefined;
   if (parent.type === "variable_declarator" && field(parent, "value")?.id === value.id) return field(parent, "name")?.text;
   if ((parent.type === "assignment_expression" || parent.type === "assignment") && field(parent, "right")?.id === value.id) {
@@ -351,41 +356,43 @@ function calledName(call: Node): string | undefined {
  */
 function storedBindings(call: Node, name: string, reader: BindReader): BindSite[] {
   const sites = bindingsOfName(reader.root, name, reader, 0);
-  // A prepared statement other classes can reach may be bound there too.
-  if (reader.language === "java" && exposedField(reader.root, name)) sites.push(unknownSite(call, reader));
+  // A prepared statement other classes or modules can reach may be bound there too.
+  if ((reader.language === "java" && exposedField(reader, name)) || reader.mentionedElsewhere(name)) sites.push(unknownSite(call, reader));
   return sites;
 }
 
 /** Helpers a statement is handed to, followed (`bindDataPoint(insertData, …)` then `statement.bind(…)` in it). */
 const MAX_HELPERS = 2;
 
-/** A file's identifiers by name, read once per file: every prepared statement of a large DAO looks its name up. */
-const identifiersByFile = new WeakMap<Node, Map<string, Node[]>>();
+/** Whether a character code is part of an identifier (ASCII letters, digits, `_`, `$`). */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
+}
 
-function identifiersNamed(root: Node, name: string): Node[] {
-  let byName = identifiersByFile.get(root);
-  if (!byName) {
-    byName = new Map();
-    for (const identifier of root.descendantsOfType(["identifier"])) {
-      if (!identifier) continue;
-      const list = byName.get(identifier.text);
-      if (list) list.push(identifier);
-      else byName.set(identifier.text, [identifier]);
-    }
-    identifiersByFile.set(root, byName);
+/**
+ * The identifiers of a file spelled `name`: found in the text and then in the tree, which costs
+ * far less than walking every node of a large DAO once per statement it prepares.
+ */
+function identifiersNamed(reader: BindReader, name: string): Node[] {
+  const found: Node[] = [];
+  const text = reader.source;
+  for (let at = text.indexOf(name); at >= 0 && name.length > 0; at = text.indexOf(name, at + name.length)) {
+    if (isWordCode(text.charCodeAt(at - 1)) || isWordCode(text.charCodeAt(at + name.length))) continue;
+    const node = reader.root.descendantForIndex(at, at + name.length);
+    if (node && IDENTIFIER_TYPES.has(node.type) && node.text === name) found.push(node);
   }
-  return byName.get(name) ?? [];
+  return found;
 }
 
 /** The bindings of a statement held in `name`, within `scope` (the file, or a helper's body). */
 function bindingsOfName(scope: Node, name: string, reader: BindReader, depth: number): BindSite[] {
   const sites: BindSite[] = [];
-  for (const occurrence of identifiersNamed(reader.root, name)) {
+  for (const occurrence of identifiersNamed(reader, name)) {
     if (occurrence.startIndex < scope.startIndex || occurrence.endIndex > scope.endIndex) continue;
-    const parent = occurrence.parent;
+    const parent = parentOf(occurrence);
     // The use is the name or the member access that ends in it (`this.ps`, `self.ps`, `factory.ps`).
     const use = parent && memberOf(parent)?.member.id === occurrence.id ? parent : occurrence;
-    const holder = use.parent;
+    const holder = parentOf(use);
     if (!holder) continue;
     // Where it is declared or kept, not used.
     if (holder.type === "variable_declarator" && field(holder, "name")?.id === use.id) continue;
@@ -400,15 +407,15 @@ function bindingsOfName(scope: Node, name: string, reader: BindReader, depth: nu
     }
     if (holder.type === "argument_list" && reader.language === "java") {
       // `new BoundStatement(ps).bind(a, b)`
-      const creation = holder.parent;
-      const invocation = creation?.type === "object_creation_expression" ? creation.parent : undefined;
+      const creation = parentOf(holder);
+      const invocation = creation?.type === "object_creation_expression" ? parentOf(creation) : undefined;
       if (invocation?.type === "method_invocation" && field(invocation, "object")?.id === creation!.id) {
         sites.push(javaBinding(invocation, creation!, reader) ?? unknownSite(use, reader));
       } else sites.push(...(handedToHelper(holder, use, reader, depth) ?? [unknownSite(use, reader)]));
       continue;
     }
     if (reader.language === "python") {
-      const callNode = holder.type === "argument_list" ? holder.parent : holder.type === "attribute" ? holder.parent : undefined;
+      const callNode = holder.type === "argument_list" ? parentOf(holder) : holder.type === "attribute" ? parentOf(holder) : undefined;
       if (holder.type === "argument_list" && callNode?.type === "call" && PYTHON_EXECUTE.has(calledName(callNode) ?? "") && argumentsOf(callNode)[0]?.id === use.id) {
         sites.push(pythonValues(callNode, reader));
         continue;
@@ -429,15 +436,15 @@ function bindingsOfName(scope: Node, name: string, reader: BindReader, depth: nu
  * many arguments. Values the method takes as parameters stay unknown; its constants and clock reads count.
  */
 function handedToHelper(list: Node, use: Node, reader: BindReader, depth: number): BindSite[] | undefined {
-  const invocation = list.parent;
+  const invocation = parentOf(list);
   if (depth >= MAX_HELPERS || invocation?.type !== "method_invocation") return undefined;
   const object = field(invocation, "object");
   if (object && object.type !== "this") return undefined;
   const args = named(list);
   const index = args.findIndex((a) => a.id === use.id);
   const methodName = field(invocation, "name")?.text;
-  const candidates = methodsOf(reader.root).filter((m) => {
-    if (!m || field(m, "name")?.text !== methodName) return false;
+  const candidates = identifiersNamed(reader, methodName ?? "").map((n) => parentOf(n)).filter((m): m is Node => {
+    if (m?.type !== "method_declaration" || field(m, "name")?.text !== methodName) return false;
     const parameters = named(field(m, "parameters"));
     return parameters.length === args.length && parameters.every((p) => p.type === "formal_parameter");
   });
@@ -450,30 +457,13 @@ function handedToHelper(list: Node, use: Node, reader: BindReader, depth: number
   return sites.length > 0 ? sites : undefined;
 }
 
-/** The names of a file's Java fields declared public or protected, read once per file. */
-const exposedByFile = new WeakMap<Node, Set<string>>();
-
 /** A Java field of that name declared public or protected. */
-function exposedField(root: Node, name: string): boolean {
-  let exposed = exposedByFile.get(root);
-  if (!exposed) {
-    exposed = new Set();
-    for (const declaration of root.descendantsOfType("field_declaration")) {
-      if (!declaration || !/\b(public|protected)\b/.test(named(declaration).find((c) => c.type === "modifiers")?.text ?? "")) continue;
-      for (const d of named(declaration)) if (d.type === "variable_declarator") exposed.add(field(d, "name")?.text ?? "");
-    }
-    exposedByFile.set(root, exposed);
-  }
-  return exposed.has(name);
-}
-
-const methodsByFile = new WeakMap<Node, Node[]>();
-
-/** A file's Java method declarations, read once per file. */
-function methodsOf(root: Node): Node[] {
-  let methods = methodsByFile.get(root);
-  if (!methods) methodsByFile.set(root, (methods = root.descendantsOfType("method_declaration").filter((m): m is Node => m !== null)));
-  return methods;
+function exposedField(reader: BindReader, name: string): boolean {
+  return identifiersNamed(reader, name).some((identifier) => {
+    const declarator = parentOf(identifier);
+    const declaration = declarator?.type === "variable_declarator" ? parentOf(declarator) : undefined;
+    return declaration?.type === "field_declaration" && /\b(public|protected)\b/.test(named(declaration).find((c) => c.type === "modifiers")?.text ?? "");
+  });
 }
 
 /** `ps.bind(a, b)` by position, or `ps.bind()` / `ps.boundStatementBuilder()` / `new BoundStatement(ps)` and the setters after it. */
@@ -508,7 +498,7 @@ export function bindSitesOf(call: Node, api: string, args: Node[], reader: BindR
   if (method === "prepare" || method === "prepareAsync" || (language === "python" && method === "SimpleStatement")) {
     if (language === "python" && method === "SimpleStatement") {
       // `session.execute(SimpleStatement(q), (a, b))`: the values are the enclosing call's.
-      const outer = call.parent?.type === "argument_list" ? call.parent.parent : undefined;
+      const outer = parentOf(call)?.type === "argument_list" ? parentOf(parentOf(call)!) : undefined;
       if (outer?.type === "call" && PYTHON_EXECUTE.has(calledName(outer) ?? "") && argumentsOf(outer)[0]?.id === call.id) return [pythonValues(outer, reader)];
     }
     if (language !== "java" && language !== "python") return undefined;
@@ -527,8 +517,8 @@ export function bindSitesOf(call: Node, api: string, args: Node[], reader: BindR
     case "go": {
       if (method !== "Query") return undefined;
       // `session.Query(stmt).Bind(a, b)`
-      const selector = call.parent?.type === "selector_expression" ? call.parent : undefined;
-      const bindCall = selector && field(selector, "field")?.text === "Bind" && selector.parent?.type === "call_expression" ? selector.parent : undefined;
+      const selector = parentOf(call)?.type === "selector_expression" ? parentOf(call) : undefined;
+      const bindCall = selector && field(selector, "field")?.text === "Bind" && parentOf(selector)?.type === "call_expression" ? parentOf(selector) : undefined;
       const values = bindCall ? argumentsOf(bindCall) : args.slice(1);
       // `args...` spreads a slice built elsewhere: its values are not read.
       if (values.some((v) => v.type === "variadic_argument")) return [unknownSite(call, reader)];

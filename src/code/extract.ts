@@ -189,6 +189,27 @@ class Project {
     return this.followAcross(found.file, found.declaration.value);
   }
 
+  /** per language, each word of the files' text with the first two files it is in: read once, whatever the number of look-ups */
+  private readonly words = new Map<CodeLanguage, Map<string, ParsedFile[]>>();
+
+  /** Files of a language whose text has `name` as a word (at most two: enough to say "another file"). */
+  filesMentioning(language: CodeLanguage, name: string): ParsedFile[] {
+    let byWord = this.words.get(language);
+    if (!byWord) {
+      byWord = new Map();
+      for (const file of this.files) {
+        if (file.language !== language) continue;
+        for (const [word] of file.text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+          const list = byWord.get(word);
+          if (!list) byWord.set(word, [file]);
+          else if (list.length < 2 && !list.includes(file)) list.push(file);
+        }
+      }
+      this.words.set(language, byWord);
+    }
+    return byWord.get(name) ?? [];
+  }
+
   /** Go packages are directories; elsewhere a unique name anywhere will do. */
   private sameDirectory(file: ParsedFile, candidates: { file: ParsedFile; declaration: Declaration }[]) {
     const directory = file.path.slice(0, file.path.lastIndexOf("/") + 1);
@@ -400,8 +421,10 @@ function bindReader(project: Project, file: ParsedFile): BindReader {
     language: file.language,
     path: file.path,
     root: file.tree.rootNode,
+    source: file.text,
     name: (at, name) => project.meaningOf(file, at, name),
     constant: (node) => project.constantOf(file, node),
+    mentionedElsewhere: (name) => project.filesMentioning(file.language, name).some((other) => other !== file),
     text: (node) => {
       const literal = file.syntax.literal(node);
       return typeof literal === "string" ? literal : undefined;

@@ -134,6 +134,21 @@ ${body}
     expect(overloaded?.map(shortSite)).toEqual([{ function: "EventDao.save", positional: [] }]);
   });
 
+  it("a prepared statement whose name another file of the language mentions may be bound there: that is an unknown site", async () => {
+    const binds = await bindsOf(
+      {
+        ...dao(`
+    void save(String source) { session.execute(insert.bind(source, ONLY, Instant.now(), "x")); }`),
+        "src/main/java/app/Replay.java": "package app;\nclass Replay { void run(EventDao dao) { dao.insert.bind(\"s\", 1, null, null); } }\n",
+      },
+      "INSERT INTO events",
+    );
+    expect(binds?.map(shortSite)).toEqual([
+      { function: "EventDao.save", positional: ["?", "0", "time", "'x'"] },
+      { function: "EventDao.EventDao", positional: [] },
+    ]);
+  });
+
   it("driver 3's execute(query, values…) and a text run by two calls: each call's values", async () => {
     const binds = await bindsOf(
       {
