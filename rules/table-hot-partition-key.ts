@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { timeBucketOf } from "../src/analysis/estimator.js";
 import { formatBytes, formatCount } from "../src/analysis/estimator-text.js";
+import { constantText } from "../src/analysis/key-constants.js";
 import { joinWords, tableEntity, tableLabel, tableLocation, volumeOf, writePathsOf } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { ColumnModel, TableModel } from "../src/schema/model.js";
@@ -79,7 +80,7 @@ const tableHotPartitionKey: RuleModule<Options> = {
           messageId: "constantKey",
           data: {
             table: label(),
-            set: constant.map((k) => `\`${k.column}\` = ${k.value}`).join(", "),
+            set: constant.map(constantText).join(", "),
             writes: joinWords([...new Set(constant.flatMap((k) => k.writes))]),
             rate: ratePerSecond !== undefined ? ` (${writesPerSecond(ratePerSecond)})` : "",
             size: figures ? ` of ${formatCount(estimate.worst.rows)} rows and ${formatBytes(estimate.worst.bytes)} by the manifest's figures` : "",

@@ -101,7 +101,17 @@ export interface BucketInput {
    * an existing time bucket in the partition key, whose width the suggestion changes; `inferred`
    * when the width comes from the manifest's rows per partition over its growth
    */
-  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures"; constant?: string };
+  existingBucket?: {
+    column: string;
+    widthSeconds: number;
+    inferred?: boolean;
+    /** how it was found when the manifest does not declare it: from the figures, or from what the writes bind */
+    foundBy?: "figures" | "writes";
+    /** the functions that compute it from the current time (`foundBy: "writes"`) */
+    computedIn?: string;
+    /** the value every write sets it to, when that is one constant */
+    constant?: string;
+  };
   /** whether some query on the table reads a time range, to count the partitions it touches */
   rangeQuery: boolean;
   /** how long a row lives (TTL or retention), when it does: a bucket must be narrower */
@@ -365,7 +375,9 @@ function explainWidth(input: BucketInput, width: CalendarWidth, bounds: UpperBou
     const found =
       existing.foundBy === "figures"
         ? ` (taken as the partition key's time bucket: a partition holds far fewer rows than growth × the rows' lifetime, so a column of the key already closes partitions as time passes; if another column does, narrow that one, or declare it as time_bucket in the manifest)`
-        : "";
+        : existing.foundBy === "writes" && existing.computedIn
+          ? ` (computed from the current time in ${existing.computedIn})`
+          : "";
     sentences.push(
       `${verb} the existing bucket \`${existing.column}\`${found} from ${was} to ${width.label} of ${source}${existing.inferred ? " (its width read from the manifest's rows per partition over its growth)" : ""}; ` +
         `the partition key stays (${input.partitionKey.join(", ")}), with no second bucket beside it. Rows already written keep the old width: apply the new one to new data only (a new table or key prefix, or once the old rows have expired).`,

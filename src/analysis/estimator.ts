@@ -16,8 +16,8 @@ import { HARD_CELL_LIMIT, suggestBucket, suggestSplitWithoutRate, type BucketRea
 import { describeEngineEstimate, enginePartitionBytes, type EngineTable } from "./estimator-engine.js";
 import { DAY, HOUR, MINUTE, WEEK, YEAR, asAdjective, formatAfter, formatBytes, formatCount, formatRate, formatSpan } from "./estimator-text.js";
 import { sizeValue, type SizedValue } from "./type-sizes.js";
-import { constantKeyColumns } from "./key-constants.js";
-import type { BucketSuggestion, ConstantKeyColumn, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis } from "./types.js";
+import { computedText, constantKeyColumns, constantText, timeKeyColumns } from "./key-constants.js";
+import type { BucketSuggestion, ConstantKeyColumn, EstimateBasis, PartitionEstimate, PartitionFigures, QueryAnalysis, TimeKeyColumn } from "./types.js";
 import type { PartitionLimits } from "./limits.js";
 
 export interface EstimateContext {
@@ -25,6 +25,8 @@ export interface EstimateContext {
   limits: PartitionLimits;
   /** partition-key columns every write path sets to the same literal (key-constants.ts) */
   constantKey?: ConstantKeyColumn[];
+  /** partition-key columns every write path binds from the current time (key-constants.ts): the table's time bucket */
+  timeKey?: TimeKeyColumn[];
   /** the queries this table serves, for the LIMIT and time-range bounds of a bucket */
   queries: QueryAnalysis[];
   /**
@@ -61,6 +63,12 @@ interface SizedTable {
   defaultedColumns: string[];
 }
 
+/** A time bucket the partition key already has, as the bucket suggestion reuses it (buckets.ts). */
+type ExistingBucket = NonNullable<Parameters<typeof suggestBucket>[0]["existingBucket"]>;
+
+/** A time bucket found in the key: declared, computed from time by the writes, named so, or read from the figures. */
+type FoundBucket = { column: string; widthSeconds: number | null; foundBy?: "figures" | "writes"; computedIn?: string };
+
 interface RowCounts {
   avg: number;
   max: number;
@@ -71,7 +79,7 @@ interface RowCounts {
   rate?: number;
   /** rows a partition already holds when growth starts counting (manifest figures) */
   startRows: number;
-  existingBucket?: { column: string; widthSeconds: number; inferred?: boolean; foundBy?: "figures"; constant?: string };
+  existingBucket?: ExistingBucket;
   /** the worst key's rows a second: the average rate scaled by the manifest's worst over average partition */
   worstRate?: number;
   /** how long a row lives (TTL, retention), when bounded */
@@ -82,7 +90,7 @@ interface RowCounts {
 export function estimatePartition(table: TableModel, volume: TableVolume | undefined, context: EstimateContext): PartitionEstimate {
   const limits = usableLimits(context.limits);
   const sized = sizeTable(table, volume);
-  const counts = rowCounts(table, volume, context.constantKey ?? []);
+  const counts = rowCounts(table, volume, context.constantKey ?? [], context.timeKey ?? []);
   const counter = table.columns.some((c) => c.type.kind === "native" && c.type.name === "counter");
   const engineTable: EngineTable = {
     partitionKey: sized.partitionKey,
@@ -124,6 +132,7 @@ export function estimatePartition(table: TableModel, volume: TableVolume | undef
   const cells = statedCells(table, volume);
   if (cells.length > 0) estimate.cells = cells;
   if (context.constantKey && context.constantKey.length > 0) estimate.constantKey = context.constantKey;
+  if (context.timeKey && context.timeKey.length > 0) estimate.timeKey = context.timeKey;
   if (counts.unbounded && counts.rate) {
     estimate.crossesLimitsAfter = crossingTimes(sized, counts.rate, counts.startRows, limits);
     estimate.crossesAfterSeconds = crossingSeconds(sized, counts.rate, counts.startRows, limits);
@@ -144,6 +153,7 @@ export function estimateTables(
   const volumes = matchVolumes(schema, manifest?.tables ?? [], keyspace);
   const writers = writersByTable(schema, manifest, keyspace);
   const constants = constantKeyColumns(schema, manifest, keyspace);
+  const timeKeys = timeKeyColumns(schema, manifest, keyspace);
   const queriesByTable = new Map<string, QueryAnalysis[]>();
   for (const query of queries) {
     if (query.table === null) continue;
@@ -162,6 +172,8 @@ export function estimateTables(
     if (writtenBy) context.writtenBy = writtenBy;
     const constantKey = constants.get(table.qualifiedName);
     if (constantKey) context.constantKey = constantKey;
+    const timeKey = timeKeys.get(table.qualifiedName);
+    if (timeKey) context.timeKey = timeKey;
     estimates.set(table.qualifiedName, estimatePartition(table, volumes.get(table.qualifiedName), context));
   }
   return estimates;
@@ -241,7 +253,7 @@ function keptText(volume: TableVolume | undefined): string {
 
 /** What the constant key columns do to the table's partitions, in words, and to its row counts. */
 function constantKeyText(table: TableModel, constantKey: readonly ConstantKeyColumn[]): string {
-  const set = constantKey.map((c) => `\`${c.column}\` = ${c.value}`).join(", ");
+  const set = constantKey.map(constantText).join(", ");
   const writes = [...new Set(constantKey.flatMap((c) => c.writes))].join(", ");
   if (table.partitionKey.every((c) => constantKey.some((k) => k.column === c.name))) {
     return `every write sets the whole partition key to one value (${set} in ${writes}), so the table is one partition`;
@@ -249,13 +261,13 @@ function constantKeyText(table: TableModel, constantKey: readonly ConstantKeyCol
   return `every write sets ${set} (in ${writes}), so ${constantKey.length === 1 ? "that column splits" : "those columns split"} nothing`;
 }
 
-function rowCounts(table: TableModel, volume: TableVolume | undefined, constantKey: readonly ConstantKeyColumn[] = []): RowCounts {
-  const counts = rowCountsOf(table, volume, constantKey);
+function rowCounts(table: TableModel, volume: TableVolume | undefined, constantKey: readonly ConstantKeyColumn[] = [], timeKey: readonly TimeKeyColumn[] = []): RowCounts {
+  const counts = rowCountsOf(table, volume, constantKey, timeKey);
   if (constantKey.length === 0) return counts;
-  const found = declaredBucket(table, volume) ?? timeBucketOf(table) ?? bucketByFigures(table, volume);
-  const constantBucket = found ? constantKey.find((c) => c.column === found.column) : undefined;
+  const found = foundBucket(table, volume, timeKey);
+  const constantBucket = found ? constantKey.find((c) => c.column === found.column) : placeholderBucket(table, constantKey);
   // The fix for a constant bucket reuses it: computed from time, not added beside it.
-  if (constantBucket) counts.existingBucket = { column: constantBucket.column, widthSeconds: Infinity, constant: constantBucket.value };
+  if (constantBucket) counts.existingBucket = { column: constantBucket.column, widthSeconds: Infinity, constant: constantText(constantBucket).replace(/^`[^`]*` = /, "") };
   // Stated rows that assume the bucket closes partitions are too few: a partition keeps growing
   // for the rows' whole lifetime.
   const lifetime = counts.lifetimeSeconds;
@@ -284,7 +296,7 @@ function rowCounts(table: TableModel, volume: TableVolume | undefined, constantK
   return { ...counts, basisText: `${constantKeyText(table, constantKey)}; ${counts.basisText}` };
 }
 
-function rowCountsOf(table: TableModel, volume: TableVolume | undefined, constantKey: readonly ConstantKeyColumn[]): RowCounts {
+function rowCountsOf(table: TableModel, volume: TableVolume | undefined, constantKey: readonly ConstantKeyColumn[], timeKey: readonly TimeKeyColumn[]): RowCounts {
   if (table.clustering.length === 0) {
     return { avg: 1, max: 1, basis: "single-row", basisText: "1 row per partition (no clustering columns)", unbounded: false, startRows: 0 };
   }
@@ -293,10 +305,12 @@ function rowCountsOf(table: TableModel, volume: TableVolume | undefined, constan
   const retention = positive(volume?.retentionSeconds ?? undefined);
   const ttl = positive(table.defaultTtlSeconds);
   // A "bucket" every write sets to the same literal bounds nothing: the fix computes it from time.
-  const found = declaredBucket(table, volume) ?? timeBucketOf(table) ?? bucketByFigures(table, volume);
+  const found = foundBucket(table, volume, timeKey);
   const constantBucket = found ? constantKey.find((c) => c.column === found.column) : undefined;
-  const bucket: { column: string; widthSeconds: number | null; foundBy?: "figures" } | undefined = constantBucket ? undefined : bucketThatBounds(found, volume);
-  const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds } : undefined;
+  // A bucket the writes compute from the clock is one, whatever the figures say.
+  const bucket: FoundBucket | undefined = constantBucket ? undefined : found?.foundBy === "writes" ? found : bucketThatBounds(found, volume);
+  const origin = bucket?.foundBy ? { foundBy: bucket.foundBy, ...(bucket.computedIn ? { computedIn: bucket.computedIn } : {}) } : {};
+  const knownBucket = bucket?.widthSeconds ? { column: bucket.column, widthSeconds: bucket.widthSeconds, ...origin } : undefined;
   const stated = volume?.rowsPerPartition;
 
   if (stated && Number.isFinite(stated.avg) && Number.isFinite(stated.max)) {
@@ -321,13 +335,16 @@ function rowCountsOf(table: TableModel, volume: TableVolume | undefined, constan
     const lifetime = Math.min(retention ?? Infinity, ttl ?? Infinity);
     const counts: RowCounts = { avg, max, basis: "manifest", basisText: text, unbounded: false, rate, startRows: max };
     const existing = knownBucket ?? inferredBucket(bucket, avg, rate, lifetime);
-    if (existing) counts.existingBucket = bucket?.foundBy ? { ...existing, foundBy: bucket.foundBy } : existing;
+    if (existing) counts.existingBucket = { ...existing, ...origin };
     if (rate && avg > 0 && max > avg) counts.worstRate = rate * (max / avg);
     if (Number.isFinite(lifetime)) counts.lifetimeSeconds = lifetime;
     return counts;
   }
 
-  if (rate) {
+  // A bucket the writes compute from the clock closes partitions at a width the code does not show:
+  // growth × lifetime would overstate a partition, so no figure is claimed (below).
+  const unsizedWrittenBucket = bucket?.foundBy === "writes" && !knownBucket;
+  if (rate && !unsizedWrittenBucket) {
     // The tightest of retention, TTL and a time bucket in the partition key bounds a partition's rows.
     const bounds: { seconds: number; basis: EstimateBasis; text: string }[] = [];
     if (retention) bounds.push({ seconds: retention, basis: "growth-retention", text: `${volume?.retentionText ?? formatSpan(retention)} retention (growth × retention)` });
@@ -354,13 +371,15 @@ function rowCountsOf(table: TableModel, volume: TableVolume | undefined, constan
         ...(retention || ttl ? { lifetimeSeconds: Math.min(retention ?? Infinity, ttl ?? Infinity) } : {}),
       };
     }
+  }
+  if (rate) {
     if (bucket) {
       return {
         avg: DEFAULT_ROWS_PER_PARTITION,
         max: DEFAULT_ROWS_PER_PARTITION,
         basis: "type-default",
         basisText:
-          `growth ${growth}, but the partition key's time bucket \`${bucket.column}\` has no width the estimator can read: ` +
+          `growth ${growth}, but the partition key's time bucket \`${bucket.column}\`${bucket.computedIn ? ` (computed from the current time in ${bucket.computedIn})` : ""} has no width the estimator can read: ` +
           `assumed ${formatCount(DEFAULT_ROWS_PER_PARTITION)} rows per partition; state rows_per_partition in the manifest`,
         unbounded: false,
         startRows: 0,
@@ -414,6 +433,36 @@ function inferredBucket(
   const width = avgRows / rate;
   if (!(width > 0) || width >= 0.9 * lifetime) return undefined;
   return { column: bucket.column, widthSeconds: width, inferred: true };
+}
+
+/**
+ * A constant partition-key column that can hold a time bucket (a number or a date) beside columns
+ * that do vary: a place kept for a bucket (`dpart = 0`), which a fix fills from time rather than
+ * adding another column beside it.
+ */
+function placeholderBucket(table: TableModel, constantKey: readonly ConstantKeyColumn[]): ConstantKeyColumn | undefined {
+  if (table.partitionKey.every((c) => constantKey.some((k) => k.column === c.name))) return undefined;
+  return constantKey.find((k) => {
+    const type = table.partitionKey.find((c) => c.name === k.column)?.type;
+    return type?.kind === "native" && type.name !== "timeuuid" && UNNAMED_BUCKET_TYPES.has(type.name);
+  });
+}
+
+/** The table's time bucket: the manifest's declaration, a column the writes compute from the clock, a name that says so, or the figures. */
+function foundBucket(table: TableModel, volume: TableVolume | undefined, timeKey: readonly TimeKeyColumn[]): FoundBucket | undefined {
+  return declaredBucket(table, volume) ?? writtenBucket(table, timeKey) ?? timeBucketOf(table) ?? bucketByFigures(table, volume);
+}
+
+/**
+ * A partition-key column every write binds from the current time, as if the manifest declared it
+ * `time_bucket`; its width is what its name or type tells (`day`, a `date`), else unknown.
+ */
+function writtenBucket(table: TableModel, timeKey: readonly TimeKeyColumn[]): FoundBucket | undefined {
+  const column = table.partitionKey.find((c) => timeKey.some((k) => k.column === c.name));
+  const written = column && timeKey.find((k) => k.column === column.name);
+  if (!column || !written) return undefined;
+  const named = timeBucketOf({ ...table, partitionKey: [column] });
+  return { column: column.name, widthSeconds: named?.widthSeconds ?? null, foundBy: "writes", computedIn: computedText(written) };
 }
 
 /** The manifest's `time_bucket` of the table, when it names a partition-key column. */

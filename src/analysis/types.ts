@@ -216,6 +216,8 @@ export interface PartitionEstimate {
   cells?: CellSize[];
   /** partition-key columns every write path sets to the same literal (key-constants.ts) */
   constantKey?: ConstantKeyColumn[];
+  /** partition-key columns every write binds from the current time (key-constants.ts) */
+  timeKey?: TimeKeyColumn[];
 }
 
 /** A partition-key column every write path sets to the same literal. */
@@ -225,4 +227,15 @@ export interface ConstantKeyColumn {
   value: string;
   /** the write paths that set it */
   writes: string[];
+  /** where application code binds it from a constant, rather than writing the literal in the CQL */
+  bound?: { function: string; source: string }[];
+}
+
+/** A partition-key column every write path binds from the current time: the table's time bucket, whatever its name. */
+export interface TimeKeyColumn {
+  column: string;
+  /** the write paths that set it */
+  writes: string[];
+  /** the functions that compute it, with the expression bound */
+  computed: { function: string; source: string }[];
 }

@@ -49,7 +49,13 @@ function implicitQuery(statement: CodeStatement, parsed: SelectStatement): CqlQu
 }
 
 function implicitWrite(statement: CodeStatement, parsed: Statement): ManifestWrite {
-  return { id: statement.id, statements: [{ cql: statement.cql, statement: parsed, location: locationOf(statement) }], retried: true, ignore: [], location: locationOf(statement) };
+  return { id: statement.id, statements: [{ cql: statement.cql, statement: parsed, location: locationOf(statement), ...bindsOf([statement]) }], retried: true, ignore: [], location: locationOf(statement) };
+}
+
+/** The places the code binds a text's markers, over every statement of the code that runs it; none when one of them is not read. */
+function bindsOf(statements: CodeStatement[]): { binds?: ManifestWrite["statements"][number]["binds"] } {
+  if (statements.length === 0 || statements.some((s) => !s.binds)) return {};
+  return { binds: statements.flatMap((s) => s.binds!) };
 }
 
 /**
@@ -97,7 +103,10 @@ export function mergeCodeIntoManifest(extraction: CodeExtraction, manifest: Mani
     );
     if (statement && write.statements.length === 0) {
       const parsed = parseAt(statement);
-      writes.push({ ...write, statements: [{ cql: statement.cql, statement: parsed && WRITE_KINDS.has(parsed.kind) ? parsed : undefined, location: locationOf(statement) }], location: locationOf(statement) });
+      writes.push({ ...write, statements: [{ cql: statement.cql, statement: parsed && WRITE_KINDS.has(parsed.kind) ? parsed : undefined, location: locationOf(statement), ...bindsOf([statement]) }], location: locationOf(statement) });
+    } else if (extraction.statements.length > 0 && !write.code) {
+      // A write written out in the manifest: the code that runs the same text binds its markers.
+      writes.push({ ...write, statements: write.statements.map((s) => ({ ...s, ...bindsOf(extraction.statements.filter((c) => sameCql(c.cql, s.cql))) })) });
     } else writes.push(write);
   }
 

@@ -20,6 +20,7 @@ import { daoStatements, fillQueryPlaceholders, mapperEntities, type DaoSource, t
 import { gocqlxStatement, type BuilderContext } from "./gocqlx.js";
 import { holderName } from "./names.js";
 import { builtBatches } from "./batches.js";
+import { bindSitesOf, type BindReader } from "./bind-arguments.js";
 import { runtimeBatches } from "./runtime-batches.js";
 import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, isDriverEntryName, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
@@ -156,6 +157,58 @@ class Project {
       return fields.length > 1 ? "ambiguous" : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * What a bare name means for the values bound with a statement: a local of an enclosing function
+   * assigned once, a parameter, or a fixed constant of the file (or statically imported); else nothing known.
+   */
+  meaningOf(file: ParsedFile, at: Node, name: string): ReturnType<BindReader["name"]> {
+    for (let scope = enclosingOf(at, file.syntax.functionTypes); scope; scope = enclosingOf(scope, file.syntax.functionTypes)) {
+      const local = file.declared.get(scopeKey(name, scope)) ?? [];
+      if (local.length > 1 || (local.length === 1 && file.reassigned.has(scopeKey(name, scope)))) return undefined;
+      if (local.length === 1) return { local: local[0]!.value };
+      if (declaresParameter(scope, name)) return "parameter";
+    }
+    const own = file.declared.get(scopeKey(name, undefined)) ?? [];
+    if (own.length === 1 && !file.reassigned.has(scopeKey(name, undefined)) && isFixed(file, own[0]!)) return { constant: this.followAcross(file, own[0]!.value) };
+    const owner = file.staticOwners.get(name);
+    if (owner && own.length === 0) {
+      const found = this.resolve(file, at, { name, owner });
+      if (found && typeof found !== "string" && isFixed(found.file, found.declaration)) return { constant: this.followAcross(found.file, found.declaration.value) };
+    }
+    return undefined;
+  }
+
+  /** `Owner.NAME` or `pkg.Name` to its value when it is a fixed constant of the code read (never `this.x`, `self.x`). */
+  constantOf(file: ParsedFile, node: Node): Node | undefined {
+    const reference = file.syntax.reference(node);
+    if (!reference?.owner || reference.owner === "this" || reference.owner === "self") return undefined;
+    const found = this.resolve(file, node, reference);
+    if (!found || typeof found === "string" || found.declaration.scope || !isFixed(found.file, found.declaration)) return undefined;
+    if (file.language !== "go" && found.declaration.owner !== reference.owner) return undefined;
+    return this.followAcross(found.file, found.declaration.value);
+  }
+
+  /** per language, each word of the files' text with the first two files it is in: read once, whatever the number of look-ups */
+  private readonly words = new Map<CodeLanguage, Map<string, ParsedFile[]>>();
+
+  /** Files of a language whose text has `name` as a word (at most two: enough to say "another file"). */
+  filesMentioning(language: CodeLanguage, name: string): ParsedFile[] {
+    let byWord = this.words.get(language);
+    if (!byWord) {
+      byWord = new Map();
+      for (const file of this.files) {
+        if (file.language !== language) continue;
+        for (const [word] of file.text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+          const list = byWord.get(word);
+          if (!list) byWord.set(word, [file]);
+          else if (list.length < 2 && !list.includes(file)) list.push(file);
+        }
+      }
+      this.words.set(language, byWord);
+    }
+    return byWord.get(name) ?? [];
   }
 
   /** Go packages are directories; elsewhere a unique name anywhere will do. */
@@ -356,6 +409,47 @@ function formatArguments(file: ParsedFile, node: Node): (Node | null)[] | undefi
   if (name === "format" && (object === "String" || object === "java.lang.String")) return args.slice(1);
   if (name === "formatted") return args;
   return undefined;
+}
+
+/** A parameter of the function (its receiver in Go, a lambda's parameters): its value comes from the caller. */
+function declaresParameter(scope: Node, name: string): boolean {
+  for (const fieldName of ["parameters", "parameter", "receiver"]) {
+    const list = scope.childForFieldName(fieldName);
+    if (!list) continue;
+    if (list.text === name) return true;
+    if (list.descendantsOfType(["identifier", "simple_identifier"]).some((n) => n?.text === name)) return true;
+  }
+  // Kotlin keeps a function's parameters in `function_value_parameters`, without a field name.
+  const kotlin = scope.namedChildren.find((c) => c?.type === "function_value_parameters" || c?.type === "lambda_parameters");
+  return kotlin ? kotlin.descendantsOfType("simple_identifier").some((n) => n?.text === name) : false;
+}
+
+/** A declaration whose value never changes: in Java a `final` field or an interface constant; elsewhere one not assigned again. */
+function isFixed(file: ParsedFile, declaration: Declaration): boolean {
+  if (file.language !== "java") return true;
+  const holder = declaration.value.parent?.parent;
+  if (!holder) return false;
+  if (holder.type === "constant_declaration") return true;
+  return /\bfinal\b/.test(holder.namedChildren.find((c) => c?.type === "modifiers")?.text ?? "");
+}
+
+/** Names and constants of one file, for the values bound with its statements (bind-arguments.ts). */
+function bindReader(project: Project, file: ParsedFile): BindReader {
+  return {
+    language: file.language,
+    path: file.path,
+    root: file.tree.rootNode,
+    source: file.text,
+    name: (at, name) => project.meaningOf(file, at, name),
+    constant: (node) => project.constantOf(file, node),
+    mentionedElsewhere: (name) => project.filesMentioning(file.language, name).some((other) => other !== file),
+    text: (node) => {
+      const literal = file.syntax.literal(node);
+      return typeof literal === "string" ? literal : undefined;
+    },
+    functionName: (node) => file.syntax.functionName(node) ?? "(top level)",
+    line: (node) => positionAt(file, node.startIndex).line,
+  };
 }
 
 /** DataStax Enterprise Search's pseudo-column in a WHERE clause (`WHERE solr_query = ?`). */
@@ -648,6 +742,8 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   const statements: CodeStatement[] = [];
   const dynamic: DynamicStatement[] = [];
   const seen = new Set<string>();
+  /** the statement read at each place a text is written, so a second call of it adds its values (bind-arguments.ts) */
+  const statementAt = new Map<string, CodeStatement>();
   /** the statement each driver call runs, by `path:offset` of the call, for batches filled with them */
   const callStatements = new Map<string, string>();
   /** the statement of each mapper DAO method, by `Dao.method` */
@@ -707,6 +803,12 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
     if (!file.cassandra && !driverLanguages.has(file.language)) continue;
     const { syntax } = file;
     const uses: { node: Node; api: string; argument: Node; via?: { file: ParsedFile; call: Node } }[] = [];
+    const reader = bindReader(project, file);
+    // The values every call of a statement binds; a call whose values are not read makes them all unknown.
+    const bindsOf = (node: Node, api: string) => {
+      const call = syntax.call(node);
+      return call ? bindSitesOf(node, api, call.args, reader) : undefined;
+    };
     for (const node of file.tree.rootNode.descendantsOfType(syntax.callTypes)) {
       if (!node) continue;
       const call = syntax.call(node);
@@ -787,7 +889,14 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           const at = project.anchor(argumentFile, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
           if (!via && api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${driverCall.startIndex}`, cql.trim());
-          if (seen.has(key)) continue;
+          if (seen.has(key)) {
+            const earlier = statementAt.get(key);
+            // Values bound through a helper are the helper's caller's: not read, so unknown.
+            const more = api.startsWith("@") || via ? undefined : bindsOf(driverCall, api);
+            if (earlier?.binds && more) earlier.binds.push(...more);
+            else if (earlier) delete earlier.binds;
+            continue;
+          }
           let filled = cql;
           if (api === "@Query" && /[:?]?#\{/.test(cql) && CQL_START.test(cql)) {
             // Spring Data's SpEL expressions (`:#{…}`, `#{tenant}.t`) are evaluated per call.
@@ -815,7 +924,8 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           }
           const callLine = positionAt(argumentFile, node.startIndex).line;
           const range = rangeOf(at.file, at.node);
-          statements.push({
+          const binds = api.startsWith("@") || via ? undefined : bindsOf(driverCall, api);
+          const statement: CodeStatement = {
             id: nextId(argumentFile, node),
             language: file.language,
             cql: filled.trim(),
@@ -823,7 +933,10 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
             range,
             api,
             ...(at.file !== argumentFile || range.start.line !== callLine ? { call: { file: argumentFile.path, line: callLine } } : {}),
-          });
+            ...(binds ? { binds } : {}),
+          };
+          statements.push(statement);
+          statementAt.set(key, statement);
         } else {
           // Only a computed text that starts like a statement is worth saying anything about.
           const start = project.evaluate(first.file, first.node);

@@ -1,6 +1,7 @@
 // What src/code reads out of application code: CQL statements passed to a Cassandra driver, and
 // the places where a statement is built at run time (listed, never guessed).
 import type { SourceRange } from "../cql/ast.js";
+import type { BindSite } from "../manifest/types.js";
 
 export type CodeLanguage = "java" | "kotlin" | "go" | "python" | "javascript" | "typescript" | "tsx";
 
@@ -18,6 +19,8 @@ export interface CodeStatement {
   api: string;
   /** where the driver is called with it, when that is elsewhere than the text */
   call?: { file: string; line: number };
+  /** every place the code binds its markers, with the values (bind-arguments.ts); unset when a call's values are not read */
+  binds?: BindSite[];
 }
 
 /** A driver call whose statement is computed at run time: not analysed, with the reason. */

@@ -102,7 +102,7 @@ export interface ManifestWrite {
   description?: string;
   ratePerSecond?: number;
   /** each CQL statement of the write path, parsed (undefined when it did not parse); node ranges are positions in the manifest file */
-  statements: { cql: string; statement?: Statement; location: SourceLocation }[];
+  statements: { cql: string; statement?: Statement; location: SourceLocation; binds?: BindSite[] }[];
   /** retried by the client on timeout (for non-idempotent write checks); default false, as the DataStax drivers do not retry non-idempotent statements */
   retried: boolean;
   ignore: ManifestIgnore[];
@@ -112,6 +112,26 @@ export interface ManifestWrite {
    * as one and this one's differs from the first's (review.ts); unset, the manifest's applies
    */
   keyspace?: string;
+}
+
+/**
+ * What application code binds to one marker of a statement (src/code/bind-arguments.ts): a fixed
+ * value, a value computed from the current time, or anything else. `source` is the expression as written.
+ */
+export type BoundArgument = { kind: "constant"; value: string; source: string } | { kind: "time"; source: string } | { kind: "unknown" };
+
+/** One place the code binds a statement's markers: a driver call with its values, or a prepared statement's `bind`. */
+export interface BindSite {
+  /** the function that binds, `Class.method` or `function` */
+  function: string;
+  file: string;
+  line: number;
+  /** by marker position, every marker counted (a named marker too, as Cassandra's bind variables are) */
+  positional: BoundArgument[];
+  /** by marker name, where the code binds by name (`%(name)s` with a dict, `.setLong("day", …)`) */
+  named?: Record<string, BoundArgument>;
+  /** `positional` need not hold every marker (setters by index, values by name): a marker past it is unknown, and its length says nothing */
+  partial?: true;
 }
 
 export interface Manifest {
