@@ -1,6 +1,7 @@
 // A compaction strategy that fights the table's workload: the deprecated date-tiered strategy,
 // levels rewritten on a table written far more than read, or time windows computed from
 // millisecond timestamps read as microseconds.
+import { isTimeType } from "../src/analysis/estimator.js";
 import { formatFrequency } from "../src/analysis/estimator-text.js";
 import { atLeast } from "../src/analysis/planner-evaluate.js";
 import { queriesOnTable, tableEntity, tableLabel, tableLocation, volumeOf, writesOnTable, writeTimestampUnit } from "../src/rule-engine/helpers.js";
@@ -20,6 +21,26 @@ function rates(model: AnalysedModel, table: TableModel): { writes: number; reads
     writes: writes.reduce((sum, w) => sum + w.write!.ratePerSecond!, 0),
     reads: queries.reduce((sum, q) => sum + q.ratePerSecond!, 0),
   };
+}
+
+/** Seconds in which a table's writes must cover its rows once for them to count as rewrites. */
+const REWRITE_PERIOD_SECONDS = 86_400;
+
+/**
+ * Whether the table's writes mostly rewrite rows it already holds (the latest value of a key, a
+ * heartbeat, a lock): the manifest sizes a table that does not grow (no `growth`, and rows not keyed
+ * by time first), and its writes a day outnumber its rows. Updates are what leveled compaction is
+ * for: it keeps a row's versions in one SSTable per level and drops the overwritten ones early,
+ * where size-tiered leaves them spread over every tier a read must merge.
+ */
+function rewritesRows(model: AnalysedModel, table: TableModel, writesPerSecond: number): boolean {
+  const volume = volumeOf(model, table);
+  if (!volume?.partitions || volume.growthPerSecond !== undefined) return false;
+  const first = table.clustering[0];
+  if (first && isTimeType(first.type)) return false;
+  const rowsPerPartition = first ? volume.rowsPerPartition?.avg : 1;
+  if (rowsPerPartition === undefined) return false;
+  return writesPerSecond * REWRITE_PERIOD_SECONDS >= volume.partitions * rowsPerPartition;
 }
 
 const tableCompactionStrategy: RuleModule = {
@@ -52,6 +73,7 @@ const tableCompactionStrategy: RuleModule = {
       } else if (strategy === "LeveledCompactionStrategy") {
         const figures = rates(model, table);
         if (!figures || figures.writes < WRITE_HEAVY_RATIO * figures.reads) continue;
+        if (rewritesRows(model, table, figures.writes)) continue;
         const ratio = figures.reads > 0 ? Math.round(figures.writes / figures.reads) : undefined;
         const series = table.defaultTtlSeconds > 0 || writesOnTable(model, table).every((w) => w.statement.kind === "delete" || w.statement.using?.ttl !== undefined);
         context.report({
