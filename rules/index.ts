@@ -43,6 +43,7 @@ import suppressionUnused from "./suppression-unused.js";
 import tableCompactStorage from "./table-compact-storage.js";
 import tableCompactionStrategy from "./table-compaction-strategy.js";
 import tableCounterAsIdentifier from "./table-counter-as-identifier.js";
+import tableGcGraceRepair from "./table-gc-grace-repair.js";
 import tableGuardrailExceeded from "./table-guardrail-exceeded.js";
 import tableHotPartitionKey from "./table-hot-partition-key.js";
 import tableIndexCardinality from "./table-index-cardinality.js";
@@ -118,6 +119,7 @@ export const rules: RuleModule[] = [
   tableCompactStorage,
   tableCompactionStrategy,
   tableCounterAsIdentifier,
+  tableGcGraceRepair,
   tableGuardrailExceeded,
   tableHotPartitionKey,
   tableIndexCardinality,

@@ -34,11 +34,13 @@ function sourcesText(estimate: TombstonesEstimate): string {
 const REGION: Record<TombstonesEstimate["region"], string> = {
   partition: "it reads the whole partition, so it walks every tombstone in it",
   queue: "it reads from the partition's start, where the rows its write paths deleted lie ahead of the live ones (a queue)",
+  rows: "they are written with the rows it reads, so it walks them row by row whatever the slice",
 };
 
 const ADVICE: Record<TombstonesEstimate["region"], string> = {
   queue:
     "Read from a cursor instead of the start: keep the consumer's ack level (the last clustering value it processed) and read `> ?` from it, so the read begins past the deleted rows; or bucket the queue by time so consumed buckets are left behind (or expired with a TTL) rather than deleted row by row.",
+  rows: "A null written is a tombstone cell, kept like any other until gc_grace_seconds has passed and compaction drops it.",
   partition:
     "Keep the partitions that take deletes small (split the largest keys), read a bounded slice instead of the whole partition, or let rows expire by TTL (with TimeWindowCompactionStrategy, which drops whole expired SSTables) instead of deleting them.",
 };

@@ -1,5 +1,6 @@
 // TTL is set per cell when it is written: a retention decided after launch leaves every row written
 // before it for ever. Time-window compaction only pays off when whole windows expire together.
+import { formatTtl, timeWindowFor } from "../src/analysis/compaction-window.js";
 import { isTimeType } from "../src/analysis/estimator.js";
 import { queriesOnTable, tableEntity, writeTimestampUnit, tableLabel, tableLocation, volumeOf, writesOnTable } from "../src/rule-engine/helpers.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
@@ -43,33 +44,6 @@ function marksTimeSeries(model: AnalysedModel, table: TableModel, column: Column
 function literalSeconds(term: Term | undefined): number | undefined {
   if (term?.kind !== "literal" || !/^\d+$/.test(term.value)) return undefined;
   return Number(term.value);
-}
-
-const UNITS = [
-  { name: "DAYS", seconds: 86_400 },
-  { name: "HOURS", seconds: 3_600 },
-  { name: "MINUTES", seconds: 60 },
-] as const;
-
-/**
- * The TWCS window for a TTL: the Apache Cassandra docs advise about 20 to 30 windows over the data's
- * life, so aim for 25, in the largest unit whose whole windows stay within 20 to 30 (a day's TTL
- * gives 1-hour windows rather than 58-minute ones).
- */
-function timeWindowFor(ttlSeconds: number): { size: number; unit: string; windows: number } {
-  const windowOf = (unit: (typeof UNITS)[number]) => {
-    const size = Math.max(1, Math.round(ttlSeconds / 25 / unit.seconds));
-    return { size, unit: unit.name, exact: ttlSeconds / (size * unit.seconds) };
-  };
-  const chosen = UNITS.map(windowOf).find((w) => w.exact >= 20 && w.exact <= 30) ?? windowOf(UNITS[UNITS.length - 1]!);
-  return { size: chosen.size, unit: chosen.unit, windows: Math.round(chosen.exact) };
-}
-
-function formatTtl(seconds: number): string {
-  for (const [unit, length] of [["day", 86_400], ["hour", 3_600], ["minute", 60]] as const) {
-    if (seconds >= length && seconds % length === 0) return `${seconds / length} ${unit}${seconds === length ? "" : "s"}`;
-  }
-  return `${seconds} seconds`;
 }
 
 /**

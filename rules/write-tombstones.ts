@@ -4,9 +4,42 @@
 import { formatCount } from "../src/analysis/estimator-text.js";
 import type { Term } from "../src/cql/ast.js";
 import { isNonFrozenCollection, numberedEntities, tableLabel, writeEntity, writeStatements } from "../src/rule-engine/helpers.js";
+import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
+import type { TableModel } from "../src/schema/model.js";
 
 const isNull = (term: Term | undefined) => term?.kind === "literal" && term.type === "null";
+
+/** cassandra.yaml's default tombstone_warn_threshold, the count a read must pass to be warned about. */
+const TOMBSTONE_WARN_THRESHOLD = 1_000;
+
+/**
+ * The most null tombstones one partition of the table can hold: a null is the cell's value, so a
+ * later null to the same cell replaces it, and a partition holds at most one per row and nulled
+ * column. Undefined when the manifest does not size the partition (a table without clustering
+ * columns has one row per partition).
+ */
+function nullBound(model: AnalysedModel, table: TableModel, nulledColumns: number): { rows: number; bound: number } | undefined {
+  let rows: number | undefined;
+  if (table.clustering.length === 0) rows = 1;
+  else {
+    const estimate = model.estimates.get(table.qualifiedName);
+    if (estimate && (estimate.basis === "manifest" || estimate.basis === "growth-retention" || estimate.basis === "growth-ttl")) rows = estimate.worst.rows;
+  }
+  return rows === undefined ? undefined : { rows, bound: rows * nulledColumns };
+}
+
+/** The columns the write paths of a table set to a literal null. */
+function nulledColumnsOf(model: AnalysedModel, table: TableModel): number {
+  const columns = new Set<string>();
+  for (const write of writeStatements(model)) {
+    if (write.table?.qualifiedName !== table.qualifiedName || !write.write) continue;
+    const statement = write.statement;
+    if (statement.kind === "insert") statement.columns.forEach((column, index) => isNull(statement.values[index]) && columns.add(column.name));
+    else if (statement.kind === "update") for (const a of statement.assignments) if (a.operator === "=" && !a.key && !a.field && isNull(a.value)) columns.add(a.column.name);
+  }
+  return columns.size;
+}
 
 const writeTombstones: RuleModule = {
   meta: {
@@ -15,6 +48,8 @@ const writeTombstones: RuleModule = {
     defaultSeverity: "warning",
     description: "A write path writes tombstones: literal nulls, or whole non-frozen collections overwritten.",
     messages: {
+      nullsBounded:
+        "{write} writes null to {columns} of {table}: each null is a tombstone, not an empty cell{rate}. A null replaces the cell's value, so the largest partition holds at most {bound} of them ({rows} × {count}), under tombstone_warn_threshold (1,000): no read of one partition is warned about them, though each is stored and merged until gc_grace_seconds (10 days by default) has passed. Leave the column out of the statement (or bind it unset) instead of writing null.",
       nulls:
         "{write} writes null to {columns} of {table}: each null is a tombstone, not an empty cell{rate}. Reads scan tombstones until gc_grace_seconds (10 days by default) and compaction drop them; a read meeting more than tombstone_warn_threshold (1,000) logs a warning, more than tombstone_failure_threshold (100,000) fails with TombstoneOverwhelmingException. Leave the column out of the statement (or bind it unset) instead of writing null.",
       insertCollection:
@@ -55,10 +90,31 @@ const writeTombstones: RuleModule = {
       }
       const rate = path.ratePerSecond;
       const perSecond = (cells: number) =>
-        rate === undefined || !Number.isFinite(rate) || rate * cells < 1 ? "" : `; at ${formatCount(Number((rate * cells).toPrecision(2)))} tombstones a second from this write path`;
+        rate === undefined || !Number.isFinite(rate) || rate * cells < 1 ? "" : `; at ${formatCount(Number((rate * cells).toPrecision(2)))} ${Number((rate * cells).toPrecision(2)) === 1 ? "tombstone" : "tombstones"} a second from this write path`;
       const code = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
       const label = tableLabel(model, table.qualifiedName);
-      if (nulls.length > 0) {
+      // Every column any write path of the table nulls: a partition can hold a tombstone in each.
+      const nulledColumns = nulls.length > 0 ? nulledColumnsOf(model, table) : 0;
+      const bounded = nulls.length > 0 ? nullBound(model, table, nulledColumns) : undefined;
+      if (bounded && bounded.bound < TOMBSTONE_WARN_THRESHOLD) {
+        context.report({
+          messageId: "nullsBounded",
+          data: {
+            write: path.id,
+            columns: code(nulls),
+            table: label,
+            rate: perSecond(nulls.length),
+            bound: formatCount(bounded.bound),
+            rows: bounded.rows === 1 ? "one row" : `${formatCount(bounded.rows)} rows`,
+            count: nulledColumns === 1 ? "one column written null" : `${nulledColumns} columns written null`,
+          },
+          file: write.file,
+          range: statement.range,
+          entity: entity(`${writeEntity(path.id)}:null-tombstones:${table.qualifiedName}`),
+          // Too few to reach the read thresholds: a note, not a warning.
+          severityCap: "info",
+        });
+      } else if (nulls.length > 0) {
         context.report({
           messageId: "nulls",
           data: { write: path.id, columns: code(nulls), table: label, rate: perSecond(nulls.length) },

@@ -14,6 +14,8 @@
 // a read from the partition's start with a LIMIT when the table's rows are deleted one by one (the
 // queue pattern: consumers delete what they read, so the deleted rows lie ahead of the live ones).
 // A slice (`ck > ?`) may start past the deleted rows; its count is unknown and not estimated.
+// Nulls are different: each row carries the nulls of the statement that wrote it, so a read of a
+// known number of rows (a LIMIT, also on a slice) walks them row by row, wherever it starts.
 // Pure: no clock, no I/O.
 import type { DeleteStatement, InsertStatement, QualifiedName, Relation, Statement, Term, UpdateStatement } from "../cql/ast.js";
 import type { Manifest, TableVolume } from "../manifest/types.js";
@@ -115,14 +117,16 @@ function writeTtl(statement: Modification): number | undefined {
 }
 
 /** How the read meets the partition's tombstones, or undefined when the figures cannot say. */
-function regionOf(query: QueryAnalysis, table: TableModel, deletesRows: boolean): TombstonesEstimate["region"] | undefined {
+function regionOf(query: QueryAnalysis, table: TableModel, deletesRows: boolean, nullsInRows: boolean): TombstonesEstimate["region"] | undefined {
   const { plan, select } = query;
   if (!select || table.clustering.length === 0) return undefined;
   if (plan.verdict !== "single-partition" && plan.verdict !== "multi-partition") return undefined;
-  // A slice may begin past the deleted rows (a cursor): its count is unknown.
-  if (plan.steps.some((s) => s.topic === "clustering")) return undefined;
-  if (plan.allowFilteringWritten || !select.limit) return "partition";
-  return deletesRows && readsOldestFirst(query, table) ? "queue" : undefined;
+  const slice = plan.steps.some((s) => s.topic === "clustering");
+  if (!slice && (plan.allowFilteringWritten || !select.limit)) return "partition";
+  if (!slice && deletesRows && readsOldestFirst(query, table)) return "queue";
+  // Nulls are written with the rows: any read of a known number of rows walks its share of them,
+  // wherever it starts. A slice may begin past deleted rows (a cursor), so deletes are not counted.
+  return nullsInRows && plan.rowsRead !== null && plan.rowsRead > 1 ? "rows" : undefined;
 }
 
 const SEQUENCE_TYPES = new Set(["timeuuid", "timestamp", "date", "bigint", "int", "varint"]);
@@ -134,10 +138,15 @@ const SEQUENCE_TYPES = new Set(["timeuuid", "timestamp", "date", "bigint", "int"
  * deletes by an arbitrary key (a text name) are spread through the partition instead.
  */
 function readsOldestFirst(query: QueryAnalysis, table: TableModel): boolean {
+  return readOrder(query, table) === "oldest-first";
+}
+
+/** Whether a read meets a time- or sequence-ordered partition oldest or newest rows first; undefined for other orders. */
+function readOrder(query: QueryAnalysis, table: TableModel): "oldest-first" | "newest-first" | undefined {
   const first = table.clustering[0];
-  if (!first || first.type.kind !== "native" || !SEQUENCE_TYPES.has(first.type.name)) return false;
+  if (!first || first.type.kind !== "native" || !SEQUENCE_TYPES.has(first.type.name)) return undefined;
   const ascending = (first.order ?? "asc") === "asc";
-  return query.plan.direction === "reverse" ? !ascending : ascending;
+  return (query.plan.direction === "reverse" ? !ascending : ascending) ? "oldest-first" : "newest-first";
 }
 
 /** The tombstones one call of a query walks in the partitions it reads, or undefined when the figures cannot say. */
@@ -168,13 +177,51 @@ export function estimateTombstones(query: QueryAnalysis, writes: readonly TableW
   const ttlSource = expirySource(writes, table, estimate, volume, gcGrace);
   if (ttlSource) sources.push(ttlSource);
   if (sources.length === 0) return undefined;
-  const region = regionOf(query, table, deletesRows);
+  const nullsInRows = sources.some((s) => s.kind === "null");
+  const region = regionOf(query, table, deletesRows, nullsInRows);
   if (!region) return undefined;
+  if (region === "rows") {
+    const counted = nullsInScannedRows(query, table, writes, estimate, partitions, gcGrace);
+    if (counted.length === 0) return undefined;
+    const sum = (pick: (s: TombstoneSource) => number) => Math.round(counted.reduce((total, s) => total + pick(s), 0));
+    return { perRead: sum((s) => s.perRead), worstPerRead: sum((s) => s.worstPerRead), gcGraceSeconds: gcGrace, region, sources: counted };
+  }
   // From the start with a LIMIT, only the deleted rows lie ahead of the live ones; nulls and
   // expired cells are spread through the partition.
   const counted = region === "queue" ? sources.filter((s) => s.kind === "row-delete" || s.kind === "range-delete") : sources;
   const sum = (pick: (s: TombstoneSource) => number) => Math.round(counted.reduce((total, s) => total + pick(s), 0));
   return { perRead: sum((s) => s.perRead), worstPerRead: sum((s) => s.worstPerRead), gcGraceSeconds: gcGrace, region, sources: counted };
+}
+
+/**
+ * The nulls a read of a known number of rows (a LIMIT, or a slice with one) walks: each row carries
+ * the nulls of the statement that wrote it, so a write path's share of the rows written carries its
+ * nulls (the rate-weighted nulls per row). Cassandra counts a null only while it is younger than
+ * gc_grace_seconds: a partition holds the rows written into it during gc_grace_seconds as young rows
+ * (its share of the table's row writes), and a read newest first on a time- or sequence-ordered
+ * partition meets those first; any other read meets them in proportion. Every row-writing statement
+ * of the table needs a rate, else nothing is said.
+ */
+function nullsInScannedRows(query: QueryAnalysis, table: TableModel, writes: readonly TableWrite[], estimate: PartitionEstimate, partitions: number, gcGrace: number): TombstoneSource[] {
+  const scanned = query.plan.rowsRead;
+  if (scanned === null) return [];
+  const upserts = writes.filter((w) => w.statement.kind !== "delete");
+  const rowWrites = upserts.reduce((total, w) => total + w.ratePerSecond, 0);
+  if (!(rowWrites > 0)) return [];
+  const newestFirst = readOrder(query, table) === "newest-first";
+  const walked = (partitionRows: number) => {
+    const rows = Math.min(scanned, partitionRows);
+    const youngRows = Math.min(partitionRows, (rowWrites / partitions) * gcGrace * (partitionRows / estimate.average.rows));
+    return newestFirst ? Math.min(rows, youngRows) : rows * (youngRows / partitionRows);
+  };
+  const sources: TombstoneSource[] = [];
+  for (const { write, ratePerSecond, statement } of upserts) {
+    const made = tombstonesOf(statement, table);
+    if (made?.kind !== "null") continue;
+    const perRow = (ratePerSecond / rowWrites) * made.each;
+    sources.push({ write, kind: "null", perRead: walked(estimate.average.rows) * perRow, worstPerRead: walked(estimate.worst.rows) * perRow });
+  }
+  return sources;
 }
 
 /**

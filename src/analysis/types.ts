@@ -105,8 +105,11 @@ export interface TombstonesEstimate {
   /** on the worst partition the manifest states */
   worstPerRead: number;
   gcGraceSeconds: number;
-  /** `partition`: the read walks the whole partition; `queue`: it reads from the start, past the deleted rows */
-  region: "partition" | "queue";
+  /**
+   * `partition`: the read walks the whole partition; `queue`: it reads from the start, past the
+   * deleted rows; `rows`: it reads a known number of rows and walks the nulls written with them
+   */
+  region: "partition" | "queue" | "rows";
   sources: TombstoneSource[];
 }
 

@@ -15,7 +15,7 @@ function facts(rows: [string, string | undefined][]): string[] {
 }
 
 function tombstonesText(estimate: NonNullable<QueryPlan["tombstonesEstimate"]>): string {
-  const where = estimate.region === "queue" ? "from the start, past deleted rows" : "whole partition";
+  const where = estimate.region === "queue" ? "from the start, past deleted rows" : estimate.region === "rows" ? "nulls in the rows read" : "whole partition";
   return `${formatCount(estimate.perRead)} (worst ${formatCount(estimate.worstPerRead)}; ${where}; gc_grace_seconds ${formatCount(estimate.gcGraceSeconds)})`;
 }
 

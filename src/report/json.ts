@@ -67,7 +67,7 @@ export interface JsonQuery {
   /** rows read per call and per second, from the manifest's figures; absent when they do not allow an estimate */
   rowsRead?: { perCall: number; worstPerCall: number; perSecond: number | null; returned?: number };
   /** tombstones one call walks per partition read (average and worst partitions), from the write paths' rates and gc_grace_seconds; absent when they do not allow an estimate */
-  tombstonesPerRead?: { perRead: number; worstPerRead: number; gcGraceSeconds: number; region: "partition" | "queue" };
+  tombstonesPerRead?: { perRead: number; worstPerRead: number; gcGraceSeconds: number; region: "partition" | "queue" | "rows" };
 }
 
 export interface JsonReport {

@@ -100,6 +100,74 @@ ruleTester.run("query-tombstones", rule, {
   ],
 });
 
+// A time series whose writes bind null to the value columns a reading does not have.
+const readings = `CREATE TABLE readings (
+  sensor text,
+  at timestamp,
+  temperature double,
+  humidity double,
+  label text,
+  PRIMARY KEY ((sensor), at)
+) WITH CLUSTERING ORDER BY (at DESC);
+`;
+
+const readingsManifest = (query: string, writes: string[]) =>
+  [
+    "version: 1",
+    "keyspace: shop",
+    "tables:",
+    "  readings:",
+    "    partitions: 1_000",
+    "    rows_per_partition: { avg: 100_000, max: 100_000 }",
+    "queries:",
+    "  - id: Q1",
+    `    cql: ${query}`,
+    "    rate: 10/s",
+    "writes:",
+    ...writes.flatMap((w, i) => [`  - id: W${i + 1}`, `    cql: ${w.split(" @ ")[0]}`, `    rate: ${w.split(" @ ")[1] ?? "1/s"}`]),
+  ].join("\n") + "\n";
+
+const withNulls = (rate: string) => `INSERT INTO readings (sensor, at, temperature, humidity, label) VALUES (?, ?, ?, null, null) @ ${rate}`;
+const withoutNulls = (rate: string) => `INSERT INTO readings (sensor, at, temperature) VALUES (?, ?, ?) @ ${rate}`;
+
+describe("query-tombstones: nulls in the rows a slice reads", () => {
+  it("counts the nulls of the newest rows a LIMIT slice reads", () => {
+    const { model, findings } = runRule(rule, {
+      cql: readings,
+      manifest: readingsManifest("SELECT at, temperature FROM readings WHERE sensor = ? AND at > ? LIMIT 1000", [withNulls("10/s")]),
+    });
+    // Every row holds 2 nulls; 10 rows/s over 1,000 sensors for 10 days is 8,640 young rows a partition, more than the 1,000 read.
+    expect(model.queries[0]?.plan.tombstonesEstimate).toMatchObject({ region: "rows", perRead: 2_000, worstPerRead: 2_000, sources: [{ write: "W1", kind: "null" }] });
+    expect(findings[0]?.message).toMatch(/walks about 2,000 tombstones per read .*2,000 nulls written from W1.*walks them row by row/);
+    expect(findings[0]?.message).toMatch(/Leave null columns out of the statement/);
+  });
+
+  it("weighs each write path by its share of the rows written", () => {
+    const { model } = runRule(rule, {
+      cql: readings,
+      manifest: readingsManifest("SELECT at, temperature FROM readings WHERE sensor = ? AND at > ? LIMIT 1000", [withNulls("2/s"), withoutNulls("8/s")]),
+    });
+    expect(model.queries[0]?.plan.tombstonesEstimate).toMatchObject({ region: "rows", worstPerRead: 400 });
+  });
+
+  it("counts only the rows younger than gc_grace_seconds when the read goes oldest first", () => {
+    const { model, findings } = runRule(rule, {
+      cql: readings,
+      manifest: readingsManifest("SELECT at, temperature FROM readings WHERE sensor = ? AND at > ? ORDER BY at ASC LIMIT 1000", [withNulls("10/s")]),
+    });
+    // 8,640 of the partition's 100,000 rows are young: 1,000 rows × 8.64 % × 2 nulls.
+    expect(model.queries[0]?.plan.tombstonesEstimate).toMatchObject({ region: "rows", worstPerRead: 173 });
+    expect(findings).toEqual([]);
+  });
+
+  it("says nothing for a slice of unknown length or a write path without nulls", () => {
+    const unbounded = runRule(rule, { cql: readings, manifest: readingsManifest("SELECT at, temperature FROM readings WHERE sensor = ? AND at > ? LIMIT ?", [withNulls("10/s")]) });
+    expect(unbounded.model.queries[0]?.plan.tombstonesEstimate).toBeUndefined();
+    const clean = runRule(rule, { cql: readings, manifest: readingsManifest("SELECT at, temperature FROM readings WHERE sensor = ? AND at > ? LIMIT 1000", [withoutNulls("10/s")]) });
+    expect(clean.model.queries[0]?.plan.tombstonesEstimate).toBeUndefined();
+  });
+});
+
 describe("query-tombstones", () => {
   it("names the sources, the thresholds and the advice for a queue", () => {
     const [finding] = runRule(rule, { cql: schema(), manifest: manifest("SELECT job_id, payload FROM jobs_by_queue WHERE queue = ? LIMIT 50", [enqueue, ack("0.01/s")]) }).findings;

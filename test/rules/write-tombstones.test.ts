@@ -58,3 +58,28 @@ describe("write-tombstones severities", () => {
     expect(severity("INSERT INTO device_state (device_id, key, labels) VALUES (?, ?, ?)")).toEqual(["info"]);
   });
 });
+
+describe("write-tombstones: nulls bounded by the cells of a partition", () => {
+  const sized = (cql: string, rows: string) => `version: 1\nkeyspace: shop\ntables:\n  device_state:\n    partitions: 1_000\n    rows_per_partition: ${rows}\nwrites:\n  - id: W1\n    rate: 1000/s\n    cql:\n      - ${cql}\n  - id: W2\n    rate: 10/s\n    cql:\n      - UPDATE device_state SET long_v = null WHERE device_id = ? AND key = ?\n`;
+  const insertNull = "INSERT INTO device_state (device_id, key, long_v, str_v) VALUES (?, ?, ?, null)";
+
+  it("notes nulls a partition cannot hold a thousand of: one per row and nulled column", () => {
+    const findings = runRule(rule, { cql: schema, manifest: sized(insertNull, "{ avg: 20, max: 300 }") }).findings;
+    expect(findings.map((f) => [f.messageId, f.severity])).toEqual([["nullsBounded", "info"], ["nullsBounded", "info"]]);
+    // 300 rows × 2 columns (str_v from W1, long_v from W2).
+    expect(findings[0]?.message).toMatch(/holds at most 600 of them \(300 rows × 2 columns written null\), under tombstone_warn_threshold/);
+  });
+
+  it("warns when the largest partition can hold more than tombstone_warn_threshold", () => {
+    const findings = runRule(rule, { cql: schema, manifest: sized(insertNull, "{ avg: 20, max: 600 }") }).findings;
+    expect(findings.map((f) => [f.messageId, f.severity])).toEqual([["nulls", "warning"], ["nulls", "warning"]]);
+  });
+
+  it("notes a null in a table of one row per partition, and says one tombstone a second in the singular", () => {
+    const lock = "CREATE TABLE locks (name text PRIMARY KEY, owner text);\n";
+    const manifest = "version: 1\nkeyspace: shop\nwrites:\n  - id: release\n    rate: 1/s\n    cql: UPDATE locks SET owner = null WHERE name = ?\n";
+    const [finding] = runRule(rule, { cql: lock, manifest }).findings;
+    expect(finding).toMatchObject({ messageId: "nullsBounded", severity: "info" });
+    expect(finding?.message).toMatch(/at 1 tombstone a second .* at most 1 of them \(one row × one column written null\)/);
+  });
+});
