@@ -111,7 +111,8 @@ export function mergeCodeIntoManifest(extraction: CodeExtraction, manifest: Mani
   }
 
   for (const statement of extraction.statements) {
-    if (code.described.has(statement.id)) continue;
+    // A statement that only ever runs inside a batch is reviewed as part of that batch.
+    if (code.described.has(statement.id) || statement.batchOnly) continue;
     const parsed = parseAt(statement);
     if (parsed?.kind === "select") queries.push(implicitQuery(statement, parsed));
     else if (parsed && WRITE_KINDS.has(parsed.kind)) writes.push(implicitWrite(statement, parsed));

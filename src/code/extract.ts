@@ -746,6 +746,10 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   const statementAt = new Map<string, CodeStatement>();
   /** the statement each driver call runs, by `path:offset` of the call, for batches filled with them */
   const callStatements = new Map<string, string>();
+  // The calls that run each statement (by its anchor): a statement every call of which adds it to a
+  // batch read whole runs only inside that batch. A use through a helper counts as a call of its own.
+  const callsOfStatement = new Map<string, Set<string>>();
+  const batchMemberCalls = new Set<string>();
   /** the statement of each mapper DAO method, by `Dao.method` */
   const daoMethodStatements = new Map<string, string>();
   /** the statement a Java or Kotlin method returns from a query builder, by the method's name (undefined when two differ) */
@@ -889,6 +893,9 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
           const at = project.anchor(argumentFile, argument);
           const key = `${at.file.path}:${at.node.startIndex}`;
           if (!via && api !== "@Query" && isCqlStatement(cql)) callStatements.set(`${file.path}:${driverCall.startIndex}`, cql.trim());
+          const calls = callsOfStatement.get(key) ?? new Set<string>();
+          calls.add(via ? `via:${via.file.path}:${via.call.startIndex}` : `${file.path}:${driverCall.startIndex}`);
+          callsOfStatement.set(key, calls);
           if (seen.has(key)) {
             const earlier = statementAt.get(key);
             // Values bound through a helper are the helper's caller's: not read, so unknown.
@@ -1106,9 +1113,15 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
       if (seen.has(key)) continue;
       seen.add(key);
       if ("cql" in batch) {
-        if (isCqlStatement(batch.cql)) statements.push({ id: nextId(file, batch.root), language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api });
+        if (!isCqlStatement(batch.cql)) continue;
+        statements.push({ id: nextId(file, batch.root), language, cql: batch.cql, file: file.path, range: rangeOf(file, batch.root), api });
+        for (const call of batch.memberCalls) batchMemberCalls.add(`${(fileOfTree.get(call.tree) ?? file).path}:${call.startIndex}`);
       } else dynamic.push({ id: nextId(file, batch.root), language, file: file.path, range: rangeOf(file, batch.root), api, reason: batch.dynamic, start: "BEGIN BATCH …" });
     }
+  }
+  for (const [key, calls] of callsOfStatement) {
+    const statement = statementAt.get(key);
+    if (statement && [...calls].every((call) => batchMemberCalls.has(call))) statement.batchOnly = true;
   }
   return { statements, dynamic, tables };
 }

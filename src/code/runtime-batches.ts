@@ -22,7 +22,11 @@ export interface RuntimeBatchLookup {
   functionNamed(name: string): Node | undefined;
 }
 
-export type RuntimeBatch = { root: Node; cql: string } | { root: Node; dynamic: string };
+/**
+ * A batch read whole (`cql`), with the calls that added a statement of their own to it (Go's
+ * `b.Query(stmt, …)`, Python's `batch.add("…")`): those run inside the batch, not on their own.
+ */
+export type RuntimeBatch = { root: Node; cql: string; memberCalls: Node[] } | { root: Node; dynamic: string };
 
 type Language = "python" | "go";
 
@@ -216,8 +220,10 @@ export function runtimeBatches(root: Node, language: Language, lookup: RuntimeBa
     }
     if (collected.added.length === 0) continue;
     const texts: string[] = [];
+    const memberCalls: Node[] = [];
     let unknown: Node | undefined;
     for (const added of collected.added) {
+      if (lookup.statementOfCall(added.call) !== undefined) memberCalls.push(added.call);
       const text = addedStatement(added, language, root, lookup);
       if (text === undefined) {
         unknown = added.node;
@@ -230,7 +236,7 @@ export function runtimeBatches(root: Node, language: Language, lookup: RuntimeBa
       found.push({ root: call, dynamic: `the batch adds \`${clip(unknown.text)}\`, which is not a statement of the code read` });
       continue;
     }
-    found.push({ root: call, cql: `BEGIN ${keyword(type)}BATCH\n${texts.map((t) => `  ${t};\n`).join("")}APPLY BATCH` });
+    found.push({ root: call, cql: `BEGIN ${keyword(type)}BATCH\n${texts.map((t) => `  ${t};\n`).join("")}APPLY BATCH`, memberCalls });
   }
   return found;
 }

@@ -19,6 +19,8 @@ export interface CodeStatement {
   api: string;
   /** where the driver is called with it, when that is elsewhere than the text */
   call?: { file: string; line: number };
+  /** every call that runs it adds it to a batch read whole (its own BATCH statement): it is no write of its own */
+  batchOnly?: true;
   /** every place the code binds its markers, with the values (bind-arguments.ts); unset when a call's values are not read */
   binds?: BindSite[];
 }

@@ -1,6 +1,7 @@
 // Python and Go batches filled at run time: one BATCH entry at the line that creates the batch
 // when every statement added is known; listed as dynamic, with the reason, when one is not.
 import { describe, expect, it } from "vitest";
+import { mergeCodeIntoManifest } from "../../src/code/entries.js";
 import { extractFrom } from "./review-with-code.js";
 
 const flat = (cql: string | undefined) => cql?.replace(/\s+/g, " ");
@@ -135,6 +136,19 @@ func (s *Store) Forward(ctx context.Context, user string, sink Sink) error {
     ]);
     // Each statement added stays an entry of its own too.
     expect(result.statements.filter((s) => s.api !== "Batch").map((s) => s.range.start.line)).toEqual(expect.arrayContaining([4, 5]));
+  });
+
+  it("marks a statement that only ever runs inside a batch read whole, and makes no write of it alone", async () => {
+    const result = await extractFrom({ "store/queries.go": QUERIES, "store/store.go": STORE });
+    const byLine = (line: number) => result.statements.find((s) => s.api !== "Batch" && s.range.start.line === line);
+    // insertLatest is added only by addLatest, to the batch Record sends whole.
+    expect(byLine(5)?.batchOnly).toBe(true);
+    // insertEvent also goes into Forward's batch, which is handed to code not read: it may run there on its own terms.
+    expect(byLine(4)?.batchOnly).toBeUndefined();
+    const { manifest } = mergeCodeIntoManifest(result, undefined);
+    const writes = manifest!.writes.map((w) => flat(w.statements[0]!.cql));
+    expect(writes).not.toContain("INSERT INTO latest_event (user_id, at, kind) VALUES (?, ?, ?)");
+    expect(writes).toContain("INSERT INTO events_by_user (user_id, at, kind) VALUES (?, ?, ?)");
   });
 
   it("lists a batch handed to code that is not read as dynamic", async () => {
