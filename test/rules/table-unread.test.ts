@@ -1,4 +1,7 @@
+import { describe, expect, it } from "vitest";
 import rule from "../../rules/table-unread.js";
+import { MAPPER_SCHEMA, SPRING_ENTITY, SPRING_KEY, SPRING_SCHEMA, SPRING_TABLES } from "../code/entity-fixtures.js";
+import { reviewWithCode } from "../code/review-with-code.js";
 import { ruleTester } from "../rule-tester.js";
 import { manifestWith } from "./manifest-text.js";
 
@@ -50,4 +53,29 @@ ruleTester.run("table-unread", rule, {
       findings: [{ messageId: "unread", line: 7, data: { writtenBy: ", yet W1 writes it" } }],
     },
   ],
+});
+
+describe("a table a Spring Data entity maps", () => {
+  const files = {
+    "cql/schema.cql": `${SPRING_SCHEMA}\n${MAPPER_SCHEMA}`,
+    "access-patterns.yaml": "version: 1\nkeyspace: shop\nqueries:\n  - id: Q1\n    cql: SELECT user_id FROM user_credentials WHERE email = ?\n",
+    "src/main/java/com/example/video/Tables.java": SPRING_TABLES,
+    "src/main/java/com/example/video/VideoByUserKey.java": SPRING_KEY,
+    "src/main/java/com/example/video/VideoByUser.java": SPRING_ENTITY,
+  };
+
+  it("is at most a note: the repository's built-in methods read it unseen", async () => {
+    const result = await reviewWithCode(files);
+    const unread = result.findings.filter((f) => f.rule === "table-unread");
+    expect(unread.map((f) => f.severity)).toEqual(["info"]);
+    expect(unread[0]!.message).toContain("Spring Data entity VideoByUser maps it");
+  });
+
+  it("stays a warning for a table no entity maps", async () => {
+    const { "src/main/java/com/example/video/VideoByUser.java": _entity, ...withoutEntity } = files;
+    const result = await reviewWithCode(withoutEntity);
+    const unread = result.findings.filter((f) => f.rule === "table-unread");
+    expect(unread.map((f) => f.severity)).toEqual(["warning"]);
+    expect(unread[0]!.message).not.toContain("Spring Data");
+  });
 });
