@@ -4,7 +4,8 @@
 // "Throughput", for why there is no concrete syntax tree).
 //
 // Self-analysis (recording the grammar, and validating it in the tests) runs once, on first use;
-// each decision's lookahead function is built on the decision's first use (LazyLookaheadStrategy).
+// in the command line, each decision's lookahead function is built on its first use
+// (LazyLookaheadStrategy).
 // The grammar is LL(1) except where a keyword is also a name (LL(2), marked MAX_LOOKAHEAD) and in
 // the statement dispatcher (LL(4)); the few decisions LL(k) cannot make use bounded hand-written
 // lookahead (grammar/lookahead.ts), never backtracking.
@@ -20,7 +21,7 @@ import {
   type TokenType,
 } from "chevrotain";
 import { CqlErrorMessageProvider } from "./errors.js";
-import { grammarValidation } from "./grammar-validation.js";
+import { grammarValidation, lookaheadBuiltOnFirstUse } from "./grammar-validation.js";
 import { defineAccessControlRules } from "./grammar/access-control.js";
 import type { Statement } from "./ast.js";
 import type { AstContext, Grammar, GrammarDsl, Rules } from "./grammar/api.js";
@@ -70,7 +71,9 @@ interface DeferredLookahead {
  * swaps the built function into chevrotain's table, so parsing after the first use runs chevrotain's
  * own function with nothing in between (a wrapper that stayed made parsing about 15 % slower).
  * Measured (docs/performance.md, 28 November, evening): building the parser and parsing the example
- * model's schema in a new process, 223 ms of CPU against 279 ms built up front.
+ * model's schema in a new process, 223 ms of CPU against 279 ms built up front; but parsing 1 MB
+ * afterwards counted 5 % and 26 % more instructions in two runs, so only the command line, a new
+ * process that parses one repository, uses it (buildLookaheadOnFirstUse).
  */
 class LazyLookaheadStrategy extends LLkLookaheadStrategy {
   override buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy["buildLookaheadForAlternation"]>[0]): ReturnType<ILookaheadStrategy["buildLookaheadForAlternation"]> {
@@ -95,13 +98,13 @@ class CqlParser extends EmbeddedActionsParser {
   /** set when error recovery gave up on a rule of the statement being parsed (re-synchronised) */
   ruleRecovered = false;
 
-  constructor(options: { validateGrammar: boolean }) {
+  constructor(options: { validateGrammar: boolean; lookaheadOnFirstUse: boolean }) {
     const messages = new CqlErrorMessageProvider();
     super(T.parserVocabulary, {
       skipValidations: !options.validateGrammar,
       recoveryEnabled: true,
       maxLookahead: 1,
-      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 1 }),
+      ...(options.lookaheadOnFirstUse ? { lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 1 }) } : {}),
       errorMessageProvider: messages,
     });
     this.messages = messages;
@@ -213,11 +216,11 @@ let parser: CqlParser | undefined;
  * it parses, should not pay for it.
  */
 function sharedParser(): CqlParser {
-  parser ??= new CqlParser({ validateGrammar: grammarValidation() });
+  parser ??= new CqlParser({ validateGrammar: grammarValidation(), lookaheadOnFirstUse: lookaheadBuiltOnFirstUse() });
   return parser;
 }
 
-export { skipGrammarValidation } from "./grammar-validation.js";
+export { buildLookaheadOnFirstUse, skipGrammarValidation } from "./grammar-validation.js";
 
 export interface StatementParse {
   /** the statement's AST; undefined when recovery gave up on it or building it failed */
