@@ -16,3 +16,21 @@ export function skipGrammarValidation(): void {
 export function grammarValidation(): boolean {
   return validate;
 }
+
+let lookaheadOnFirstUse = false;
+
+/**
+ * For the command line, before the first parse: build each decision's lookahead function on its
+ * first use rather than all of them with the parser. A new process that parses one repository
+ * saves about a fifth of building the parser and parsing it; a long-lived process (the server, the
+ * Lambda) keeps them built up front, since parsing ran slower afterwards when they were built late
+ * (docs/performance.md).
+ */
+export function buildLookaheadOnFirstUse(): void {
+  lookaheadOnFirstUse = true;
+}
+
+/** Read by the parser when it is built. */
+export function lookaheadBuiltOnFirstUse(): boolean {
+  return lookaheadOnFirstUse;
+}

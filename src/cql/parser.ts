@@ -3,21 +3,25 @@
 // Each production returns its part of the typed AST (see grammar/api.ts for how, and README.md,
 // "Throughput", for why there is no concrete syntax tree).
 //
-// Self-analysis (lookahead computation and grammar validation) runs once, on first use.
+// Self-analysis (recording the grammar, and validating it in the tests) runs once, on first use;
+// in the command line, each decision's lookahead function is built on its first use
+// (LazyLookaheadStrategy).
 // The grammar is LL(1) except where a keyword is also a name (LL(2), marked MAX_LOOKAHEAD) and in
 // the statement dispatcher (LL(4)); the few decisions LL(k) cannot make use bounded hand-written
 // lookahead (grammar/lookahead.ts), never backtracking.
 import {
   EmbeddedActionsParser,
   getLookaheadPaths,
+  LLkLookaheadStrategy,
   NoViableAltException,
+  type ILookaheadStrategy,
   type IRecognitionException,
   type IToken,
   type LookaheadSequence,
   type TokenType,
 } from "chevrotain";
 import { CqlErrorMessageProvider } from "./errors.js";
-import { grammarValidation } from "./grammar-validation.js";
+import { grammarValidation, lookaheadBuiltOnFirstUse } from "./grammar-validation.js";
 import { defineAccessControlRules } from "./grammar/access-control.js";
 import type { Statement } from "./ast.js";
 import type { AstContext, Grammar, GrammarDsl, Rules } from "./grammar/api.js";
@@ -42,12 +46,48 @@ interface RecognizerInternals {
   getCurrRuleFullName(): string;
   SAVE_ERROR(error: NoViableAltException): NoViableAltException;
   getCurrentGrammarPath(tokenType: TokenType, occurrence: number): { ruleStack: string[]; occurrenceStack: number[] };
+  /** each decision's lookahead function, by chevrotain's key for the decision */
+  lookAheadFuncsCache: Map<number, LookaheadFunction>;
 }
 
 /** Chevrotain's implementation of getFollowsForInRuleRecovery, which the parser below wraps. */
 type FollowsForInRuleRecovery = (this: EmbeddedActionsParser, tokenType: TokenType, occurrence: number) => TokenType[];
 
 const MAX_CACHED_PATHS = 4096;
+
+/** A lookahead function as chevrotain calls it: with the parser as `this`, and an OR's alternatives. */
+type LookaheadFunction = (this: unknown, alternatives?: unknown) => unknown;
+
+/** What LazyLookaheadStrategy hands chevrotain in place of a lookahead function: how to build it. */
+const LOOKAHEAD_BUILDER = Symbol("lookahead builder");
+interface DeferredLookahead {
+  [LOOKAHEAD_BUILDER]: () => LookaheadFunction;
+}
+
+/**
+ * Chevrotain's LL(k) lookahead, each decision's function built on the decision's first use instead
+ * of for the whole grammar in performSelfAnalysis: a model's statements touch few of the grammar's
+ * decisions, and building all of them is about half of building the parser. CqlParser.setLaFuncCache
+ * swaps the built function into chevrotain's table, so parsing after the first use runs chevrotain's
+ * own function with nothing in between (a wrapper that stayed made parsing about 15 % slower).
+ * Measured (docs/performance.md, 28 November, evening): building the parser and parsing the example
+ * model's schema in a new process, 223 ms of CPU against 279 ms built up front; but parsing 1 MB
+ * afterwards counted 5 % and 26 % more instructions in two runs, so only the command line, a new
+ * process that parses one repository, uses it (buildLookaheadOnFirstUse).
+ */
+class LazyLookaheadStrategy extends LLkLookaheadStrategy {
+  override buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy["buildLookaheadForAlternation"]>[0]): ReturnType<ILookaheadStrategy["buildLookaheadForAlternation"]> {
+    return deferred(() => super.buildLookaheadForAlternation(options) as LookaheadFunction) as unknown as ReturnType<ILookaheadStrategy["buildLookaheadForAlternation"]>;
+  }
+
+  override buildLookaheadForOptional(options: Parameters<ILookaheadStrategy["buildLookaheadForOptional"]>[0]): ReturnType<ILookaheadStrategy["buildLookaheadForOptional"]> {
+    return deferred(() => super.buildLookaheadForOptional(options) as LookaheadFunction) as unknown as ReturnType<ILookaheadStrategy["buildLookaheadForOptional"]>;
+  }
+}
+
+function deferred(build: () => LookaheadFunction): DeferredLookahead {
+  return { [LOOKAHEAD_BUILDER]: build };
+}
 
 /** Tokens recovery may invent: closing punctuation and separators, never a name or a value. */
 const INSERTABLE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.Greater, T.Comma]);
@@ -58,12 +98,13 @@ class CqlParser extends EmbeddedActionsParser {
   /** set when error recovery gave up on a rule of the statement being parsed (re-synchronised) */
   ruleRecovered = false;
 
-  constructor(options: { validateGrammar: boolean }) {
+  constructor(options: { validateGrammar: boolean; lookaheadOnFirstUse: boolean }) {
     const messages = new CqlErrorMessageProvider();
     super(T.parserVocabulary, {
       skipValidations: !options.validateGrammar,
       recoveryEnabled: true,
       maxLookahead: 1,
+      ...(options.lookaheadOnFirstUse ? { lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 1 }) } : {}),
       errorMessageProvider: messages,
     });
     this.messages = messages;
@@ -92,6 +133,28 @@ class CqlParser extends EmbeddedActionsParser {
     defineDescribeRules(grammar);
     defineStatementRules(grammar);
     this.performSelfAnalysis();
+  }
+
+  /**
+   * Chevrotain stores each decision's lookahead function here, by decision, and looks it up on
+   * every use. A deferred one is stored as a function that builds the real one, puts it in its
+   * place and runs it; a caller still holding the first (a MANY loop) reaches the built one.
+   */
+  setLaFuncCache(key: number, value: LookaheadFunction | DeferredLookahead): void {
+    const table = (this as unknown as RecognizerInternals).lookAheadFuncsCache;
+    if (!(LOOKAHEAD_BUILDER in value)) {
+      table.set(key, value);
+      return;
+    }
+    const build = value[LOOKAHEAD_BUILDER];
+    let built: LookaheadFunction | undefined;
+    table.set(key, function (this: unknown, alternatives?: unknown) {
+      if (built === undefined) {
+        built = build();
+        table.set(key, built);
+      }
+      return built.call(this, alternatives);
+    });
   }
 
   override canTokenTypeBeInsertedInRecovery(tokenType: TokenType): boolean {
@@ -153,11 +216,11 @@ let parser: CqlParser | undefined;
  * it parses, should not pay for it.
  */
 function sharedParser(): CqlParser {
-  parser ??= new CqlParser({ validateGrammar: grammarValidation() });
+  parser ??= new CqlParser({ validateGrammar: grammarValidation(), lookaheadOnFirstUse: lookaheadBuiltOnFirstUse() });
   return parser;
 }
 
-export { skipGrammarValidation } from "./grammar-validation.js";
+export { buildLookaheadOnFirstUse, skipGrammarValidation } from "./grammar-validation.js";
 
 export interface StatementParse {
   /** the statement's AST; undefined when recovery gave up on it or building it failed */
