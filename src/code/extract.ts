@@ -25,6 +25,7 @@ import { builtStatements, JAVA_CALLS, KOTLIN_CALLS } from "./querybuilder.js";
 import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOtherDatabase } from "./drivers.js";
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { enclosingOf, indexTree } from "./tree-index.js";
+import { executingFunctions } from "./executed.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -577,7 +578,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
 }
 
 type Read = Pick<CodeExtraction, "statements" | "dynamic" | "tables">;
-type Located = { file: string; id?: string; call?: { file: string; line: number } };
+type Located = { file: string; id?: string; call?: { file: string; line: number }; executedIn?: string[] };
 
 /**
  * What was read at a content's first path, at each other path with that content too: the
@@ -608,6 +609,7 @@ function withCopies(read: Read, copies: Copies, skipped: CodeExtraction["skipped
     file: to,
     ...(item.id?.startsWith(`${from}#`) ? { id: `${to}${item.id.slice(from.length)}` } : {}),
     ...(item.call ? { call: { ...item.call, file: item.call.file === from ? to : item.call.file } } : {}),
+    ...(item.executedIn ? { executedIn: item.executedIn.map((fn) => (fn.startsWith(`${from}#`) ? `${to}${fn.slice(from.length)}` : fn)) } : {}),
   });
   const copied = <T extends Located>(items: T[]) =>
     items.flatMap((item) => [item, ...(own(item) ? (accepted.get(item.file) ?? []) : []).map((path) => at(item, item.file, path))]);
@@ -634,6 +636,23 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
   const nextId = (file: ParsedFile, at: Node) => {
     const functionName = file.syntax.functionName(at);
     return nextIdFor(`${file.path}#${holderName(at, functionName) ?? functionName ?? "(top level)"}`);
+  };
+  /** For a statement prepared into a field: the functions that run it (src/code/executed.ts). */
+  const executedIn = (file: ParsedFile, call: Node): { executedIn?: string[] } => {
+    const functions = executingFunctions(
+      {
+        path: file.path,
+        root: file.tree.rootNode,
+        functionTypes: file.syntax.functionTypes,
+        callTypes: file.syntax.callTypes,
+        functionName: (node) => file.syntax.functionName(node),
+        declaresLocal: (name, scope) =>
+          (file.declared.get(scopeKey(name, scope))?.length ?? 0) > 0 ||
+          (scope.childForFieldName("parameters")?.descendantsOfType(["identifier", "simple_identifier"]).some((p) => p?.text === name) ?? false),
+      },
+      call,
+    );
+    return functions ? { executedIn: functions } : {};
   };
 
   // Entities first: the mapper's DAO methods and placeholders name their tables.
@@ -710,7 +729,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         if (seen.has(key)) continue;
         seen.add(key);
         if ("cql" in built) {
-          if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder" });
+          if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", ...executedIn(file, built.root) });
         } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
       }
     }
@@ -761,6 +780,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
             range,
             api,
             ...(at.file !== file || range.start.line !== callLine ? { call: { file: file.path, line: callLine } } : {}),
+            ...executedIn(file, node),
           });
         } else {
           // Only a computed text that starts like a statement is worth saying anything about.

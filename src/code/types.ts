@@ -18,6 +18,11 @@ export interface CodeStatement {
   api: string;
   /** where the driver is called with it, when that is elsewhere than the text */
   call?: { file: string; line: number };
+  /**
+   * the functions that bind or execute it (`path#Class.method`), for a statement prepared into a
+   * field or file-level variable (a DAO's constructor) and run elsewhere; its id still names the field
+   */
+  executedIn?: string[];
 }
 
 /** A driver call whose statement is computed at run time: not analysed, with the reason. */
