@@ -8,7 +8,10 @@
 // a custom naming strategy) is left out rather than guessed.
 import type { Node } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
+import { writtenTypeOf } from "./enums.js";
 import type { CodeTable } from "./types.js";
+
+const withType = (type: string | undefined) => (type ? { type } : {});
 
 /** One Java file as the entity reader needs it. */
 export interface EntitySource {
@@ -249,7 +252,7 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
   const addColumn = (columnName: string, property: string, at: Field) => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: at.source.range(at.node), ...(isCollectionType(at.type) ? { collection: true as const } : {}) });
+    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: at.source.range(at.node), ...(isCollectionType(at.type) ? { collection: true as const } : {}), ...withType(writtenTypeOf(at.node)) });
   };
   for (const owner of chain) {
     for (const property of fieldsOf(owner)) {

@@ -26,6 +26,7 @@ import { driverApi, looksLikeCassandraCall, mentionsCassandraDriver, mentionsOth
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { enclosingOf, indexTree } from "./tree-index.js";
 import { executingFunctions } from "./executed.js";
+import { enumDeclarations, withEnumColumns } from "./enums.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -666,11 +667,15 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         },
         range: (node: Node) => rangeOf(file, node),
       });
-  const tables = [
-    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
-    ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
-    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
-  ];
+  const enums = parsed.flatMap((file) => (file.language === "java" || file.language === "kotlin" ? enumDeclarations(file.tree.rootNode, file.language, file.path) : []));
+  const tables = withEnumColumns(
+    [
+      ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+      ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
+      ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
+    ],
+    enums,
+  );
   // A file that imports no driver may still run statements on a session it is handed (a DAO
   // given its session by a helper module): there, only session-like receivers count.
   const driverLanguages = new Set(parsed.filter((f) => f.cassandra).map((f) => f.language));

@@ -5,7 +5,10 @@
 import type { Node } from "web-tree-sitter";
 import { derivedQuery } from "./derived.js";
 import { entityKey, isCollectionType, type EntitySource, type KeyColumn } from "./entities.js";
+import { writtenTypeOf } from "./enums.js";
 import type { CodeTable } from "./types.js";
+
+const withType = (type: string | undefined) => (type ? { type } : {});
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 const named = (node: Node | undefined) => (node?.namedChildren ?? []).filter((c): c is Node => c !== null && !c.type.includes("comment"));
@@ -118,7 +121,7 @@ function readEntity(source: EntitySource, node: Node, table: Annotation, classNa
   const columns: CodeTable["columns"] = [];
   const keys: KeyColumn[] = [];
   const add = (columnName: string, property: string, at: Node, from: EntitySource, type = "") => {
-    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: from.range(at), ...(isCollectionType(type) ? { collection: true as const } : {}) });
+    if (!columns.some((c) => c.name === columnName)) columns.push({ name: columnName, property, range: from.range(at), ...(isCollectionType(type) ? { collection: true as const } : {}), ...(type ? withType(writtenTypeOf(at)) : {}) });
   };
   const readProperty = (property: Property, from: EntitySource, prefix: string, depth: number): boolean => {
     const { annotations } = property;

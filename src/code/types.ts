@@ -59,7 +59,17 @@ export interface CodeTable {
   /** in key order, with the order when the framework states one (Spring Data's `ordering`) */
   clustering?: { name: string; order?: "asc" | "desc" }[];
   /** every mapped property, keys included, each at its field's name; `property` is its Java path (`key.userId` in a key class) */
-  columns: { name: string; property: string; range: SourceRange; collection?: true; counter?: true }[];
+  columns: {
+    name: string;
+    property: string;
+    range: SourceRange;
+    collection?: true;
+    counter?: true;
+    /** the property's declared type as written (`OrderStatus`, `UserSessionModel.State`), type arguments left out */
+    type?: string;
+    /** the enum of the code read that the property's type names: its distinct values are its constants */
+    enum?: { name: string; constants: number; file: string; line: number };
+  }[];
   /** whether the code fixes the order of each key part; without ordinals it is the framework's choice, and only names compare */
   keyOrderKnown: { partition: boolean; clustering: boolean };
 }
