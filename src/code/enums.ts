@@ -72,7 +72,7 @@ function enumNamed(written: string, enums: readonly EnumDeclaration[]): EnumDecl
   }
   // `Session.State` (or `shop.Session.State`): the enum whose nested name matches most of it, not any `State`.
   const matching = enums.filter((e) => written === e.name || written.endsWith(`.${e.name}`));
-  const depth = Math.max(0, ...matching.map((e) => e.name.split(".").length));
+  const depth = matching.reduce((deepest, e) => Math.max(deepest, e.name.split(".").length), 0);
   const deepest = matching.filter((e) => e.name.split(".").length === depth);
   return deepest.length === 1 ? deepest[0] : undefined;
 }
