@@ -5,6 +5,7 @@
 // the table, which every replica set reads its part of.
 import * as z from "zod";
 import { formatCount } from "../src/analysis/estimator-text.js";
+import { enumDistinctValues } from "../src/code/enums.js";
 import { joinWords, queriesOnTable, tableLabel, volumeOf } from "../src/rule-engine/helpers.js";
 import { indexLookupAdvice } from "../src/rule-engine/index-advice.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
@@ -25,7 +26,7 @@ const tableIndexCardinality: RuleModule<Options> = {
     category: "table",
     defaultSeverity: "warning",
     description:
-      "A secondary index is on a column of very high cardinality (uuid, timeuuid, timestamp; legacy indexes) or of few distinct values (a boolean, or the manifest's distinct_values; legacy and SAI indexes).",
+      "A secondary index is on a column of very high cardinality (uuid, timeuuid, timestamp; legacy indexes) or of few distinct values (a boolean, the manifest's distinct_values, or an enum an entity of the code maps the column from; legacy and SAI indexes).",
     messages: {
       highCardinality:
         "Index {index} on `{column}` ({type}) of {table}: almost every value is unique, so a legacy index holds one index row per table row on each node, and a lookup without the partition key asks every node to find one row{readers}. {advice}",
@@ -53,7 +54,9 @@ const tableIndexCardinality: RuleModule<Options> = {
         };
         const data = { index: index.name, column: column.name, table: tableLabel(model, table.qualifiedName), type: column.type.name, readers };
         const volume = volumeOf(model, table);
-        const declared = volume?.distinctValues?.[column.name]?.count;
+        // The manifest's figure, else the constants of the enum an entity of the code maps the column from.
+        const stated = volume?.distinctValues?.[column.name] ?? (model.code ? enumDistinctValues(model.code.extraction.tables, table, column.name) : undefined);
+        const declared = stated?.count;
         const distinct = column.type.name === "boolean" ? Math.min(2, declared ?? 2) : declared;
         if (distinct !== undefined && distinct <= options.maxLowCardinalityValues) {
           const rows = volume?.partitions !== undefined && volume.rowsPerPartition ? volume.partitions * volume.rowsPerPartition.avg : undefined;
@@ -65,7 +68,7 @@ const tableIndexCardinality: RuleModule<Options> = {
           const lowData = {
             ...data,
             distinct: formatCount(distinct),
-            cardinality: declared === undefined ? column.type.name : `${column.type.name}, ${formatCount(declared)} distinct values in the manifest`,
+            cardinality: declared === undefined ? column.type.name : stated?.source ? `${column.type.name}, ${stated.source}` : `${column.type.name}, ${formatCount(declared)} distinct values in the manifest`,
             share: distinct === 1 ? "all" : `1/${formatCount(distinct)}`,
             figure:
               perValue === undefined

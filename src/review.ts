@@ -7,6 +7,7 @@ import { attachTombstoneEstimates } from "./analysis/estimator-tombstones.js";
 import { estimateFromMeasurements } from "./analysis/measured.js";
 import { analyseQuery, countQueryPlans, sizeSuggestedTables } from "./analysis/queries.js";
 import { mergeCodeIntoManifest } from "./code/entries.js";
+import { withEnumDistinctValues } from "./code/enums.js";
 import { languageOf, type CodeExtraction } from "./code/types.js";
 import type { PartitionEstimate, QueryAnalysis } from "./analysis/types.js";
 import { loadConfig, type ReviewConfig } from "./config.js";
@@ -314,6 +315,8 @@ function analyseWithinDeadline(input: ReviewInput): { model: AnalysedModel; stop
   // Application code: its statements join the manifest's entries, planned and checked like them.
   const withCode = input.code ? mergeCodeIntoManifest(input.code, written) : undefined;
   let manifest = withCode ? withCode.manifest : written;
+  // An entity column typed by an enum of the code: its constants are its distinct values, where the manifest states none.
+  if (input.code) manifest = withEnumDistinctValues(manifest, input.code.tables);
   for (const skipped of input.code?.skipped ?? []) inputFindings.push(unreadCodeFinding(skipped));
   for (const unread of input.notRead ?? []) inputFindings.push(limitFinding(unread.file, `${unread.file} was not read: ${unread.reason}; it was not reviewed.`, `not-read:${unread.file}`));
 

@@ -7,7 +7,8 @@
 // apache/cassandra). SAI reads the matching row ids from each SSTable's index on the replicas it
 // asks, intersects several indexed predicates, and post-filters the non-indexed ones the same way.
 // The figures come from the manifest: rows (partitions × rows per partition) and the column's
-// distinct values; without them there is no estimate.
+// distinct values (or, where it states none, the constants of the enum an entity maps the column
+// from: src/code/enums.ts); without them there is no estimate.
 import type { Relation, SelectStatement } from "../cql/ast.js";
 import type { TableVolume } from "../manifest/types.js";
 import type { IndexModel, TableModel } from "../schema/model.js";
@@ -54,7 +55,7 @@ function valueFigures(table: TableModel, volume: TableVolume | undefined, column
   if (count === undefined || !(count >= 1)) return undefined;
   const rows = tableRows / count;
   const maxRows = stated?.maxRows !== undefined ? Math.min(tableRows, Math.max(rows, stated.maxRows)) : rows;
-  const source = stated ? "the manifest" : `its type`;
+  const source = stated ? (stated.source ?? "the manifest") : `its type`;
   return { column, rows, worstRows: maxRows, text: `${rowsText} ÷ ${formatCount(count)} distinct values, from ${source}` };
 }
 

@@ -131,7 +131,7 @@ function keyColumnValues(schema: SchemaModel, manifest: Manifest | undefined, ke
           else {
             if (known.literal !== literal) known.literal = null;
             known.time = known.time && time ? [...known.time, ...time] : null;
-            known.bound.push(...bound);
+            for (const site of bound) known.bound.push(site);
             known.writes.add(write.id);
           }
         }

@@ -168,8 +168,12 @@ export function cqlTypeOf(declared: DeclaredType): DerivedType {
 function annotationType(text: string): DerivedType | undefined {
   const nameOf = (word: string | undefined) => (word ? CASSANDRA_TYPE_NAMES[word] : undefined);
   const type = /\btype\s*=\s*(?:[\w.]*\.)?([A-Z_]+)\b/.exec(text)?.[1];
-  const argumentsText = /\btypeArguments\s*=\s*(\{[^}]*\}|[\w.]+)/.exec(text)?.[1] ?? "";
-  const typeArguments = [...argumentsText.matchAll(/(?:[\w]*\.)?([A-Z_]+)\b/g)].map((match) => nameOf(match[1]));
+  // Bounded and split in two steps: an open `{` with no `}` and a dotted-name prefix both backtrack quadratically on repeats.
+  const argumentsText = /\btypeArguments\s*=\s*(\{[^}]{0,512}\}|[\w.]+)/.exec(text)?.[1] ?? "";
+  const typeArguments = [...argumentsText.matchAll(/[\w.]+/g)]
+    .map((match) => match[0].slice(match[0].lastIndexOf(".") + 1))
+    .filter((word) => /^[A-Z_]+$/.test(word))
+    .map((word) => nameOf(word));
   if (type === "UDT") {
     const userType = /\buserTypeName\s*=\s*"([^"]+)"/.exec(text)?.[1];
     return userType ? { cql: quoteName(userType.toLowerCase()), userTypes: [] } : undefined;

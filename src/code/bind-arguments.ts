@@ -411,7 +411,7 @@ function bindingsOfName(scope: Node, name: string, reader: BindReader, depth: nu
       const invocation = creation?.type === "object_creation_expression" ? parentOf(creation) : undefined;
       if (invocation?.type === "method_invocation" && field(invocation, "object")?.id === creation!.id) {
         sites.push(javaBinding(invocation, creation!, reader) ?? unknownSite(use, reader));
-      } else sites.push(...(handedToHelper(holder, use, reader, depth) ?? [unknownSite(use, reader)]));
+      } else for (const site of handedToHelper(holder, use, reader, depth) ?? [unknownSite(use, reader)]) sites.push(site);
       continue;
     }
     if (reader.language === "python") {

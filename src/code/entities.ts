@@ -8,7 +8,10 @@
 // a custom naming strategy) is left out rather than guessed.
 import type { Node } from "web-tree-sitter";
 import type { SourceRange } from "../cql/ast.js";
+import { writtenTypeOf } from "./enums.js";
 import type { CodeTable, DeclaredName, DeclaredType } from "./types.js";
+
+const withType = (type: string | undefined) => (type ? { type } : {});
 
 /** One Java file as the entity reader needs it. */
 export interface EntitySource {
@@ -324,6 +327,7 @@ function readEntity(info: ClassInfo, framework: Framework, classNamed: (name: st
       ...(at.source.path !== source.path ? { file: at.source.path } : {}),
       ...(isCollectionType(at.type) ? { collection: true as const } : {}),
       ...declared,
+      ...withType(writtenTypeOf(at.node)),
     });
   };
   for (const owner of chain) {

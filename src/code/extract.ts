@@ -27,6 +27,8 @@ import { driverApi, isDriverEntryName, looksLikeCassandraCall, mentionsCassandra
 import { SYNTAX, type Declaration, type Reassignment, type Syntax } from "./syntax.js";
 import { enclosingOf, indexTree, parentOf } from "./tree-index.js";
 import { argumentsPassed, calledName, helperOf, type WrapperLanguage } from "./wrappers.js";
+import { executingFunctions } from "./executed.js";
+import { enumDeclarations, withEnumColumns } from "./enums.js";
 import { languageOf, type CodeDirective, type CodeExtraction, type CodeFile, type CodeLanguage, type CodeStatement, type DynamicStatement } from "./types.js";
 
 /** Limits per review: a code file past them is skipped with a reason, never read half-way. */
@@ -698,7 +700,7 @@ export async function extractStatements(files: CodeFile[], parserFor: ParserFor)
 }
 
 type Read = Pick<CodeExtraction, "statements" | "dynamic" | "tables">;
-type Located = { file: string; id?: string; call?: { file: string; line: number } };
+type Located = { file: string; id?: string; call?: { file: string; line: number }; executedIn?: string[] };
 
 /**
  * What was read at a content's first path, at each other path with that content too: the
@@ -729,6 +731,7 @@ function withCopies(read: Read, copies: Copies, skipped: CodeExtraction["skipped
     file: to,
     ...(item.id?.startsWith(`${from}#`) ? { id: `${to}${item.id.slice(from.length)}` } : {}),
     ...(item.call ? { call: { ...item.call, file: item.call.file === from ? to : item.call.file } } : {}),
+    ...(item.executedIn ? { executedIn: item.executedIn.map((fn) => (fn.startsWith(`${from}#`) ? `${to}${fn.slice(from.length)}` : fn)) } : {}),
   });
   const copied = <T extends Located>(items: T[]) =>
     items.flatMap((item) => [item, ...(own(item) ? (accepted.get(item.file) ?? []) : []).map((path) => at(item, item.file, path))]);
@@ -764,6 +767,23 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
     const functionName = file.syntax.functionName(at);
     return nextIdFor(`${file.path}#${holderName(at, functionName) ?? functionName ?? "(top level)"}`);
   };
+  /** For a statement prepared into a field: the functions that run it (src/code/executed.ts). */
+  const executedIn = (file: ParsedFile, call: Node): { executedIn?: string[] } => {
+    const functions = executingFunctions(
+      {
+        path: file.path,
+        root: file.tree.rootNode,
+        functionTypes: file.syntax.functionTypes,
+        callTypes: file.syntax.callTypes,
+        functionName: (node) => file.syntax.functionName(node),
+        declaresLocal: (name, scope) =>
+          (file.declared.get(scopeKey(name, scope))?.length ?? 0) > 0 ||
+          (scope.childForFieldName("parameters")?.descendantsOfType(["identifier", "simple_identifier"]).some((p) => p?.text === name) ?? false),
+      },
+      call,
+    );
+    return functions ? { executedIn: functions } : {};
+  };
 
   // Entities first: the mapper's DAO methods and placeholders name their tables.
   const entitySource = (file: ParsedFile) => ({
@@ -776,11 +796,15 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         },
         range: (node: Node) => rangeOf(file, node),
       });
-  const tables = [
-    ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
-    ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
-    ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
-  ];
+  const enums = parsed.flatMap((file) => (file.language === "java" || file.language === "kotlin" ? enumDeclarations(file.tree.rootNode, file.language, file.path) : []));
+  const tables = withEnumColumns(
+    [
+      ...entityTables(parsed.filter((file) => file.language === "java").map(entitySource)),
+      ...kotlinEntityTables(parsed.filter((file) => file.language === "kotlin").map(entitySource)),
+      ...cqlengineTables(parsed.filter((file) => file.language === "python").map(entitySource)),
+    ],
+    enums,
+  );
   // Helpers that run the statement they are given: how many functions of each name, and the calls of each name.
   const helperCount = new Map<string, number>();
   const callsByName = new Map<string, { file: ParsedFile; call: Node }[]>();
@@ -875,7 +899,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         if ("cql" in built) {
           const returnedBy = returningMethod(built.root);
           if (returnedBy && isCqlStatement(built.cql)) returnedStatements.set(returnedBy, returnedStatements.has(returnedBy) && returnedStatements.get(returnedBy) !== built.cql ? undefined : built.cql);
-          if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder" });
+          if (isCqlStatement(built.cql)) statements.push({ id: nextId(file, built.root), language: file.language, cql: built.cql, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", ...executedIn(file, built.root) });
         } else dynamic.push({ id: nextId(file, built.root), language: file.language, file: file.path, range: rangeOf(file, built.root), api: "QueryBuilder", reason: built.dynamic, start: built.start });
       }
     }
@@ -900,7 +924,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
             const earlier = statementAt.get(key);
             // Values bound through a helper are the helper's caller's: not read, so unknown.
             const more = api.startsWith("@") || via ? undefined : bindsOf(driverCall, api);
-            if (earlier?.binds && more) earlier.binds.push(...more);
+            if (earlier?.binds && more) for (const site of more) earlier.binds.push(site);
             else if (earlier) delete earlier.binds;
             continue;
           }
@@ -941,6 +965,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
             api,
             ...(at.file !== argumentFile || range.start.line !== callLine ? { call: { file: argumentFile.path, line: callLine } } : {}),
             ...(binds ? { binds } : {}),
+            ...executedIn(argumentFile, node),
           };
           statements.push(statement);
           statementAt.set(key, statement);

@@ -5,7 +5,10 @@
 import type { Node } from "web-tree-sitter";
 import { derivedQuery } from "./derived.js";
 import { entityKey, isCollectionType, type EntitySource, type KeyColumn } from "./entities.js";
+import { writtenTypeOf } from "./enums.js";
 import type { CodeTable, DeclaredType } from "./types.js";
+
+const withType = (type: string | undefined) => (type ? { type } : {});
 
 const field = (node: Node, name: string) => node.childForFieldName(name) ?? undefined;
 const named = (node: Node | undefined) => (node?.namedChildren ?? []).filter((c): c is Node => c !== null && !c.type.includes("comment"));
@@ -153,6 +156,7 @@ function readEntity(
       ...(from.path !== source.path ? { file: from.path } : {}),
       ...(isCollectionType(type) ? { collection: true as const } : {}),
       ...(declared ? { declared } : {}),
+      ...(type ? withType(writtenTypeOf(at.name)) : {}),
     });
   };
   const readProperty = (property: Property, from: EntitySource, prefix: string, depth: number): boolean => {

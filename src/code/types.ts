@@ -23,6 +23,11 @@ export interface CodeStatement {
   batchOnly?: true;
   /** every place the code binds its markers, with the values (bind-arguments.ts); unset when a call's values are not read */
   binds?: BindSite[];
+  /**
+   * the functions that bind or execute it (`path#Class.method`), for a statement prepared into a
+   * field or file-level variable (a DAO's constructor) and run elsewhere; its id still names the field
+   */
+  executedIn?: string[];
 }
 
 /** A driver call whose statement is computed at run time: not analysed, with the reason. */
@@ -68,6 +73,10 @@ export interface CodeTable {
     collection?: true;
     counter?: true;
     declared?: DeclaredType;
+    /** the property's declared type as written (`OrderStatus`, `UserSessionModel.State`), type arguments left out */
+    type?: string;
+    /** the enum of the code read that the property's type names: its distinct values are its constants */
+    enum?: { name: string; constants: number; file: string; line: number };
   }[];
   /** whether the code fixes the order of each key part; without ordinals it is the framework's choice, and only names compare */
   keyOrderKnown: { partition: boolean; clustering: boolean };

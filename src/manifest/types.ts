@@ -38,7 +38,7 @@ export interface TableVolume {
   /** the declared time bucket of the partition key: the column, and its width in seconds when stated */
   timeBucket?: { column: string; widthSeconds?: number; location: SourceLocation };
   /** distinct values of a column across the table, and the rows of its most common value when stated (index reads) */
-  distinctValues?: Record<string, { count: number; maxRows?: number; location: SourceLocation }>;
+  distinctValues?: Record<string, { count: number; maxRows?: number; location: SourceLocation; /** where a figure the manifest does not state comes from (an enum of the code), for messages */ source?: string }>;
   /**
    * declared copies: the columns this table holds copies of, by the table (as written) they are
    * copied from; the column has the same name in both

@@ -2,7 +2,8 @@
 // the manifest is one (its statements, in order); so is one function of the application's code
 // (src/code ids are `path#Class.method`, `~2` for its second statement). A statement prepared in
 // set-up code is named after the field that holds it, so a constructor that prepares every
-// statement of a DAO is no operation. Rules about races between a read and a write, or about
+// statement of a DAO is no operation; it belongs to each function that binds or executes that
+// field (`executedIn`), where one is found. Rules about races between a read and a write, or about
 // writes that half-apply, need to know which statements share one.
 import type { QueryAnalysis } from "../analysis/types.js";
 import { append } from "../arrays.js";
@@ -21,9 +22,12 @@ export interface Operation {
   writes: WriteStatement[];
 }
 
-/** The function a code statement is called in: its id without the `~n` of second and later statements. */
-function functionOf(statementId: string): string {
-  return statementId.replace(/~\d+$/, "");
+/**
+ * The functions a code statement runs in: those that execute the field it is prepared into, else
+ * the function its id names (the id without the `~n` of second and later statements).
+ */
+function functionsOf(statement: CodeStatement): string[] {
+  return statement.executedIn ?? [statement.id.replace(/~\d+$/, "")];
 }
 
 /** `UserDao.register` out of `src/…/UserDao.java#UserDao.register`. */
@@ -59,7 +63,7 @@ export function operations(model: AnalysedModel): Operation[] {
       return entry;
     };
     for (const query of model.queries) {
-      for (const statement of statementsOfEntry.get(query.id) ?? []) slot(functionOf(statement.id)).queries.push(query);
+      for (const statement of statementsOfEntry.get(query.id) ?? []) for (const fn of functionsOf(statement)) slot(fn).queries.push(query);
     }
     const writesByPath = new Map<ManifestWrite, WriteStatement[]>();
     for (const write of writeStatements(model)) if (write.write) pushTo(writesByPath, write.write, write);
@@ -67,7 +71,7 @@ export function operations(model: AnalysedModel): Operation[] {
       const statements = statementsOfEntry.get(path.id) ?? [];
       if (statements.length === 0) continue;
       inCode.add(path);
-      for (const fn of new Set(statements.map((s) => functionOf(s.id)))) append(slot(fn).writes, writes);
+      for (const fn of new Set(statements.flatMap(functionsOf))) append(slot(fn).writes, writes);
     }
     for (const [fn, entry] of byFunction) {
       if (entry.queries.length + entry.writes.length < 2) continue;

@@ -87,3 +87,60 @@ describe("write-lookup-delete-outside-batch in application code", () => {
     expect(found[0]!.message).toContain("UserDao.changeEmail moves the entry of users_by_email");
   });
 });
+
+describe("write-lookup-delete-outside-batch and statements prepared into fields", () => {
+  const preparedDao = (save: string) => `package com.example;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import java.util.UUID;
+
+public class UserRepository {
+    private final CqlSession session;
+    private final PreparedStatement updateUser;
+    private final PreparedStatement insertByEmail;
+    private final PreparedStatement deleteByEmail;
+
+    public UserRepository(CqlSession session) {
+        this.session = session;
+        updateUser = session.prepare("UPDATE users SET email = ? WHERE user_id = ?");
+        insertByEmail = session.prepare("INSERT INTO users_by_email (email, user_id) VALUES (?, ?)");
+        deleteByEmail = session.prepare("DELETE FROM users_by_email WHERE email = ?");
+    }
+${save}
+}
+`;
+  const files = (save: string) => ({ "schema/users.cql": schema.replace(/CREATE TABLE /g, "CREATE TABLE shop."), "access-patterns.yaml": "version: 1\nkeyspace: shop\n", [DAO]: preparedDao(save) });
+
+  it("reports the prepared DELETE that a method runs before the logged batch writing the new entry", async () => {
+    const result = await reviewWithCode(
+      files(`
+    public void changeEmail(UUID user, String oldEmail, String newEmail) {
+        session.execute(deleteByEmail.bind(oldEmail));
+        BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.LOGGED);
+        batch.addStatement(updateUser.bind(newEmail, user));
+        batch.addStatement(insertByEmail.bind(newEmail, user));
+        session.execute(batch.build());
+    }`),
+    );
+    const found = result.findings.filter((f) => f.rule === "write-lookup-delete-outside-batch");
+    expect(found.map((f) => `${f.location.file}:${f.location.range.start.line}`)).toEqual([`${DAO}:20`]);
+    expect(found[0]!.message).toContain("UserRepository.changeEmail moves the entry of users_by_email");
+    expect(found[0]!.message).toContain("outside the logged batch that writes the new entry");
+  });
+
+  it("says nothing when each prepared statement runs in a method of its own", async () => {
+    const result = await reviewWithCode(
+      files(`
+    public void setEmail(UUID user, String email) { session.execute(updateUser.bind(email, user)); }
+
+    public void index(UUID user, String email) { session.execute(insertByEmail.bind(email, user)); }
+
+    public void unindex(String email) { session.execute(deleteByEmail.bind(email)); }`),
+    );
+    expect(result.findings.filter((f) => f.rule === "write-lookup-delete-outside-batch")).toEqual([]);
+  });
+});

@@ -176,3 +176,82 @@ public class EmailDao {
     expect(result.findings.filter((f) => f.rule === "write-uniqueness-race")).toEqual([]);
   });
 });
+
+describe("write-uniqueness-race and statements prepared into fields, run by methods", () => {
+  const javaDao = (methods: string) => `package com.example;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+
+public class EmailDao {
+    private final CqlSession session;
+    private final PreparedStatement find;
+    private final PreparedStatement insert;
+
+    public EmailDao(CqlSession session) {
+        this.session = session;
+        this.find = session.prepare("SELECT user_id FROM emails WHERE email = ?");
+        this.insert = session.prepare("INSERT INTO emails (email, user_id) VALUES (?, ?)");
+    }
+${methods}
+}
+`;
+  const pythonDao = (methods: string) => `from cassandra.cluster import Cluster
+
+
+class EmailDao:
+    def __init__(self, session):
+        self.session = session
+        self.find = session.prepare("SELECT user_id FROM emails WHERE email = ?")
+        self.insert = session.prepare("INSERT INTO emails (email, user_id) VALUES (?, ?)")
+${methods}`;
+  const PY = "shop/emails.py";
+
+  it("reports the method that reads the key and then inserts it, at the INSERT's field", async () => {
+    const dao = javaDao(`
+    public boolean claim(String email, java.util.UUID user) {
+        if (session.execute(find.bind(email)).one() != null) return false;
+        session.execute(insert.bind(email, user));
+        return true;
+    }`);
+    const result = await reviewWithCode({ ...app(""), [DAO]: dao });
+    const found = result.findings.filter((f) => f.rule === "write-uniqueness-race");
+    expect(found.map((f) => `${f.location.file}:${f.location.range.start.line}`)).toEqual([`${DAO}:14`]);
+    expect(found[0]!.message).toContain("EmailDao.claim reads emails by its primary key");
+  });
+
+  it("says nothing when one method reads and another writes", async () => {
+    const dao = javaDao(`
+    public boolean exists(String email) { return session.execute(find.bind(email)).one() != null; }
+
+    public void save(String email, java.util.UUID user) { session.execute(this.insert.bind(email, user)); }`);
+    const result = await reviewWithCode({ ...app(""), [DAO]: dao });
+    expect(result.findings.filter((f) => f.rule === "write-uniqueness-race")).toEqual([]);
+  });
+
+  it("Python: reports a method that runs self.find, then self.insert; not two methods", async () => {
+    const files = { "schema/emails.cql": app("")["schema/emails.cql"], "access-patterns.yaml": app("")["access-patterns.yaml"] };
+    const racy = await reviewWithCode({
+      ...files,
+      [PY]: pythonDao(`
+    def claim(self, email, user_id):
+        if self.session.execute(self.find, (email,)).one() is not None:
+            return False
+        self.session.execute(self.insert, (email, user_id))
+        return True
+`),
+    });
+    expect(racy.findings.filter((f) => f.rule === "write-uniqueness-race").map((f) => `${f.location.file}:${f.location.range.start.line}`)).toEqual([`${PY}:8`]);
+    const apart = await reviewWithCode({
+      ...files,
+      [PY]: pythonDao(`
+    def exists(self, email):
+        return self.session.execute(self.find, (email,)).one() is not None
+
+    def save(self, email, user_id):
+        self.session.execute(self.insert, (email, user_id))
+`),
+    });
+    expect(apart.findings.filter((f) => f.rule === "write-uniqueness-race")).toEqual([]);
+  });
+});
