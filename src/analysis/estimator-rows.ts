@@ -6,7 +6,7 @@ import type { Manifest } from "../manifest/types.js";
 import type { SchemaModel, TableModel } from "../schema/model.js";
 import type { TableVolume } from "../manifest/types.js";
 import { estimateIndexScan } from "./estimator-index.js";
-import { formatCount } from "./estimator-text.js";
+import { formatBytes, formatCount } from "./estimator-text.js";
 import { integerLiteral } from "./planner-terms.js";
 import type { PartitionEstimate, QueryAnalysis, RowsReadEstimate } from "./types.js";
 
@@ -114,7 +114,9 @@ export function estimateRowsRead(
             ? "the schema (no clustering columns)"
             : "the manifest's growth over the retention";
     // formatCount, not toLocaleString: the first locale call loads ICU's data (about 30 ms of CPU).
-    const each = `${formatCount(estimate.average.rows)} rows, worst ${formatCount(estimate.worst.rows)}`;
+    // The worst partition's bytes say what a read of many wide rows weighs, beyond their count.
+    const worstBytes = Number.isFinite(estimate.worst.bytes) && estimate.worst.rows > 1 ? ` rows and ${formatBytes(estimate.worst.bytes)}` : "";
+    const each = `${formatCount(estimate.average.rows)} rows, worst ${formatCount(estimate.worst.rows)}${worstBytes}`;
     basis = `${partitions === 1 ? "one partition" : `${formatCount(partitions)} partitions`} of ${each}, from ${source}`;
   }
   const result: RowsReadEstimate = { perCall, worstPerCall, because, basis, slice: plan.rowsRead === null && restrictsClustering(query) };
