@@ -98,12 +98,16 @@ const tableGuardrailExceeded: RuleModule<Options> = {
         if (!column) continue;
         const at = { location: column.source, entity: `column:${table.qualifiedName}.${column.name}` };
         const name = `\`${column.name}\` of ${label}`;
+        // A guardrail refuses the one write past it: judged on the largest value a row holds, when stated.
+        const largest = cell.worstBytes === undefined ? "" : " in its largest row";
+        const bytes = cell.worstBytes ?? cell.bytes;
         if (cell.kind !== "value" && cell.items !== undefined) {
-          measured.push({ guardrail: "items_per_collection", what: `${name} holds ${formatCount(cell.items)} items by the manifest`, value: cell.items, ...at, since: "4.1" });
-          measured.push({ guardrail: "collection_size", what: `${name} holds about ${formatCount(cell.bytes)} bytes by the manifest`, value: cell.bytes, ...at, since: "4.1" });
+          const items = cell.worstItems ?? cell.items;
+          measured.push({ guardrail: "items_per_collection", what: `${name} holds ${formatCount(items)} items${cell.worstItems === undefined ? "" : " in its largest row"} by the manifest`, value: items, ...at, since: "4.1" });
+          measured.push({ guardrail: "collection_size", what: `${name} holds about ${formatCount(bytes)} bytes${largest} by the manifest`, value: bytes, ...at, since: "4.1" });
         }
         if (cell.kind !== "collection") {
-          measured.push({ guardrail: "column_value_size", what: `${name} is a value of about ${formatCount(cell.bytes)} bytes by the manifest`, value: cell.bytes, ...at, since: "5.0" });
+          measured.push({ guardrail: "column_value_size", what: `${name} is a value of about ${formatCount(bytes)} bytes${largest} by the manifest`, value: bytes, ...at, since: "5.0" });
         }
       }
       for (const column of table.columns) {

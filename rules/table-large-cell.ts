@@ -3,6 +3,7 @@
 // manifest's column sizes (items × bytes per item, or bytes) say how large each cell is.
 import * as z from "zod";
 import { formatBytes, formatCount } from "../src/analysis/estimator-text.js";
+import { largestBytes } from "../src/analysis/cells.js";
 import type { CellSize } from "../src/analysis/types.js";
 import { columnEntity, tableLabel, typeText } from "../src/rule-engine/helpers.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
@@ -25,9 +26,14 @@ function limitBytes(bytes: number): string {
 }
 
 function sizeText(cell: CellSize): string {
-  return cell.items !== undefined && cell.itemBytes !== undefined
-    ? `${formatCount(cell.items)} items of ${formatCount(cell.itemBytes)} bytes, about ${formatBytes(cell.bytes)}`
-    : `about ${formatBytes(cell.bytes)}`;
+  const average =
+    cell.items !== undefined && cell.itemBytes !== undefined
+      ? `${formatCount(cell.items)} items of ${formatCount(cell.itemBytes)} bytes, about ${formatBytes(cell.bytes)}`
+      : `about ${formatBytes(cell.bytes)}`;
+  if (cell.worstBytes === undefined) return average;
+  // The manifest's largest value: the cell one write must carry whole, whatever the average says.
+  const largest = cell.worstItems !== undefined && cell.itemBytes !== undefined ? `${formatCount(cell.worstItems)} items, about ${formatBytes(cell.worstBytes)}` : `about ${formatBytes(cell.worstBytes)}`;
+  return `${largest} in its largest row (${average} on average)`;
 }
 
 const tableLargeCell: RuleModule<Options> = {
@@ -51,7 +57,9 @@ const tableLargeCell: RuleModule<Options> = {
       const cells = model.estimates.get(table.qualifiedName)?.cells;
       if (!cells) continue;
       for (const cell of cells) {
-        if (cell.kind === "collection" || cell.bytes < options.maxCellBytes) continue;
+        // Judged on the largest value a row holds: that is the write that carries it whole.
+        const bytes = largestBytes(cell);
+        if (cell.kind === "collection" || bytes < options.maxCellBytes) continue;
         const column = table.columns.find((c) => c.name === cell.column);
         if (!column) continue;
         context.report({
@@ -63,7 +71,7 @@ const tableLargeCell: RuleModule<Options> = {
             size: sizeText(cell),
             limit: `the ${limitBytes(options.maxCellBytes)} guideline for one cell`,
             mutation:
-              cell.bytes >= options.maxMutationBytes
+              bytes >= options.maxMutationBytes
                 ? ` A write of it is larger than max_mutation_size (${limitBytes(options.maxMutationBytes)}, half of commitlog_segment_size): Cassandra rejects it.`
                 : "",
           },

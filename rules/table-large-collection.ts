@@ -65,8 +65,10 @@ const tableLargeCollection: RuleModule<Options> = {
         const entity = columnEntity(table.qualifiedName, column.name);
         const size = volume?.columns[column.name];
         if (size?.kind === "collection") {
-          const bytes = size.items * (size.bytesPerItem + (size.keyBytes ?? 0));
-          if (size.items > options.maxItems || bytes > options.maxBytes) {
+          // Judged on the largest collection a row holds, when the manifest states it: that row is read whole.
+          const items = size.maxItems ?? size.items;
+          const bytes = items * (size.bytesPerItem + (size.keyBytes ?? 0));
+          if (items > options.maxItems || bytes > options.maxBytes) {
             context.report({
               ...at,
               entity: `${entity}:size`,
@@ -75,10 +77,10 @@ const tableLargeCollection: RuleModule<Options> = {
                 column: column.name,
                 table: label,
                 type: typeText(column.type),
-                items: formatCount(size.items),
+                items: size.maxItems === undefined ? formatCount(size.items) : `up to ${formatCount(size.maxItems)} (${formatCount(size.items)} on average)`,
                 itemBytes: size.bytesPerItem + (size.keyBytes ?? 0),
                 bytes: formatBytes(bytes),
-                limit: size.items > options.maxItems ? `${formatCount(options.maxItems)} items` : limitBytes(options.maxBytes),
+                limit: items > options.maxItems ? `${formatCount(options.maxItems)} items` : limitBytes(options.maxBytes),
               },
             });
           }

@@ -2,7 +2,7 @@
 // every plain value (text, blob, …) is one cell: written, read and rewritten whole. A non-frozen
 // collection stores one cell per element, but Cassandra's collection guardrails weigh what one
 // write puts in it. Only sizes the manifest states are reported; a type's default size says nothing.
-import type { TableVolume } from "../manifest/types.js";
+import type { ColumnSize, TableVolume } from "../manifest/types.js";
 import type { ColumnModel, ColumnType, TableModel } from "../schema/model.js";
 import { sizeValue } from "./type-sizes.js";
 import type { CellSize } from "./types.js";
@@ -32,9 +32,29 @@ export function statedCells(table: TableModel, volume: TableVolume | undefined):
       cell.items = size.items;
       cell.itemBytes = size.bytesPerItem + (size.keyBytes ?? 0);
     }
+    // The largest value one row holds is the one a write carries whole and a guardrail refuses.
+    const largest = largestSize(size);
+    if (largest) {
+      const worst = sizeValue(column.type, largest);
+      if (Number.isFinite(worst.classicBytes) && worst.classicBytes > cell.bytes) {
+        cell.worstBytes = Math.round(worst.classicBytes);
+        if (largest.kind === "collection") cell.worstItems = largest.items;
+      }
+    }
     // A non-frozen UDT is a cell per field: no one value is large; its fields are not sized separately.
     if (multiCell && column.type.kind === "udt") continue;
     cells.push(cell);
   }
-  return cells.sort((a, b) => b.bytes - a.bytes);
+  return cells.sort((a, b) => largestBytes(b) - largestBytes(a));
+}
+
+/** The size of the largest value one row holds, as a size of its own, when the manifest states one. */
+function largestSize(size: ColumnSize): ColumnSize | undefined {
+  if (size.kind === "bytes") return size.maxBytes === undefined ? undefined : { kind: "bytes", bytes: size.maxBytes };
+  return size.maxItems === undefined ? undefined : { ...size, items: size.maxItems };
+}
+
+/** A cell's largest stated size: the largest value when stated, else the average. */
+export function largestBytes(cell: CellSize): number {
+  return cell.worstBytes ?? cell.bytes;
 }

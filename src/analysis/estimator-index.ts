@@ -78,7 +78,7 @@ export function estimateIndexScan(
   if (partitions === undefined || !(partitions > 0) || !Number.isFinite(estimate.average.rows)) return undefined;
   const tableRows = partitions * estimate.average.rows;
   if (!(tableRows > 0)) return undefined;
-  const rowsText = `${formatCount(partitions)} partitions × ${formatCount(estimate.average.rows)} rows`;
+  const rowsText = `${formatCount(partitions)} partitions × ${formatCount(estimate.average.rows)} ${estimate.average.rows === 1 ? "row" : "rows"}`;
   const equal = equalities(select);
   // The columns the index lookup answers: the one legacy index; for SAI every SAI-indexed
   // equality, intersected (the smallest bounds the intersection).

@@ -6,7 +6,7 @@ import type { Manifest } from "../manifest/types.js";
 import type { SchemaModel, TableModel } from "../schema/model.js";
 import type { TableVolume } from "../manifest/types.js";
 import { estimateIndexScan } from "./estimator-index.js";
-import { formatCount } from "./estimator-text.js";
+import { formatBytes, formatCount } from "./estimator-text.js";
 import { integerLiteral } from "./planner-terms.js";
 import type { PartitionEstimate, QueryAnalysis, RowsReadEstimate } from "./types.js";
 
@@ -38,9 +38,12 @@ function restrictsClustering(query: QueryAnalysis): boolean {
   return query.plan.steps.some((s) => s.topic === "clustering");
 }
 
-/** Figures an estimate of a read through an index needs: the manifest's sizes from a manifest basis only. */
+/**
+ * Figures an estimate of a read needs: the manifest's sizes, or a table with no clustering columns,
+ * whose partitions hold one row each by the schema (its rows are then the manifest's `partitions`).
+ */
 function hasManifestFigures(estimate: PartitionEstimate | undefined): estimate is PartitionEstimate {
-  return estimate !== undefined && (estimate.basis === "manifest" || estimate.basis === "growth-retention" || estimate.basis === "growth-ttl");
+  return estimate !== undefined && (estimate.basis === "manifest" || estimate.basis === "growth-retention" || estimate.basis === "growth-ttl" || estimate.basis === "single-row");
 }
 
 /**
@@ -102,9 +105,18 @@ export function estimateRowsRead(
     perCall = partitions * estimate.average.rows;
     // One call meets the worst partition, not all of them at once: the rest are average.
     worstPerCall = (partitions - 1) * estimate.average.rows + estimate.worst.rows;
-    const source = estimate.basis === "manifest" ? "the manifest's rows per partition" : estimate.basis === "growth-ttl" ? "the manifest's growth over the TTL" : "the manifest's growth over the retention";
+    const source =
+      estimate.basis === "manifest"
+        ? "the manifest's rows per partition"
+        : estimate.basis === "growth-ttl"
+          ? "the manifest's growth over the TTL"
+          : estimate.basis === "single-row"
+            ? "the schema (no clustering columns)"
+            : "the manifest's growth over the retention";
     // formatCount, not toLocaleString: the first locale call loads ICU's data (about 30 ms of CPU).
-    const each = `${formatCount(estimate.average.rows)} rows, worst ${formatCount(estimate.worst.rows)}`;
+    // The worst partition's bytes say what a read of many wide rows weighs, beyond their count.
+    const worstBytes = Number.isFinite(estimate.worst.bytes) && estimate.worst.rows > 1 ? ` rows and ${formatBytes(estimate.worst.bytes)}` : "";
+    const each = `${formatCount(estimate.average.rows)} rows, worst ${formatCount(estimate.worst.rows)}${worstBytes}`;
     basis = `${partitions === 1 ? "one partition" : `${formatCount(partitions)} partitions`} of ${each}, from ${source}`;
   }
   const result: RowsReadEstimate = { perCall, worstPerCall, because, basis, slice: plan.rowsRead === null && restrictsClustering(query) };

@@ -191,6 +191,9 @@ export interface CellSize {
   /** for collections sized by `items`: the items and bytes per item (key and value) */
   items?: number;
   itemBytes?: number;
+  /** the largest value one row holds, when the manifest states it (`{ avg, max }`): its bytes, and its items for a collection */
+  worstBytes?: number;
+  worstItems?: number;
 }
 
 export interface PartitionEstimate {

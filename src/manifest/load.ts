@@ -260,8 +260,10 @@ function normaliseTable(name: string, doc: TableVolumeDocument, { yaml, problem 
 
 function columnSize(size: NonNullable<TableVolumeDocument["columns"]>[string]): ColumnSize {
   if (typeof size === "number") return { kind: "bytes", bytes: size };
-  if ("key_bytes" in size) return { kind: "collection", items: size.items, bytesPerItem: size.value_bytes, keyBytes: size.key_bytes };
-  return { kind: "collection", items: size.items, bytesPerItem: size.bytes };
+  if ("avg" in size) return size.max > size.avg ? { kind: "bytes", bytes: size.avg, maxBytes: size.max } : { kind: "bytes", bytes: size.avg };
+  const items = typeof size.items === "number" ? { items: size.items } : size.items.max > size.items.avg ? { items: size.items.avg, maxItems: size.items.max } : { items: size.items.avg };
+  if ("key_bytes" in size) return { kind: "collection", ...items, bytesPerItem: size.value_bytes, keyBytes: size.key_bytes };
+  return { kind: "collection", ...items, bytesPerItem: size.bytes };
 }
 
 const NO_IGNORES: readonly { rule: string; reason?: string | undefined }[] = Object.freeze([]);

@@ -112,23 +112,43 @@ const direction = z
 // Tables: volume figures for partition-size estimates.
 
 const BYTES_MESSAGE = "expected an average size in bytes, a number such as 60 or 1201.8";
-const ITEMS_MESSAGE = "expected an average item count, a number such as 5";
+const VALUE_BYTES_MESSAGE = "expected an average size in bytes, a number such as 60 or 1201.8, or { avg: 60, max: 4_000 }";
+const ITEMS_MESSAGE = "expected an average item count, a number such as 5, or { avg: 5, max: 200 }";
 const COLUMN_SIZE_MESSAGE =
-  "expected a size in bytes (title: 60), { items, bytes } for a list or set, or { items, key_bytes, value_bytes } (or { items, bytes }) for a map";
+  "expected a size in bytes (title: 60, or { avg: 60, max: 4_000 }), { items, bytes } for a list or set, or { items, key_bytes, value_bytes } (or { items, bytes }) for a map";
+
+/**
+ * A figure of a column: its average, or { avg, max } for the average and the largest value one row
+ * holds (the largest is the cell a write must carry whole; the average sizes the partitions).
+ */
+function averageOrLargest(message: string, what: string) {
+  return z.union(
+    [
+      amount(message).describe(`Average ${what}.`),
+      z
+        .strictObject({
+          avg: amount(message).describe(`Average ${what}.`),
+          max: amount(message).describe(`Largest ${what} one row holds.`),
+        })
+        .refine((figure) => figure.max >= figure.avg, { error: "max must be at least avg", path: ["max"] }),
+    ],
+    says(message),
+  ).describe(`Average ${what}, or { avg, max } for the average and the largest one row holds.`);
+}
 
 export const columnSizeSchema = z
   .union(
     [
-      amount(BYTES_MESSAGE).describe("Average size of the value in bytes."),
+      averageOrLargest(VALUE_BYTES_MESSAGE, "size of the value in bytes"),
       z
         .strictObject({
-          items: amount(ITEMS_MESSAGE).describe("Average number of elements (entries of a map)."),
+          items: averageOrLargest(ITEMS_MESSAGE, "number of elements (entries of a map)"),
           bytes: amount(BYTES_MESSAGE).describe("Average size of one element in bytes; for a map, of one value (the key size then comes from its type)."),
         })
         .describe("A list, set or map: element count and element size."),
       z
         .strictObject({
-          items: amount(ITEMS_MESSAGE).describe("Average number of entries."),
+          items: averageOrLargest(ITEMS_MESSAGE, "number of entries"),
           key_bytes: amount(BYTES_MESSAGE).describe("Average size of one key in bytes."),
           value_bytes: amount(BYTES_MESSAGE).describe("Average size of one value in bytes."),
         })
@@ -136,7 +156,7 @@ export const columnSizeSchema = z
     ],
     says(COLUMN_SIZE_MESSAGE),
   )
-  .describe("Average size of a variable-length column: bytes, or a collection's item count and item size.");
+  .describe("Size of a variable-length column: bytes, or a collection's item count and item size; { avg, max } adds the largest value one row holds.");
 
 const ROWS_MESSAGE = "expected a row count such as 300, or { avg: 300, max: 50_000 }";
 export const rowsPerPartitionSchema = z

@@ -8,9 +8,10 @@ import type { CassandraVersion } from "../schema/model.js";
 export type WhereOperator = "=" | "IN" | "<" | "<=" | ">" | ">=" | "CONTAINS" | "CONTAINS KEY";
 
 /** Average size of a variable-length column: bytes, or a collection's item count and item bytes. */
+/** A column's average size; `maxBytes` / `maxItems`, when stated, the largest value one row holds. */
 export type ColumnSize =
-  | { kind: "bytes"; bytes: number }
-  | { kind: "collection"; items: number; bytesPerItem: number; keyBytes?: number };
+  | { kind: "bytes"; bytes: number; maxBytes?: number }
+  | { kind: "collection"; items: number; bytesPerItem: number; keyBytes?: number; maxItems?: number };
 
 export interface TableVolume {
   /** the table as written in the manifest (`videos_by_user` or `ks.videos_by_user`) */

@@ -5,7 +5,7 @@ import { withoutRuleCodes } from "../analysis/planner.js";
 import type { IndexScanEstimate, PartitionEstimate, QueryPlan } from "../analysis/types.js";
 import type { CodePlace, ExplainAnswer } from "../explain.js";
 import { compareFindings, type Finding } from "../findings.js";
-import { formatBytes, formatCount, formatPartitions } from "./figures.js";
+import { cellSizeText, formatBytes, formatCount, formatPartitions, largestCell } from "./figures.js";
 import { columns, painter, terminalSafe, type TextOptions } from "./text.js";
 
 type Paint = ReturnType<typeof painter>;
@@ -75,8 +75,8 @@ function estimateLines(table: string, estimate: PartitionEstimate | undefined, p
     lines.push(`  ${paint("unbounded", "red")}: partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}`);
   }
   if (estimate.bucket) lines.push(`  bucket suggestion: ${terminalSafe(estimate.bucket.explanation)}`);
-  const cell = estimate.cells?.find((c) => c.kind !== "collection");
-  if (cell) lines.push(`  largest cell: ${terminalSafe(cell.column)}, ${formatBytes(cell.bytes)}${cell.kind === "frozen" ? " (frozen: rewritten whole by every change)" : ""}`);
+  const cell = largestCell(estimate);
+  if (cell) lines.push(`  largest cell: ${terminalSafe(cell.column)}, ${cellSizeText(cell)}${cell.kind === "frozen" ? " (frozen: rewritten whole by every change)" : ""}`);
   return lines;
 }
 

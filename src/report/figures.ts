@@ -2,7 +2,8 @@
 // decimal units (the config's limits are written `100MB` = 100,000,000 bytes), the verdict words
 // of the plan unchanged.
 import { groupThousands } from "../analysis/estimator-text.js";
-import type { QueryPlan } from "../analysis/types.js";
+import { largestBytes } from "../analysis/cells.js";
+import type { CellSize, PartitionEstimate, QueryPlan } from "../analysis/types.js";
 
 /** 1234567 → "1,234,567"; fractions keep at most two decimals; non-finite numbers say so. */
 export function formatCount(value: number): string {
@@ -35,4 +36,14 @@ export function formatPartitions(partitions: QueryPlan["partitions"]): string {
   if (partitions === null) return "unknown";
   if (partitions === "all") return "all";
   return formatCount(partitions);
+}
+
+/** The estimate's largest single cell (non-frozen collections are a cell per element), by its largest stated size. */
+export function largestCell(estimate: PartitionEstimate): CellSize | undefined {
+  return estimate.cells?.filter((c) => c.kind !== "collection").sort((a, b) => largestBytes(b) - largestBytes(a))[0];
+}
+
+/** "8.0 kB" or, with the largest value stated, "8.0 kB on average, up to 3.0 MB". */
+export function cellSizeText(cell: CellSize): string {
+  return cell.worstBytes === undefined ? formatBytes(cell.bytes) : `${formatBytes(cell.bytes)} on average, up to ${formatBytes(cell.worstBytes)}`;
 }

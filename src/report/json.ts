@@ -29,7 +29,7 @@ export interface JsonEstimate {
   basis: PartitionEstimate["basis"];
   unbounded: boolean;
   /** the cells whose size the manifest states, largest first: one value each (a non-frozen collection: the whole collection) */
-  cells?: { column: string; kind: "frozen" | "value" | "collection"; bytes: number; items?: number }[];
+  cells?: { column: string; kind: "frozen" | "value" | "collection"; bytes: number; items?: number; maxBytes?: number; maxItems?: number }[];
 }
 
 export interface JsonTable {
@@ -123,7 +123,17 @@ export function estimateToJson(estimate: PartitionEstimate | undefined): JsonEst
     basis: estimate.basis,
     unbounded: estimate.unbounded,
     ...(estimate.cells
-      ? { cells: estimate.cells.map((cell) => ({ column: cell.column, kind: cell.kind, bytes: cell.bytes, ...(cell.items === undefined ? {} : { items: cell.items }) })) }
+      ? {
+          cells: estimate.cells.map((cell) => ({
+            column: cell.column,
+            kind: cell.kind,
+            bytes: cell.bytes,
+            ...(cell.items === undefined ? {} : { items: cell.items }),
+            // The largest value one row holds, when the manifest states it.
+            ...(cell.worstBytes === undefined ? {} : { maxBytes: cell.worstBytes }),
+            ...(cell.worstItems === undefined ? {} : { maxItems: cell.worstItems }),
+          })),
+        }
       : {}),
   };
 }

@@ -5,7 +5,7 @@ import type { PartitionEstimate, QueryAnalysis, QueryPlan, Verdict } from "../an
 import type { CodePlace, ExplainAnswer, QueryExplanation, SelectExplanation, TableExplanation } from "../explain.js";
 import { compareFindings, type Finding, type Severity } from "../findings.js";
 import type { Review } from "../review.js";
-import { formatBytes, formatCount, formatPartitions } from "./figures.js";
+import { cellSizeText, formatBytes, formatCount, formatPartitions, largestCell } from "./figures.js";
 import { withoutRuleCodes } from "../analysis/planner.js";
 import { formatMeasuredValue } from "../analysis/measured.js";
 import { modelDiagram } from "./diagram.js";
@@ -435,6 +435,8 @@ function estimateBlock(table: string, estimate: PartitionEstimate | undefined): 
     lines.push("", `**Unbounded:** partitions grow without a bucket or TTL${crossings.length ? `; limits crossed: ${crossings.join(", ")}` : ""}.`);
   }
   if (estimate.bucket) lines.push("", `**Bucket suggestion:** ${messageMarkdown(estimate.bucket.explanation)}`);
+  const cell = largestCell(estimate);
+  if (cell) lines.push("", `**Largest cell:** ${codeSpan(cell.column)}, ${cellSizeText(cell)}${cell.kind === "frozen" ? " (frozen: rewritten whole by every change)" : ""}`);
   return [{ head: lines.join("\n") }];
 }
 

@@ -210,8 +210,8 @@ describe("loadManifest on broken manifests: each problem at its line and column"
       "5:13 tables.videos.growth: expected a rate such as 300/s, 10/min, 2/hour, 5/day, 1000/week, 3/month or 1/year",
       '6:16 tables.videos.retention: expected a duration such as 90s, 30m, 12h, 365d, 2w, 6mo, 1y, or "forever"',
       "8:41 tables.comments.rows_per_partition.max: max must be at least avg",
-      "10:13 tables.comments.columns.tags: expected a size in bytes (title: 60), { items, bytes } for a list or set, or { items, key_bytes, value_bytes } (or { items, bytes }) for a map",
-      "11:13 tables.comments.columns.body: expected an average size in bytes, a number such as 60 or 1201.8",
+      "10:13 tables.comments.columns.tags: expected a size in bytes (title: 60, or { avg: 60, max: 4_000 }), { items, bytes } for a list or set, or { items, key_bytes, value_bytes } (or { items, bytes }) for a map",
+      "11:13 tables.comments.columns.body: expected an average size in bytes, a number such as 60 or 1201.8, or { avg: 60, max: 4_000 }",
       "13:25 tables.ratings.rows_per_partition: expected a row count such as 300, or { avg: 300, max: 50_000 }",
       "22:11 queries[0].rate: expected a rate such as 300/s, 10/min, 2/hour, 5/day, 1000/week, 3/month or 1/year",
       "23:12 queries[0].limit: expected a whole number of rows, at least 1",
@@ -414,10 +414,24 @@ tables:
   it("refuse negative sizes and words, at the value", () => {
     const { manifest, findings } = load(manifestText.replace("ck: 1201.8", "ck: -3").replace("bytes: 12.5", "bytes: lots"));
     expect(findings.map(where)).toEqual([
-      "7:20 tables.readings.columns.ck: expected an average size in bytes, a number such as 60 or 1201.8",
+      "7:20 tables.readings.columns.ck: expected an average size in bytes, a number such as 60 or 1201.8, or { avg: 60, max: 4_000 }",
       "7:51 tables.readings.columns.tags.bytes: expected an average size in bytes, a number such as 60 or 1201.8",
     ]);
     expect(manifest!.tables).toEqual([]);
+  });
+
+  it("read { avg, max } for a value's bytes and a collection's items, the largest kept beside the average", () => {
+    const { manifest, findings } = load(manifestText.replace("ck: 1201.8", "ck: { avg: 1201.8, max: 2_000_000 }").replace("items: 2.5, bytes: 12.5", "items: { avg: 2.5, max: 10_000 }, bytes: 12.5"));
+    expect(findings).toEqual([]);
+    expect(manifest!.tables[0]!.columns).toMatchObject({
+      ck: { kind: "bytes", bytes: 1201.8, maxBytes: 2_000_000 },
+      tags: { kind: "collection", items: 2.5, maxItems: 10_000, bytesPerItem: 12.5 },
+    });
+  });
+
+  it("refuse a largest value smaller than the average, at max", () => {
+    const { findings } = load(manifestText.replace("ck: 1201.8", "ck: { avg: 500, max: 20 }"));
+    expect(findings.map((f) => f.message)).toEqual(["tables.readings.columns.ck.max: max must be at least avg"]);
   });
 
   it("keep the table's estimate in a review", async () => {

@@ -5,6 +5,7 @@ import { editDistance, explain, nearestFirst, parseExplainRequest, type ExplainA
 import type { Finding } from "../../src/findings.js";
 import { renderExplainText } from "../../src/report/explain-text.js";
 import { renderExplainJson } from "../../src/report/json.js";
+import { renderExplainMarkdown } from "../../src/report/markdown.js";
 import { review, type Review } from "../../src/review.js";
 
 function fixture(relative: string): string {
@@ -294,5 +295,18 @@ describe("explain: cell sizes", () => {
     const text = renderExplainText(expectKind(explain(reviewed, { kind: "table", name: "documents" }), "table"), { color: false });
     expect(text).toMatch(/largest cell: labels, 2\.2 MB \(frozen: rewritten whole by every change\)/);
     expect(JSON.parse(renderExplainJson(explain(reviewed, { kind: "table", name: "documents" })))).toBeTruthy();
+  });
+
+  it("shows the largest value a row holds beside the average, in text and in the Markdown reply", () => {
+    const reviewed = review({
+      files: [
+        { path: "schema/docs.cql", content: "CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\nCREATE TABLE shop.documents (doc_id uuid PRIMARY KEY, title text, body text);\n" },
+        { path: "access-patterns.yaml", content: "version: 1\nkeyspace: shop\ntables:\n  documents:\n    partitions: 1_000\n    columns: { title: 2_000, body: { avg: 1_000, max: 3_000_000 } }\n" },
+      ],
+    });
+    const answer = explain(reviewed, { kind: "table", name: "documents" });
+    // The body is the largest cell by its largest value, though the title is larger on average.
+    expect(renderExplainText(expectKind(answer, "table"), { color: false })).toMatch(/largest cell: body, 1\.0 kB on average, up to 3\.0 MB\n/);
+    expect(renderExplainMarkdown(answer)).toContain("**Largest cell:** `body`, 1.0 kB on average, up to 3.0 MB");
   });
 });

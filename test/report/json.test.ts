@@ -147,4 +147,15 @@ describe("renderJson: cell sizes", () => {
     expectValid(document);
     expect(document.tables.flatMap((table: { estimate: { cells?: unknown } | null }) => table.estimate?.cells ?? [])).toEqual([{ column: "labels", kind: "frozen", bytes: 2_200_000, items: 20_000 }]);
   });
+
+  it("gives the largest value a row holds beside the average, valid against the schema", () => {
+    const review = videoReview();
+    const [first] = review.model.estimates.values();
+    first!.cells = [{ column: "labels", kind: "frozen", bytes: 2_200, items: 20, itemBytes: 100, worstBytes: 2_200_000, worstItems: 20_000 }];
+    const document = JSON.parse(renderJson(review));
+    expectValid(document);
+    expect(document.tables.flatMap((table: { estimate: { cells?: unknown } | null }) => table.estimate?.cells ?? [])).toEqual([
+      { column: "labels", kind: "frozen", bytes: 2_200, items: 20, maxBytes: 2_200_000, maxItems: 20_000 },
+    ]);
+  });
 });

@@ -163,3 +163,37 @@ ${rate ? `    rate: ${rate}\n` : ""}`;
     expect(message).toContain("For one `shipped` value the index holds about 20,000,000 entries (1,000,000 partitions × 40 rows ÷ 2 distinct values, from its type)");
   });
 });
+
+describe("query-index-without-partition-key on a table of one row per partition", () => {
+  const accounts = `CREATE TABLE accounts (
+  account_id uuid PRIMARY KEY,
+  owner_id uuid,
+  status text
+);
+
+CREATE INDEX accounts_owner_idx ON accounts (owner_id) USING 'sai';
+`;
+  const manifest = (cql: string, partitions = "    partitions: 20_000_000\n") => `version: 1
+keyspace: bank
+tables:
+  accounts:
+${partitions}    distinct_values: { owner_id: { count: 5_000_000, max_rows: 50_000 } }
+queries:
+  - id: Q1
+    cql: ${cql}
+    rate: 200/s
+`;
+  const messageOf = (m: string) => runRule(rule, { cql: accounts, cassandra: "5.0", manifest: m }).findings.map((f) => f.message);
+
+  it("takes the table's rows from its partitions, one row each by the schema", () => {
+    const [message] = messageOf(manifest("SELECT account_id FROM accounts WHERE owner_id = ?"));
+    expect(message).toContain(
+      "For one `owner_id` value the index holds about 4 entries, 50,000 for the most common one (20,000,000 partitions × 1 row ÷ 5,000,000 distinct values, from the manifest), spread over every node: with no LIMIT the read returns all of them, up to 50,000 rows",
+    );
+  });
+
+  it("still needs the manifest's partitions", () => {
+    const [message] = messageOf(manifest("SELECT account_id FROM accounts WHERE owner_id = ?", ""));
+    expect(message).not.toContain("entries");
+  });
+});

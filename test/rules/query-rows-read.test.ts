@@ -133,3 +133,11 @@ CREATE INDEX events_kind_idx ON events_by_account (kind);
     expect(runRule(rule, { cql, manifest: yaml("SELECT event_id FROM events_by_account WHERE kind = 'login' AND source = ? ALLOW FILTERING") }).findings).toEqual([]);
   });
 });
+
+describe("query-rows-read: the weight of the worst partition", () => {
+  it("gives the worst partition's bytes beside its rows, from the manifest's column sizes", () => {
+    const wide = manifest("SELECT task_id, worker FROM tasks_by_batch WHERE batch_id = ? @ 5/s").replace("    rows_per_partition: { avg: 20_000, max: 60_000 }\n", "    rows_per_partition: { avg: 20_000, max: 60_000 }\n    columns: { worker: 2_000 }\n");
+    const [finding] = runRule(rule, { cql: schema, manifest: wide }).findings;
+    expect(finding?.message).toMatch(/one partition of 20,000 rows, worst 60,000 rows and 12\d MB, from the manifest's rows per partition/);
+  });
+});

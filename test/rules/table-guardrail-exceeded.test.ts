@@ -72,5 +72,15 @@ ruleTester.run("table-guardrail-exceeded", rule, {
         { messageId: "warn", line: 1, data: { guardrail: "column_value_size", what: "`avatar` of profiles is a value of about 2,000,000 bytes by the manifest" } },
       ],
     },
+    {
+      name: "the largest value a row holds, when the manifest states it",
+      cql: "CREATE TABLE profiles (id uuid PRIMARY KEY, prefs map<text, text>, avatar blob);\n",
+      manifest: "version: 1\nkeyspace: shop\ncassandra: '5.0'\ntables:\n  profiles:\n    partitions: 1_000\n    columns: { prefs: { items: { avg: 5, max: 500 }, key_bytes: 10, value_bytes: 20 }, avatar: { avg: 40_000, max: 2_000_000 } }\n",
+      config: guardrails({ items_per_collection_warn_threshold: 100, column_value_size_warn_threshold: 1_048_576 }),
+      findings: [
+        { messageId: "warn", line: 1, data: { guardrail: "items_per_collection", what: "`prefs` of profiles holds 500 items in its largest row by the manifest" } },
+        { messageId: "warn", line: 1, data: { guardrail: "column_value_size", what: "`avatar` of profiles is a value of about 2,000,000 bytes in its largest row by the manifest" } },
+      ],
+    },
   ],
 });

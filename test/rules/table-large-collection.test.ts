@@ -50,6 +50,12 @@ ruleTester.run("table-large-collection", rule, {
       findings: [{ messageId: "tooLarge", line: 4, column: 3, data: { column: "labels", items: "5,000", limit: "1,000 items" } }],
     },
     {
+      name: "few items on average, too many in the largest row",
+      cql: inbox,
+      manifest: manifest({ columns: "{ labels: { items: { avg: 10, max: 5_000 }, bytes: 10 } }" }),
+      findings: [{ messageId: "tooLarge", line: 4, data: { column: "labels", items: "up to 5,000 (10 on average)", limit: "1,000 items" } }],
+    },
+    {
       name: "too many bytes in a map (keys and values)",
       cql: inbox,
       manifest: manifest({ columns: "{ prefs: { items: 500, bytes: 200 } }" }),
