@@ -41,8 +41,7 @@ const codeStatementNotInManifest: RuleModule = {
     for (const query of context.model.queries) if (readsUnknownTable(query)) unplanned.add(query.id);
     for (const write of writeStatements(context.model)) if (write.write && !write.table) unplanned.add(write.write.id);
     for (const statement of code.extraction.statements) {
-      // A statement that only runs inside a batch is described by the batch's entry.
-      if (code.described.has(statement.id) || statement.batchOnly) continue;
+      if (code.described.has(statement.id)) continue;
       const parsed = parseCql(statement.cql).statements[0];
       const kind = parsed?.kind;
       const verb = statement.cql.trim().split(/\s+/, 1)[0]!.toUpperCase();

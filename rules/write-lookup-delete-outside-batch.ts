@@ -53,13 +53,15 @@ const writeLookupDeleteOutsideBatch: RuleModule = {
 
 function reportOperation(context: Parameters<RuleModule["check"]>[0], operation: Operation): void {
   const { model } = context;
-  for (const remove of operation.writes) {
+  // A statement the code runs only inside a batch is there as that batch's member too: judge the batch.
+  const writes = operation.writes.filter((w) => !w.write?.insideBatch);
+  for (const remove of writes) {
     const lookup = remove.table;
     // A whole-row delete of the old key: deleting a column is not moving the entry.
     if (!lookup || lookup.kind !== "table" || remove.statement.kind !== "delete" || remove.statement.selections.length > 0) continue;
-    const insert = operation.writes.find((w) => w.table === lookup && w !== remove && (w.statement.kind === "insert" || w.statement.kind === "update"));
+    const insert = writes.find((w) => w.table === lookup && w !== remove && (w.statement.kind === "insert" || w.statement.kind === "update"));
     if (!insert) continue;
-    const bases = operation.writes.filter((w) => w.table && w.table !== lookup && w.statement.kind !== "delete" && related(lookup, w.table));
+    const bases = writes.filter((w) => w.table && w.table !== lookup && w.statement.kind !== "delete" && related(lookup, w.table));
     if (bases.length === 0) continue;
     if (inOneLoggedBatch([remove, insert, ...bases])) continue;
     const baseTables = [...new Set(bases.map((b) => b.table!))];

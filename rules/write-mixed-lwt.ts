@@ -53,7 +53,8 @@ const writeMixedLwt: RuleModule = {
     for (const [name, onTable] of byTable) {
       const conditional = onTable.filter(throughPaxos);
       if (conditional.length === 0) continue;
-      for (const plain of onTable.filter((w) => !throughPaxos(w))) {
+      // A statement the code runs only inside a batch is judged as part of that batch, not alone.
+      for (const plain of onTable.filter((w) => !throughPaxos(w) && !w.write!.insideBatch)) {
         const sharing = conditional.filter((c) => sameRows(c, plain));
         if (sharing.length === 0) continue;
         const lwtWrites = [...new Set(sharing.map((w) => (w.write!.id === plain.write!.id ? `${w.write!.id} itself` : w.write!.id)))];

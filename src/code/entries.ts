@@ -49,7 +49,8 @@ function implicitQuery(statement: CodeStatement, parsed: SelectStatement): CqlQu
 }
 
 function implicitWrite(statement: CodeStatement, parsed: Statement): ManifestWrite {
-  return { id: statement.id, statements: [{ cql: statement.cql, statement: parsed, location: locationOf(statement), ...bindsOf([statement]) }], retried: true, ignore: [], location: locationOf(statement) };
+  // A statement that only ever runs inside a batch stays an entry (its rate and size count), marked so.
+  return { id: statement.id, ...(statement.batchOnly ? { insideBatch: true as const } : {}), statements: [{ cql: statement.cql, statement: parsed, location: locationOf(statement), ...bindsOf([statement]) }], retried: true, ignore: [], location: locationOf(statement) };
 }
 
 /** The places the code binds a text's markers, over every statement of the code that runs it; none when one of them is not read. */
@@ -111,8 +112,7 @@ export function mergeCodeIntoManifest(extraction: CodeExtraction, manifest: Mani
   }
 
   for (const statement of extraction.statements) {
-    // A statement that only ever runs inside a batch is reviewed as part of that batch.
-    if (code.described.has(statement.id) || statement.batchOnly) continue;
+    if (code.described.has(statement.id)) continue;
     const parsed = parseAt(statement);
     if (parsed?.kind === "select") queries.push(implicitQuery(statement, parsed));
     else if (parsed && WRITE_KINDS.has(parsed.kind)) writes.push(implicitWrite(statement, parsed));

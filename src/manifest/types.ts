@@ -109,6 +109,11 @@ export interface ManifestWrite {
   ignore: ManifestIgnore[];
   location: SourceLocation;
   /**
+   * set on an entry read from code whose statement runs only inside a batch that is an entry of its
+   * own: rules that judge a statement's atomicity or timestamps judge that batch instead
+   */
+  insideBatch?: true;
+  /**
    * the `keyspace:` of the manifest that declares this entry, set when several manifests are read
    * as one and this one's differs from the first's (review.ts); unset, the manifest's applies
    */

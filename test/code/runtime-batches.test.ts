@@ -2,7 +2,7 @@
 // when every statement added is known; listed as dynamic, with the reason, when one is not.
 import { describe, expect, it } from "vitest";
 import { mergeCodeIntoManifest } from "../../src/code/entries.js";
-import { extractFrom } from "./review-with-code.js";
+import { extractFrom, findingsAt, reviewWithCode } from "./review-with-code.js";
 
 const flat = (cql: string | undefined) => cql?.replace(/\s+/g, " ");
 
@@ -146,9 +146,46 @@ func (s *Store) Forward(ctx context.Context, user string, sink Sink) error {
     // insertEvent also goes into Forward's batch, which is handed to code not read: it may run there on its own terms.
     expect(byLine(4)?.batchOnly).toBeUndefined();
     const { manifest } = mergeCodeIntoManifest(result, undefined);
-    const writes = manifest!.writes.map((w) => flat(w.statements[0]!.cql));
-    expect(writes).not.toContain("INSERT INTO latest_event (user_id, at, kind) VALUES (?, ?, ?)");
-    expect(writes).toContain("INSERT INTO events_by_user (user_id, at, kind) VALUES (?, ?, ?)");
+    const insideBatch = (cql: string) => manifest!.writes.find((w) => flat(w.statements[0]!.cql) === cql)?.insideBatch;
+    expect(insideBatch("INSERT INTO latest_event (user_id, at, kind) VALUES (?, ?, ?)")).toBe(true);
+    expect(insideBatch("INSERT INTO events_by_user (user_id, at, kind) VALUES (?, ?, ?)")).toBeUndefined();
+  });
+
+  it("does not call a conditional batch's own members plain writes of its table", async () => {
+    const queries = `package store
+
+const (
+	claimName = "INSERT INTO names (name, owner) VALUES (?, ?) IF NOT EXISTS"
+	saveOwner = "INSERT INTO names (name, owner) VALUES (?, ?)"
+)
+`;
+    const store = `package store
+
+import "github.com/gocql/gocql"
+
+type Store struct{ session *gocql.Session }
+
+func (s *Store) Claim(name, owner string, alias bool) error {
+	b := s.session.NewBatch(gocql.LoggedBatch)
+	b.Query(claimName, name, owner)
+	if alias {
+		b.Query(saveOwner, name+"-alias", owner)
+	}
+	_, _, err := s.session.MapExecuteBatchCAS(b, map[string]interface{}{})
+	return err
+}
+`;
+    const schema = "CREATE TABLE app.names (name text PRIMARY KEY, owner text);\n";
+    const files = { "schema.cql": schema, "access-patterns.yaml": "version: 1\nkeyspace: app\n", "store/queries.go": queries, "store/store.go": store };
+    const result = await reviewWithCode(files);
+    expect(findingsAt(result, "write-mixed-lwt")).toEqual([]);
+    // The same plain INSERT run on its own elsewhere is mixed with the conditional batch.
+    const alone = `${store}
+func (s *Store) Rename(name, owner string) error {
+	return s.session.Query(saveOwner, name, owner).Exec()
+}
+`;
+    expect(findingsAt(await reviewWithCode({ ...files, "store/store.go": alone }), "write-mixed-lwt")).not.toEqual([]);
   });
 
   it("lists a batch handed to code that is not read as dynamic", async () => {
