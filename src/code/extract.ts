@@ -776,9 +776,7 @@ function readParsed(parsed: ParsedFile[]): Pick<CodeExtraction, "statements" | "
         functionTypes: file.syntax.functionTypes,
         callTypes: file.syntax.callTypes,
         functionName: (node) => file.syntax.functionName(node),
-        declaresLocal: (name, scope) =>
-          (file.declared.get(scopeKey(name, scope))?.length ?? 0) > 0 ||
-          (scope.childForFieldName("parameters")?.descendantsOfType(["identifier", "simple_identifier"]).some((p) => p?.text === name) ?? false),
+        declaresLocal: (name, scope) => (file.declared.get(scopeKey(name, scope))?.length ?? 0) > 0 || declaresParameter(scope, name),
       },
       call,
     );
