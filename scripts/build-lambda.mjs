@@ -5,10 +5,10 @@
 //                                                                    `worker.deadLetterHandler`)
 //                                            dist/lambda/review-thread.mjs (the worker's review thread)
 //   node scripts/build-lambda.mjs action   → dist/action/index.js   (src/action.ts, action.yml's `main`)
-//   node scripts/build-lambda.mjs cli      → dist/cli/cql-review.mjs (src/cli/bin-entry.ts, run by bin/cql-review.js)
-//                                            and its chunks: a few files load in a fraction of the time of the
-//                                            hundreds of modules of dist/src; it uses dist/src/code/grammars.js
-//                                            and its grammars/ folder, so no grammar is shipped twice
+//   node scripts/build-lambda.mjs cli      → dist/cli/cql-review.cjs (src/cli/bin-entry.ts), one CommonJS file that
+//                                            dist/cli/start.mjs (src/cli/start.ts) runs for bin/cql-review.js with a
+//                                            V8 code cache; it uses dist/src/code/grammars.js and its grammars/
+//                                            folder, so no grammar is shipped twice
 // Next to each bundle: THIRD-PARTY-NOTICES.txt, the licence of every package the bundle includes.
 import { build } from "esbuild";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,9 +24,18 @@ const targets = {
     extension: ".mjs",
   },
   action: { entries: { index: "src/action.ts" }, outdir: "dist/action", extension: ".js" },
-  // Split: what a command imports dynamically (the core for `check`, a report format, the code
-  // readers) is a chunk of its own beside the entry, loaded only by the commands that need it.
-  cli: { entries: { "cql-review": "src/cli/bin-entry.ts" }, outdir: "dist/cli", extension: ".mjs", grammarsFrom: "../src/code/grammars.js", node: "node22.12", splitting: true },
+  // CommonJS, so src/cli/start.ts can run it as a vm.Script with a code cache made after the run (an
+  // ES module's cache cannot be). One file: what a command imports dynamically (the core for
+  // `check`, a report format, the code readers) still runs only when the command imports it.
+  cli: {
+    entries: { "cql-review": "src/cli/bin-entry.ts" },
+    outdir: "dist/cli",
+    extension: ".cjs",
+    format: "cjs",
+    grammarsFrom: "../src/code/grammars.js",
+    node: "node22.12",
+    starter: { start: "src/cli/start.ts" },
+  },
 };
 const name = process.argv[2] ?? "lambda";
 const target = targets[name];
@@ -37,33 +46,41 @@ if (!target) {
 // `--outdir DIR`: somewhere else than dist/ (a test builds the CLI into a scratch folder).
 const outdirOption = process.argv.indexOf("--outdir");
 if (outdirOption > 0) target.outdir = resolve(process.argv[outdirOption + 1]);
+// `--no-minify`: names kept, for a profile, or for a test that reads which modules a command ran.
+const minify = !process.argv.includes("--no-minify");
 
-// A split build's chunk names change with their content: the last build's chunks go first.
+// Earlier builds' files go first (the CLI was once split into chunks whose names changed with their content).
 const outdir = resolve(root, target.outdir);
-if (target.splitting) for (const file of existsSync(outdir) ? readdirSync(outdir) : []) if (/\.mjs(\.LEGAL\.txt)?$/.test(file)) rmSync(join(outdir, file));
+for (const file of existsSync(outdir) ? readdirSync(outdir) : []) if (/\.[cm]?js(\.LEGAL\.txt)?$/.test(file)) rmSync(join(outdir, file));
 
 const result = await build({
   absWorkingDir: root,
   entryPoints: target.entries,
   outdir: target.outdir,
   outExtension: { ".js": target.extension },
-  // Chunks sit beside the entry, so the grammars module's relative path holds for each of them.
-  ...(target.splitting ? { splitting: true, chunkNames: "[name]-[hash]" } : {}),
   bundle: true,
-  minify: true,
+  minify,
   platform: "node",
   // The package's engines field: the CLI runs on Node 22.12 too; the Lambda and the Action on 24.
   target: target.node ?? "node24",
-  format: "esm",
+  format: target.format ?? "esm",
   sourcemap: false,
   // Licence comments go to one file per bundle; the notices file below covers packages without any.
   legalComments: "external",
   metafile: true,
-  // Probot's CommonJS dependencies call require() for Node built-ins; ESM output needs one.
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+  // Probot's CommonJS dependencies call require() for Node built-ins; ESM output needs one. CommonJS
+  // output has no import.meta: the bundle's own URL stands in for it.
+  ...(target.format === "cjs"
+    ? { define: { "import.meta.url": "__bundleUrl" }, banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' } }
+    : { banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' } }),
   logLevel: "warning",
   plugins: target.grammarsFrom ? [grammarsModuleOutside(target.grammarsFrom)] : [],
 });
+
+// What runs the bundle (src/cli/start.ts): Node's modules only, so a build of its own.
+if (target.starter) {
+  await build({ absWorkingDir: root, entryPoints: target.starter, outdir: target.outdir, outExtension: { ".js": ".mjs" }, bundle: true, minify, platform: "node", target: target.node, format: "esm", logLevel: "warning" });
+}
 
 // The tree-sitter runtime and grammars are WASM files read at run time (src/code/grammars.ts looks
 // for them in a grammars/ folder beside the bundle); their licences go into the notices too.

@@ -85,7 +85,16 @@ export interface CliIo {
   fs: CliFileSystem;
   /** a monotonic clock in milliseconds, for the review's time budget (performance.now by default) */
   now?: () => number;
+  /**
+   * Loads the code readers' grammars module, an ES module kept out of the CLI bundle. The bundle's
+   * starter (src/cli/start.ts) passes it in: the bundle runs as a vm.Script, where import() is
+   * not available without an experimental flag.
+   */
+  importGrammars?: () => Promise<GrammarsModule>;
 }
+
+/** What the CLI uses of src/code/grammars.ts. */
+export type GrammarsModule = Pick<typeof import("./code/grammars.js"), "grammars">;
 
 export const EXIT = { ok: 0, gateFails: 1, usage: 2 } as const;
 
@@ -194,7 +203,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function defaultIo(): CliIo {
+export function defaultIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
@@ -612,9 +621,10 @@ async function collectInputs(io: CliIo, options: CommonOptions): Promise<Inputs>
   };
 }
 
-/** A parser of application code: the tree-sitter module loads only for a review that reads some. */
-async function codeParser(language: CodeLanguage) {
-  return (await import("./code/grammars.js")).grammars.parser(language);
+/** Parsers of application code: the tree-sitter module loads only for a review that reads some. */
+function codeParserOf(io: CliIo) {
+  const importGrammars = io.importGrammars ?? (() => import("./code/grammars.js"));
+  return async (language: CodeLanguage) => (await importGrammars()).grammars.parser(language);
 }
 
 async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inputs) => void): Promise<Review | number> {
@@ -630,12 +640,12 @@ async function runReview(io: CliIo, options: CommonOptions, read?: (inputs: Inpu
   const now = io.now ?? (() => performance.now());
   const deadline = now() + REVIEW_TIME_BUDGET_MS;
   // Application code is read before the review: its grammars load asynchronously.
-  const code = await readCode(inputs.files, config, codeParser);
+  const code = await readCode(inputs.files, config, codeParserOf(io));
   // Code counts only when it runs CQL: a folder of unrelated sources is as empty for this review as
   // a folder of nothing, and a mistyped CI path must not pass the gate.
   // The base's code too, read with the same config (as the App does): else every finding about
   // application code would count as new at the base.
-  const baseCode = inputs.baseFiles ? await readCode(inputs.baseFiles, config, codeParser) : undefined;
+  const baseCode = inputs.baseFiles ? await readCode(inputs.baseFiles, config, codeParserOf(io)) : undefined;
   const onlyCode = inputs.files.every((file) => isCodeFile(file.path, config) || isApplicationConfigFile(file.path));
   if (onlyCode && (code === undefined || code.statements.length + code.dynamic.length === 0)) {
     io.stderr(`cql-review: ${nothingToReview(options.paths.length > 0 ? options.paths.join(", ") : ".", config)}\n`);
@@ -885,7 +895,7 @@ async function initCommand(io: CliIo, parsed: ParsedCommand): Promise<number> {
   let schemaFiles = inputs.files.filter((file) => matchesAny(file.path, inputs.config.schema));
   // The application's code, read as `check` reads it: its statements become the draft's entries,
   // and its entity classes the schema when the repository has no schema file.
-  const code = await readCode(inputs.files, inputs.config, codeParser);
+  const code = await readCode(inputs.files, inputs.config, codeParserOf(io));
   const entities = schemaFiles.length === 0 ? (await import("./cli/init-entities.js")).draftableEntities(code?.tables ?? []) : [];
   if (schemaFiles.length === 0 && entities.length === 0) {
     throw new InputError(

@@ -1,31 +1,29 @@
-// What the shipped command line loads, per command: the CLI bundle is built into a scratch folder
-// and run in a new Node process whose module-load hook lists every module it loads. `--help` must
-// not load the review's core (the rules engine, the CQL parser), and `check` of a model without
-// application code must not load the code readers or tree-sitter: a pre-commit hook waits for
-// every module a command loads.
+// What the shipped command line runs, per command: the CLI bundle is built (names kept) into a
+// scratch folder and run as bin/cql-review.js runs it, in a new Node process with V8's coverage
+// on. The bundle is one file, but each module in it runs only when a command imports it (esbuild
+// wraps it in an init function named after its path): `--help` must not run the review's core
+// (the rules, the CQL parser), and `check` of a model without application code must not run the
+// code readers or load tree-sitter. A pre-commit hook waits for every module a command runs.
 import { spawnSync } from "node:child_process";
 import * as nodeFs from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rules } from "../../rules/index.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const LOADED = "loaded-module:";
-
-/** Preloaded into the child: prints the URL of every module it loads, on stderr. */
-const HOOK = `data:text/javascript,import{registerHooks}from"node:module";registerHooks({load(url,context,next){process.stderr.write("${LOADED}"+url+"\\n");return next(url,context)}})`;
 
 let scratch: string;
 let bundle: string;
+let start: string;
 
 beforeAll(async () => {
   scratch = await nodeFs.mkdtemp(path.join(tmpdir(), "cql-review-lazy-"));
-  const build = spawnSync(process.execPath, ["scripts/build-lambda.mjs", "cli", "--outdir", path.join(scratch, "cli")], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+  const build = spawnSync(process.execPath, ["scripts/build-lambda.mjs", "cli", "--outdir", path.join(scratch, "cli"), "--no-minify"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
   if (build.status !== 0) throw new Error(`the CLI bundle did not build: ${build.stderr}`);
-  bundle = path.join(scratch, "cli", "cql-review.mjs");
+  bundle = path.join(scratch, "cli", "cql-review.cjs");
+  start = path.join(scratch, "cli", "start.mjs");
   // A model of one table and one query, and no application code.
   await nodeFs.mkdir(path.join(scratch, "model", "schema"), { recursive: true });
   await nodeFs.writeFile(
@@ -42,45 +40,54 @@ afterAll(async () => {
   if (scratch) await nodeFs.rm(scratch, { recursive: true, force: true });
 });
 
-/** Runs the bundle's CLI with `args` in the scratch folder; the modules it loaded, as file paths (node: built-ins left out). */
-function loadedBy(args: string[]): { status: number | null; files: string[]; stdout: string } {
-  const script = `const { run } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await run(${JSON.stringify(args)});`;
-  const child = spawnSync(process.execPath, ["--import", HOOK, "--input-type=module", "-e", script], { cwd: scratch, encoding: "utf8", timeout: 60_000 });
-  const files = child.stderr
-    .split("\n")
-    .filter((line) => line.startsWith(`${LOADED}file:`))
-    .map((line) => fileURLToPath(line.slice(LOADED.length)));
-  return { status: child.status, files, stdout: child.stdout };
+interface V8Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
 }
 
 /**
- * The rules' descriptions, as the minifier keeps them (plain ASCII without quotes or backslashes
- * is written as it is): a file holding one holds a rule module.
+ * Runs the bundle's CLI with `args` in the scratch folder, without a code cache; the bundle's
+ * modules that ran (the paths their init functions are named after) and the files Node loaded.
  */
-const RULE_MARKERS = rules.map((rule) => rule.meta.description).filter((description) => /^[\x20-\x7e]+$/.test(description) && !/["'`\\$]/.test(description));
-
-/** Whether a loaded file holds any of the rules. */
-function holdsRules(file: string): boolean {
-  const text = readFileSync(file, "utf8");
-  return RULE_MARKERS.some((marker) => text.includes(marker));
+function ranBy(args: string[]): { status: number | null; modules: string[]; files: string[]; stdout: string } {
+  const coverage = path.join(scratch, `coverage-${args.join("-").replace(/[^a-z]/g, "")}`);
+  const script = `const { runBundle } = await import(${JSON.stringify(pathToFileURL(start).href)}); process.exitCode = await runBundle(${JSON.stringify(bundle)}, ${JSON.stringify(args)}, undefined);`;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: scratch,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, NODE_V8_COVERAGE: coverage },
+  });
+  const modules = new Set<string>();
+  const files = new Set<string>();
+  for (const name of readdirSync(coverage)) {
+    const report = JSON.parse(readFileSync(path.join(coverage, name), "utf8")) as V8Coverage;
+    for (const script of report.result) {
+      if (script.url.startsWith("file:")) files.add(fileURLToPath(script.url));
+      else if (path.isAbsolute(script.url)) files.add(script.url);
+      if (script.url !== bundle && script.url !== pathToFileURL(bundle).href) continue;
+      for (const fn of script.functions) {
+        if (/^(src|rules)\/.+\.ts$/.test(fn.functionName) && (fn.ranges[0]?.count ?? 0) > 0) modules.add(fn.functionName);
+      }
+    }
+  }
+  return { status: child.status, modules: [...modules], files: [...files], stdout: child.stdout };
 }
 
-describe("the modules a command loads", () => {
-  it("check of a model without code loads the rules, but neither the code readers nor tree-sitter", () => {
-    const { status, files, stdout } = loadedBy(["check", "model"]);
+describe("the modules a command runs", () => {
+  it("check of a model without code runs the rules and the parser, but neither the code readers nor tree-sitter", () => {
+    const { status, modules, files, stdout } = ranBy(["check", "model"]);
     expect(stdout).toContain("recent-orders");
     expect([0, 1]).toContain(status);
-    expect(RULE_MARKERS.length).toBeGreaterThan(rules.length / 2);
-    // the hook sees the chunks: the review's core is among them
-    expect(files.some(holdsRules)).toBe(true);
-    expect(files.filter((file) => /web-tree-sitter|tree-sitter-|code[/\\]grammars|[/\\]extract-[A-Z0-9]+\.mjs$/.test(file))).toEqual([]);
+    // what proves the coverage is read: the review's core ran
+    expect(modules).toEqual(expect.arrayContaining(["src/review.ts", "src/cql/parser.ts", "rules/index.ts"]));
+    expect(modules.filter((module) => /^src\/code\/(extract|bind-arguments|executed|entities)/.test(module))).toEqual([]);
+    expect(files.filter((file) => /web-tree-sitter|tree-sitter-|code[/\\]grammars/.test(file))).toEqual([]);
   });
 
-  it("--help loads neither the rules engine nor the review's chunk", () => {
-    const { status, files, stdout } = loadedBy(["--help"]);
+  it("--help runs neither the rules, nor the parser, nor the review", () => {
+    const { status, modules, stdout } = ranBy(["--help"]);
     expect(status).toBe(0);
     expect(stdout).toContain("cql-review");
-    expect(files).toContain(bundle);
-    expect(files.filter((file) => holdsRules(file) || /[/\\]review-[A-Z0-9]+\.mjs$/.test(file))).toEqual([]);
+    expect(modules.filter((module) => /^rules\/|^src\/(review|rule-engine\/|cql\/parser|analysis\/)/.test(module))).toEqual([]);
   });
 });

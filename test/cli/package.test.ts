@@ -179,7 +179,7 @@ describe("a small install: the CLI and the library, without the server", () => {
 
   it("ships the CLI's bundle with the notices of what it bundles, the licence, and none of the server's code", () => {
     const files = packed.files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(["LICENSE", "dist/cli/cql-review.mjs", "dist/cli/THIRD-PARTY-NOTICES.txt"]));
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "dist/cli/cql-review.cjs", "dist/cli/start.mjs", "dist/cli/THIRD-PARTY-NOTICES.txt"]));
     expect(files.filter((file) => /^dist\/src\/(github|lambda)\/|^dist\/src\/(lambda|action)\.js$/.test(file))).toEqual([]);
   });
 
