@@ -1,6 +1,6 @@
 // Benchmark: the command line as a developer's pre-commit hook runs it, a new Node process each
-// time: `check examples/iot` and `--help`, through bin/cql-review.js (the CLI bundle and its lazy
-// chunks), against the same commands of a baseline bundle built in this run from an earlier commit
+// time: `check examples/iot` and `--help`, through bin/cql-review.js (the CLI bundle, run with its
+// code cache), against the same commands of a baseline bundle built in this run from an earlier commit
 // (CLI_BASELINE_REF, by default main before the start-up work of 28 November, afternoon), and
 // `node -e 0`, the floor no command can go under. Wall time is what the developer waits; CPU time
 // (the child's own, reported at its exit) shows how much of it is the command's rather than the
@@ -72,7 +72,7 @@ function buildBaseline(ref: string): { bin: string } | { failed: string } {
 }
 
 export async function benchCliStart(): Promise<BenchRow[]> {
-  if (!existsSync(`${ROOT}dist/cli/cql-review.mjs`)) throw new Error("dist/cli/cql-review.mjs is missing: run `npm run build`");
+  if (!existsSync(`${ROOT}dist/cli/cql-review.cjs`)) throw new Error("dist/cli/cql-review.cjs is missing: run `npm run build`");
   const ref = process.env.CLI_BASELINE_REF || DEFAULT_BASELINE_REF;
   const baseline = buildBaseline(ref);
   const entries: Record<string, string> = { today: join(ROOT, "bin", "cql-review.js"), ...("bin" in baseline ? { [`baseline ${ref}`]: baseline.bin } : {}) };
@@ -81,7 +81,7 @@ export async function benchCliStart(): Promise<BenchRow[]> {
   for (const [command, args] of Object.entries(COMMANDS)) {
     const load = `load average ${loadavg()[0]!.toFixed(1)}${cpuPressure()}`;
     const figures = new Map<string, Figure[]>(Object.keys(entries).map((name) => [name, []]));
-    // Interleaved, so each sees the same load; the first run of each warms the compile cache and the disk.
+    // Interleaved, so each sees the same load; the first run of each warms the code caches and the disk.
     for (let run = 0; run <= RUNS; run++) {
       for (const [name, bin] of Object.entries(entries)) {
         const figure = runOnce(bin, args);

@@ -128,7 +128,7 @@ export interface SchemaModel {
   droppedColumns: Map<string, { name: string; type: ColumnType; source: SourceLocation }[]>;
   dml: SchemaDml[];
   /** Cassandra's own tables (system-tables.ts), found by name when no schema file defines one; never the application's */
-  builtIn?: ReadonlyMap<string, TableModel>;
+  builtIn?: { get(qualifiedName: string): TableModel | undefined; has(qualifiedName: string): boolean };
 }
 
 export function emptySchema(): SchemaModel {

@@ -184,18 +184,39 @@ const TABLES: readonly SystemTable[] = [
 
 const catalogs = new Map<CassandraVersion, ReadonlyMap<string, TableModel>>();
 
+/** The keyspaces the tables above are in: a name in any other keyspace is none of Cassandra's tables. */
+const SYSTEM_KEYSPACES: ReadonlySet<string> = new Set(TABLES.map((table) => /^(?:CREATE|ALTER) TABLE (\w+)\./.exec(table.cql)![1]!));
+
 /** Cassandra's own tables in a release, by qualified name (`system.local`). */
-export function systemTables(version: CassandraVersion): ReadonlyMap<string, TableModel> {
-  let catalog = catalogs.get(version);
-  if (catalog) return catalog;
+export interface BuiltInTables {
+  get(qualifiedName: string): TableModel | undefined;
+  has(qualifiedName: string): boolean;
+}
+
+/**
+ * Cassandra's own tables in a release. The catalog is parsed the first time a name in one of their
+ * keyspaces is looked up: most models never read them, and parsing the catalog is a noticeable
+ * part of a short command's start (docs/performance.md).
+ */
+export function systemTables(version: CassandraVersion): BuiltInTables {
+  const inSystemKeyspace = (qualifiedName: string) => SYSTEM_KEYSPACES.has(qualifiedName.slice(0, qualifiedName.indexOf(".")));
+  return {
+    get: (qualifiedName) => (inSystemKeyspace(qualifiedName) ? catalog(version).get(qualifiedName) : undefined),
+    has: (qualifiedName) => inSystemKeyspace(qualifiedName) && catalog(version).has(qualifiedName),
+  };
+}
+
+function catalog(version: CassandraVersion): ReadonlyMap<string, TableModel> {
+  let tables = catalogs.get(version);
+  if (tables) return tables;
   const release = ORDER.indexOf(version);
   const text = TABLES.filter((table) => ORDER.indexOf(table.since) <= release)
     .map((table) => `${table.cql};\n`)
     .join("");
   const built = buildSchema([{ path: `cassandra-${version}-system-tables.cql`, text, parse: parseCql(text) }], { inOrder: true });
-  catalog = built.schema.tables;
-  catalogs.set(version, catalog);
-  return catalog;
+  tables = built.schema.tables;
+  catalogs.set(version, tables);
+  return tables;
 }
 
 /**

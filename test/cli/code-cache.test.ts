@@ -4,7 +4,7 @@
 // folder that cannot be made, a folder another user could write to, a cache file V8 rejects, or a
 // Node without the APIs (Node 20), must change nothing of what a command prints or returns.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -117,12 +117,21 @@ describe("the code cache of bin/cql-review.js", () => {
     expect(readFileSync(file).equals(garbage)).toBe(false);
   });
 
-  it("removes the cache files of another bundle or Node when it writes one", async () => {
+  it("keeps another bundle's cache files for two weeks, then removes them when it writes one", async () => {
     const tempDir = await newTempDir("tmp-stale");
-    await nodeFs.mkdir(path.join(tempDir, CACHE_FOLDER), { mode: 0o700 });
-    writeFileSync(path.join(tempDir, CACHE_FOLDER, "00000000000000000000-check.v8cache"), "an older bundle's cache");
+    const folder = path.join(tempDir, CACHE_FOLDER);
+    await nodeFs.mkdir(folder, { mode: 0o700 });
+    const recent = path.join(folder, "11111111111111111111-check.v8cache");
+    const old = path.join(folder, "00000000000000000000-check.v8cache");
+    writeFileSync(recent, "another project's release, used last week");
+    writeFileSync(old, "a release nobody ran for a month");
+    const weekAgo = new Date(Date.now() - 7 * 24 * 3600 * 1000);
+    const monthAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    utimesSync(recent, weekAgo, weekAgo);
+    utimesSync(old, monthAgo, monthAgo);
     expect(runBin(["check", "model"], tempDir)).toEqual(reference);
-    expect(cacheFiles(tempDir)).toEqual([expect.not.stringMatching(/^0{20}-/)]);
+    expect(cacheFiles(tempDir).sort()).toEqual([path.basename(recent), expect.stringMatching(/^[0-9a-f]{20}-check\.v8cache$/)].sort());
+    expect(existsSync(old)).toBe(false);
   });
 
   it.runIf(process.getuid !== undefined)("neither reads nor writes a cache folder other users can write to", async () => {

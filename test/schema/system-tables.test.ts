@@ -56,6 +56,10 @@ describe("Cassandra's own tables", () => {
     expect(systemTables("3.11").get("system.local")!.columns.map((c) => c.name)).not.toContain("broadcast_port");
     expect(systemTables("4.0").get("system_views.clients")!.columns.map((c) => c.name)).not.toContain("client_options");
     expect(systemTables("5.0").get("system_views.clients")!.columns.map((c) => c.name)).toContain("client_options");
+    // names outside Cassandra's keyspaces, or not in the catalog, are none of its tables
+    expect(systemTables("5.0").get("shop.local")).toBeUndefined();
+    expect(systemTables("5.0").has("local")).toBe(false);
+    expect(systemTables("5.0").has("system.no_such_table")).toBe(false);
     const on311 = reviewOf({ peers: "SELECT peer FROM system.peers_v2" }, "3.11");
     expect(on311.queries[0]!.plan.verdict).toBe("invalid");
   });
