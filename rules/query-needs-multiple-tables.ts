@@ -5,6 +5,7 @@ import { entryKeyspace } from "../src/manifest/types.js";
 import type { AnalysedModel } from "../src/rule-engine/model.js";
 import type { RuleModule } from "../src/rule-engine/types.js";
 import type { TableModel } from "../src/schema/model.js";
+import { compareCodeUnits } from "../src/arrays.js";
 
 interface CoverPart {
   table: TableModel;
@@ -60,7 +61,7 @@ interface Scope {
 function scopeOf(model: AnalysedModel, keyspace: string | undefined): Scope {
   const tables = [...model.schema.tables.values()]
     .filter((t) => t.kind === "table" && (keyspace === undefined || t.keyspace === keyspace))
-    .sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+    .sort((a, b) => compareCodeUnits(a.qualifiedName, b.qualifiedName));
   const byColumn = new Map<string, number[]>();
   const columnSets = tables.map((table) => new Set(table.columns.map((c) => c.name)));
   tables.forEach((table, index) => {

@@ -1,6 +1,7 @@
 // A finding is the one shape every stage reports in: parse errors, schema and manifest problems,
 // and rule results. Renderers (src/report/) turn findings into text, JSON, SARIF and Markdown.
 import type { SourceRange } from "./cql/ast.js";
+import { compareCodeUnits } from "./arrays.js";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -39,12 +40,12 @@ export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, 
 /** Sorts by file, then line, column, severity and rule: the order every renderer shows. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
-    a.location.file.localeCompare(b.location.file) ||
+    compareCodeUnits(a.location.file, b.location.file) ||
     a.location.range.start.line - b.location.range.start.line ||
     a.location.range.start.column - b.location.range.start.column ||
     SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-    a.rule.localeCompare(b.rule) ||
-    a.fingerprint.localeCompare(b.fingerprint)
+    compareCodeUnits(a.rule, b.rule) ||
+    compareCodeUnits(a.fingerprint, b.fingerprint)
   );
 }
 

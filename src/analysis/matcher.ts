@@ -15,6 +15,7 @@ import { planSelect, reasonWithoutRuleCodes } from "./planner.js";
 import { columnNamed } from "./planner-evaluate.js";
 import { suggestTableFor } from "./suggest-table.js";
 import type { Candidate, QueryPlan, Verdict } from "./types.js";
+import { compareCodeUnits } from "../arrays.js";
 
 export interface MatchOptions {
   version: CassandraVersion;
@@ -51,7 +52,7 @@ function tablesByColumn(schema: SchemaModel): Map<string, TableModel[]> {
   let index = tablesByColumnCache.get(schema);
   if (!index) {
     index = new Map();
-    const tables = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+    const tables = [...schema.tables.values()].sort((a, b) => compareCodeUnits(a.qualifiedName, b.qualifiedName));
     for (const table of tables) {
       for (const column of table.columns) {
         let list = index.get(column.name);
@@ -231,7 +232,7 @@ function compareRanked(a: Ranked, b: Ranked): number {
     partitionsRank(a.plan.partitions) - partitionsRank(b.plan.partitions) ||
     directionRank(a.plan.direction) - directionRank(b.plan.direction) ||
     a.extraColumns - b.extraColumns ||
-    a.table.qualifiedName.localeCompare(b.table.qualifiedName)
+    compareCodeUnits(a.table.qualifiedName, b.table.qualifiedName)
   );
 }
 

@@ -12,6 +12,7 @@ import { estimatePartition } from "./estimator.js";
 import { formatBytes, formatCount } from "./estimator-text.js";
 import type { PartitionLimits } from "./limits.js";
 import type { PartitionEstimate, QueryAnalysis } from "./types.js";
+import { compareCodeUnits } from "../arrays.js";
 
 /** What sizes a suggestion: the manifest's figures for the table it copies, and the limits. */
 export interface SuggestionSizing {
@@ -136,7 +137,7 @@ function tableOrder(schema: SchemaModel, keyspace: string | undefined): TableOrd
   const key = keyspace === undefined ? "" : `:${keyspace}`;
   let order = byKeyspace.get(key);
   if (!order) {
-    const all = [...schema.tables.values()].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName));
+    const all = [...schema.tables.values()].sort((a, b) => compareCodeUnits(a.qualifiedName, b.qualifiedName));
     const inKeyspace = keyspace !== undefined ? all.filter((t) => t.keyspace === keyspace) : [];
     const tables = inKeyspace.length > 0 ? [...inKeyspace, ...all.filter((t) => t.keyspace !== keyspace)] : all;
     const withColumn = new Map<string, number[]>();

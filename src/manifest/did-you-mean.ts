@@ -1,4 +1,5 @@
 // "Did you mean" suggestions for misspelt keys, tables and columns.
+import { compareCodeUnits } from "../arrays.js";
 
 /**
  * Optimal string alignment distance: Levenshtein plus adjacent transpositions, so the common
@@ -40,7 +41,7 @@ export function closestNames(name: string, known: Iterable<string>, max = 3): st
     const distance = editDistance(wanted, candidate.toLowerCase());
     if (distance <= threshold) scored.push({ name: candidate, distance });
   }
-  scored.sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name));
+  scored.sort((x, y) => x.distance - y.distance || compareCodeUnits(x.name, y.name));
   return scored.slice(0, max).map((s) => s.name);
 }
 
