@@ -57,10 +57,17 @@ export function cacheDirectory(env: NodeJS.ProcessEnv, temp: string = tmpdir()):
   }
 }
 
-/** The command a cache file is for: the first argument when it is a plain word, else "other". */
+/**
+ * What a cache file is for: the command (its first argument when it is a plain word, else "other")
+ * and the output format, when one is named: each runs its own functions, and a cache holds only
+ * the functions the run that made it compiled.
+ */
 export function commandOf(argv: readonly string[]): string {
   const first = argv[0] ?? "";
-  return /^[a-z][a-z-]{0,30}$/.test(first) ? first : "other";
+  const command = /^[a-z][a-z-]{0,30}$/.test(first) ? first : "other";
+  const formatAt = argv.findIndex((argument) => argument === "--format" || argument.startsWith("--format="));
+  const format = formatAt < 0 ? undefined : argv[formatAt]!.includes("=") ? argv[formatAt]!.slice("--format=".length) : argv[formatAt + 1];
+  return format !== undefined && /^[a-z]{1,20}$/.test(format) && format !== "text" ? `${command}-${format}` : command;
 }
 
 /**

@@ -181,12 +181,17 @@ describe("the code cache of bin/cql-review.js", () => {
 });
 
 describe("the cache's names and folder", () => {
-  it("names a cache file after the command when it is a plain word", () => {
+  it("names a cache file after the command when it is a plain word, and the format", () => {
     expect(commandOf(["check", "model"])).toBe("check");
     expect(commandOf(["explain", "Q1"])).toBe("explain");
     expect(commandOf(["--help"])).toBe("other");
     expect(commandOf(["../../etc/passwd"])).toBe("other");
     expect(commandOf([])).toBe("other");
+    // a format runs its own renderer: a cache of its own
+    expect(commandOf(["check", ".", "--format", "json"])).toBe("check-json");
+    expect(commandOf(["check", "--format=sarif", "."])).toBe("check-sarif");
+    expect(commandOf(["check", ".", "--format", "text"])).toBe("check");
+    expect(commandOf(["check", "--format", "../x"])).toBe("check");
   });
 
   it("refuses a folder that is a link", async () => {
