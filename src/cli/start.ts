@@ -1,12 +1,12 @@
 // How bin/cql-review.js starts the command line: it runs the CLI bundle (dist/cli/cql-review.cjs)
-// as a vm.Script with a V8 code cache made after the command ran, kept per command in a folder of
-// the user's own. A pre-commit hook starts a new process for every commit, and most of a short
+// as a vm.Script with a V8 code cache made after the command ran, kept per command and output
+// format in a folder of the user's own. A pre-commit hook starts a new process for every commit, and most of a short
 // command's time is V8 compiling and first running the bundle's functions. Node's own compile
 // cache (module.enableCompileCache) keeps only what V8 compiles when a module loads: the top level,
 // not the functions the command then calls. A cache made after the run holds those too.
 // Measured 28 November 2026, `check examples/iot` as new processes on Node 24.21 (2 vCPUs, load
-// average about 1), medians of 30 interleaved runs: 480 ms for the split ESM bundle with Node's
-// compile cache, 381 ms for this (docs/performance.md).
+// average about 1), medians of 20 to 30 interleaved runs in three sessions: 454–490 ms for the
+// split ESM bundle with Node's compile cache, 381–401 ms for this (docs/performance.md).
 //
 // The cache is only a speed-up: whatever fails (no folder, a folder someone else owns or can write,
 // a cache V8 rejects, a full disk), the command runs the same without it.
@@ -26,7 +26,7 @@ interface CliBundle {
 /** The code readers' grammars module, which the CLI build leaves outside the bundle (scripts/build-lambda.mjs). */
 const GRAMMARS_MODULE = "../src/code/grammars.js";
 
-/** The cache files of one bundle on one Node: one per command. */
+/** The cache files of one bundle on one Node: one per command and format. */
 export interface CodeCacheLocation {
   directory: string;
   /** the start of each file name: the bundle's content hash, Node's version and architecture */
