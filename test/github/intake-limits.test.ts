@@ -36,8 +36,12 @@ async function start(options: Partial<Parameters<typeof createWebhookServer>[0]>
   return { port: (server.address() as AddressInfo).port, queued };
 }
 
-/** Starts a POST that declares `length` bytes and sends only the first `sent`; resolves with the status once answered. */
-function slowPost(port: number, length: number, sent: number): { answered: Promise<number> } {
+/**
+ * Starts a POST that declares `length` bytes and sends only the first `sent`; `answered` resolves
+ * with the status once answered, and `status` holds it from then on.
+ */
+function slowPost(port: number, length: number, sent: number): { answered: Promise<number>; status: () => number | undefined } {
+  let status: number | undefined;
   const request = httpRequest({
     host: "127.0.0.1",
     port,
@@ -48,22 +52,23 @@ function slowPost(port: number, length: number, sent: number): { answered: Promi
   const answered = new Promise<number>((resolve) => {
     request.on("response", (response) => {
       response.resume();
-      resolve(response.statusCode ?? 0);
+      resolve((status = response.statusCode ?? 0));
     });
-    request.on("error", () => resolve(-1));
+    request.on("error", () => resolve((status = -1)));
   });
   request.write(Buffer.alloc(sent, 0x20));
-  return { answered };
+  return { answered, status: () => status };
 }
 
 describe("webhook intake", () => {
   it("refuses bodies past the cap of unverified bytes in flight with 503, and takes deliveries again once they are gone", async () => {
     const { port, queued } = await start({ maxUnverifiedBytes: 4 * 1024 * 1024, requestTimeoutMs: 60_000 });
-    // Three slow senders of 2 MiB bodies hold 3.6 MiB unverified; a fourth of 1 MiB would pass 4 MiB,
-    // refused by its declared length or, while the others' bytes still arrive, as it is read.
-    const slow = [0, 1, 2].map(() => slowPost(port, 2 * 1024 * 1024, 1.2 * 1024 * 1024));
-    // The server counts bytes as they arrive; on a loaded host they may take a while. Until they are
-    // all in, a 1 MiB body still fits and is answered 401 (unsigned); once they are, it is refused.
+    // Three slow senders of 1.3 MiB bodies send 1.2 MiB each and wait: 3.6 MiB unverified. Each is
+    // let in whatever the others have sent when its headers are read (2.4 + 1.3 MiB fits in 4): on
+    // a loaded host the bodies of the first two may all be in before the third's headers are read.
+    const slow = [0, 1, 2].map(() => slowPost(port, Math.round(1.3 * 1024 * 1024), Math.round(1.2 * 1024 * 1024)));
+    // The server counts bytes as they arrive. Until they are all in, a 1 MiB body still fits and is
+    // answered 401 (unsigned); once they are, its declared length passes the cap and it is refused.
     let answer = 0;
     for (const startedAt = Date.now(); Date.now() - startedAt < 20_000; ) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -71,6 +76,8 @@ describe("webhook intake", () => {
       if (answer !== 401) break;
     }
     expect(answer).toBe(503);
+    // the three are still being read, unanswered
+    expect(slow.map((request) => request.status())).toEqual([undefined, undefined, undefined]);
     server!.closeAllConnections();
     await Promise.all(slow.map((request) => request.answered));
     // A delivery of ordinary size still gets through.
