@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, loadConfig, type LoadedConfig } from "../../src/config.js";
 import type { Finding } from "../../src/findings.js";
+import { withCpuTime } from "../helpers/cpu-time.js";
 
 const fixture = (name: string) => ({ path: ".github/cql-review.yml", content: readFileSync(new URL(`../fixtures/configs/${name}`, import.meta.url), "utf8") });
 const load = (content: string): LoadedConfig => loadConfig({ path: ".github/cql-review.yml", content });
@@ -155,9 +156,8 @@ describe("loadConfig", () => {
   });
 
   it("refuses an alias bomb quickly, at its first alias", () => {
-    const started = performance.now();
-    const { config, findings } = loadConfig(fixture("alias-bomb.yml"));
-    expect(performance.now() - started).toBeLessThan(2000);
+    const { result: { config, findings }, cpuMs } = withCpuTime(() => loadConfig(fixture("alias-bomb.yml")));
+    expect(cpuMs).toBeLessThan(2000);
     expect(config).toEqual(DEFAULT_CONFIG);
     expect(findings.map(where)).toEqual([
       '2:8 too many aliases: expanding the *references would build a huge document (an "alias bomb"); the config file was not read',
